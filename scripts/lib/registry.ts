@@ -49,7 +49,7 @@ export function loadRegistry(configPath = join(repoRoot, "redocly.yaml")): ApiEn
     throw new Error(`${configPath}: no APIs under "apis:"`);
   }
   const base = dirname(configPath);
-  const entries = Object.entries(apis).map(([alias, value], index) => {
+  const entries = Object.entries(apis).map(([alias, value], index): ApiEntry => {
     const match = ALIAS.exec(alias);
     if (!match) throw new Error(`${configPath}: apis key "${alias}" is not of the form <service>@<major.minor.patch>`);
     if (!value?.root) throw new Error(`${configPath}: apis.${alias}.root is missing`);
@@ -67,7 +67,7 @@ export function loadRegistry(configPath = join(repoRoot, "redocly.yaml")): ApiEn
       schemaPath: resolve(base, generatedDir, "schema.ts"),
       clientPath: resolve(base, generatedDir, "client.ts"),
       latest: false,
-    } satisfies ApiEntry;
+    };
   });
   for (const entry of entries) {
     const newest = entries

@@ -30,7 +30,7 @@ function propertiesOf(schema: Schema): Record<string, Schema> {
 function seedType(prop: Schema): string {
   if (prop.type === "array") return `[]${seedType(prop.items)}`;
   if (typeof prop.$ref === "string") {
-    const name = prop.$ref.split("/").at(-1);
+    const name = String(prop.$ref.split("/").at(-1));
     return name === "Bytes" ? "bytes" : name;
   }
   if (prop.type === "integer") return prop.format;

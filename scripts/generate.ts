@@ -1,0 +1,262 @@
+/**
+ * Derives generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} from every API in the
+ * registry (redocly.yaml `apis:`). `--check` regenerates in memory and fails when generated/ differs.
+ *
+ *   npm run generate            write the files (only those whose content changed)
+ *   npm run check:generated     compare, exit 1 when stale, missing or extra files exist
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { parse } from "yaml";
+import { loadRegistry, repoRoot, type ApiEntry } from "./lib/registry.js";
+
+const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
+
+Writes generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} for every API in the registry.
+
+Options:
+  --check            regenerate in memory and compare with generated/; exit 1 when anything is stale
+  --config <file>    registry to read (default: redocly.yaml at the repository root);
+                     the output goes to generated/ beside it
+  -h, --help         show this help`;
+
+const REGENERATE = "npm run generate";
+const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
+const redoclyCli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
+const run = promisify(execFile);
+
+/** One generated file: path relative to the config's folder, and its content. */
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+const header = (comment: string, entry: ApiEntry) =>
+  `${comment} Generated from ${entry.root} (${entry.alias}) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.\n`;
+
+/**
+ * Bundles one API with the Redocly CLI (the declared dependency; it exports no library), by alias so
+ * that the API's settings in redocly.yaml apply. References stay references; x- extensions stay.
+ */
+async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
+  try {
+    const { stdout } = await run(process.execPath, [redoclyCli, "bundle", entry.alias, "--config", configPath], {
+      cwd: dirname(configPath),
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    const stderr = String((error as { stderr?: string }).stderr ?? error)
+      .split("\n")
+      .filter((line) => !/^\s*[║╔╚]/.test(line)) // the CLI's Node-version banner
+      .join("\n")
+      .trim();
+    throw new Error(`${entry.alias}: bundling ${entry.root} failed:\n${stderr}`);
+  }
+}
+
+const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/** `pay` + `1.3.0` -> `PayV130`; `payment-initiation` -> `PaymentInitiation`. */
+export function clientNames(entry: ApiEntry) {
+  const service = pascal(entry.service);
+  const versioned = `${service}V${entry.release.replaceAll(".", "")}`;
+  return { service, versioned, names: entry.latest ? [versioned, service] : [versioned] };
+}
+
+interface OpenApiDoc {
+  servers?: { url: string; "x-environment"?: string; variables?: Record<string, { default: string; enum?: string[] }> }[];
+  security?: Record<string, string[]>[];
+  components?: { securitySchemes?: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+}
+
+/**
+ * The client's credential: the first scheme of the root `security` requirement (or the only scheme
+ * declared, when there is no root requirement). Bearer-style schemes (http bearer, oauth2,
+ * openIdConnect) send `Authorization: Bearer`; apiKey schemes send their header.
+ */
+function authOf(entry: ApiEntry, doc: OpenApiDoc) {
+  const schemes = doc.components?.securitySchemes ?? {};
+  const declared = Object.keys(schemes);
+  const name = Object.keys(doc.security?.find((r) => Object.keys(r).length > 0) ?? {})[0] ?? (declared.length === 1 ? declared[0] : undefined);
+  if (!name) return { kind: "none" } as const;
+  const scheme = schemes[name];
+  if (!scheme) throw new Error(`${entry.alias}: security requirement names "${name}", which components.securitySchemes does not declare`);
+  if ((scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer") || scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+    return { kind: "bearer", scheme: name, header: "Authorization", option: "accessToken" } as const;
+  }
+  if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name) {
+    return { kind: "apiKey", scheme: name, header: scheme.name, option: "apiKey" } as const;
+  }
+  throw new Error(`${entry.alias}: security scheme "${name}" (type ${scheme.type}) is not supported by the client; use http bearer or an apiKey in a header`);
+}
+
+function serversOf(doc: OpenApiDoc) {
+  return (doc.servers ?? []).map((server) => ({
+    ...(server["x-environment"] ? { environment: server["x-environment"] } : {}),
+    url: server.url,
+    variables: Object.fromEntries(
+      Object.entries(server.variables ?? {}).map(([name, v]) => [name, { default: v.default, ...(v.enum ? { enum: v.enum } : {}) }]),
+    ),
+  }));
+}
+
+function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string {
+  const { versioned, names } = clientNames(entry);
+  let runtime = relative(outDir, CLIENT_RUNTIME).replaceAll("\\", "/");
+  if (!runtime.startsWith(".")) runtime = `./${runtime}`;
+  const data = (value: unknown) => JSON.stringify(value, null, 2);
+  const factories = names.map((name) =>
+    [
+      ``,
+      name === versioned
+        ? `export type ${name}ClientOptions = ClientOptions<typeof servers, typeof auth>;\nexport type ${name}Client = ApiClient<paths>;`
+        : `export type ${name}ClientOptions = ${versioned}ClientOptions;\nexport type ${name}Client = ${versioned}Client;`,
+      ``,
+      `/** Creates a typed client for ${entry.alias}${name === versioned ? "" : ` (the newest ${entry.service} release in the registry)`}. */`,
+      `export function create${name}Client(options: ${name}ClientOptions): ${name}Client {`,
+      `  return createApiClient<paths>({ name: "create${name}Client", servers, auth }, options);`,
+      `}`,
+    ].join("\n"),
+  );
+  return [
+    header("//", entry),
+    `import { createApiClient, type ApiClient, type ClientOptions } from "${runtime}";`,
+    `import type { paths } from "./schema.js";`,
+    ``,
+    `export type { components, operations, paths, webhooks } from "./schema.js";`,
+    ``,
+    `export const api = ${data({ alias: entry.alias, service: entry.service, release: entry.release })} as const;`,
+    ``,
+    `/** The spec's servers; \`environment\` is each server's x-environment. */`,
+    `export const servers = ${data(serversOf(doc))} as const;`,
+    ``,
+    `/** The credential the client sends, from the spec's security scheme. */`,
+    `export const auth = ${data(authOf(entry, doc))} as const;`,
+    ...factories,
+    ``,
+  ].join("\n");
+}
+
+/** Generates the three files of one API in memory. */
+export async function generateApi(entry: ApiEntry, configPath: string): Promise<GeneratedFile[]> {
+  const base = dirname(configPath);
+  // openapi-typescript (with TypeScript) takes about as long to load as the bundler takes to run.
+  const [bundled, { default: openapiTS, astToString }] = await Promise.all([bundle(entry, configPath), import("openapi-typescript")]);
+  const doc = parse(bundled) as OpenApiDoc;
+  const ast = await openapiTS(bundled, { silent: true });
+  return [
+    { path: join(entry.generatedDir, "openapi.yaml"), content: header("#", entry) + bundled },
+    { path: join(entry.generatedDir, "schema.ts"), content: header("//", entry) + astToString(ast) },
+    { path: join(entry.generatedDir, "client.ts"), content: renderClient(entry, doc, resolve(base, entry.generatedDir)) },
+  ];
+}
+
+export async function generateAll(configPath: string) {
+  const registry = loadRegistry(configPath);
+  const seen = new Map<string, string>();
+  for (const entry of registry) {
+    const name = clientNames(entry).versioned;
+    const other = seen.get(name);
+    if (other) throw new Error(`${entry.alias} and ${other} would both generate create${name}Client`);
+    seen.set(name, entry.alias);
+  }
+  const results = await Promise.allSettled(registry.map((entry) => generateApi(entry, configPath)));
+  const errors = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error).message ?? r.reason)] : []));
+  if (errors.length > 0) throw new Error(errors.join("\n\n"));
+  return registry.map((entry, i) => ({ entry, files: (results[i] as PromiseFulfilledResult<GeneratedFile[]>).value }));
+}
+
+/** Every file under generated/, relative to the config's folder. */
+function filesOnDisk(base: string): string[] {
+  const root = join(base, "generated");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(base, join(d.parentPath, d.name)))
+    .sort();
+}
+
+const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+function removeEmptyDirs(dir: string): void {
+  for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isDirectory()) removeEmptyDirs(join(dir, d.name));
+  if (readdirSync(dir).length === 0) rmdirSync(dir);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: { check: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const configPath = resolve(args.config ?? join(repoRoot, "redocly.yaml"));
+  const base = dirname(configPath);
+
+  let generated;
+  try {
+    generated = await generateAll(configPath);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
+  const expected = new Set(generated.flatMap((g) => g.files.map((f) => f.path)));
+  const extra = filesOnDisk(base).filter((path) => !expected.has(path));
+
+  if (args.check) {
+    const problems: string[] = [];
+    for (const { files } of generated) {
+      for (const file of files) {
+        const current = read(join(base, file.path));
+        if (current === undefined) problems.push(`  missing  ${file.path}`);
+        else if (current !== file.content) problems.push(`  stale    ${file.path}`);
+      }
+    }
+    problems.push(...extra.map((path) => `  extra    ${path} (no API in the registry produces it)`));
+    if (problems.length > 0) {
+      console.error(`generated/ is out of date with the specs:\n${problems.join("\n")}\nRun \`${REGENERATE}\` and commit the result.`);
+      return 1;
+    }
+    console.log(`generated/ is up to date (${generated.length} APIs, ${expected.size} files).`);
+    return 0;
+  }
+
+  for (const { entry, files } of generated) {
+    const written: string[] = [];
+    for (const file of files) {
+      const path = join(base, file.path);
+      if (read(path) === file.content) continue;
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+      written.push(file.path.slice(entry.generatedDir.length + 1));
+    }
+    const what = written.length > 0 ? `wrote ${written.join(", ")}` : "unchanged";
+    console.log(`${entry.alias.padEnd(28)} ${entry.generatedDir}: ${what}`);
+  }
+  for (const path of extra) {
+    rmSync(join(base, path));
+    console.log(`removed ${path} (no API in the registry produces it)`);
+  }
+  if (extra.length > 0) removeEmptyDirs(join(base, "generated"));
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

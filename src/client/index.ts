@@ -1,0 +1,17 @@
+/** Shared runtime of the generated clients (generated/<service>/<release>/client.ts). */
+export {
+  baseUrlOf,
+  createApiClient,
+  type ApiClient,
+  type ApiDefinition,
+  type AuthDefinition,
+  type ClientOptions,
+  type ClientTarget,
+  type CommonOptions,
+  type Credential,
+  type CredentialOptions,
+  type ServerDefinition,
+  type ServerVariable,
+  type ServerVariables,
+} from "./factory.js";
+export { ApiError, parseViolations, unwrap, type DataOf, type FetchResult, type Operation, type Violation } from "./errors.js";

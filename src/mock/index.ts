@@ -1,0 +1,152 @@
+/**
+ * Contract mocks: Prism, in-process, serving each API's bundled spec
+ * (`generated/<service>/<release>/openapi.yaml`). Used by `npm run mock`, by the contract tests and,
+ * re-exported as the package's testing entry, by partners. Free of test-framework imports.
+ *
+ * What the mock does (Prism 5, mock mode, static examples):
+ * - A valid request gets the lowest 2xx response of its operation with the first named example
+ *   (choose another with the `Prefer: code=..., example=...` request header).
+ * - Credentials are checked for presence only: a missing `Authorization: Bearer` or `x-api-key`
+ *   gives 401 with an empty body.
+ * - An invalid request (wrong types or enum values, missing required fields or parameters) gives the
+ *   status the spec declares for it (422, else 400, else `default`), with that response's example or
+ *   an empty body: the specs do not describe error bodies, so the mock does not invent one.
+ *   Prism's findings travel in the `sl-violations` response header, a JSON array of
+ *   `{ location: ["request", "body", "<field>"], severity, code, message }`; a wrong Content-Type
+ *   is reported there with code 415. Unparseable JSON gives 400, an unknown path 404 and a method
+ *   the path does not have 405.
+ *
+ * What it does not do: keep state (a created invoice is not listed afterwards), check that a token
+ * or key is valid, send webhooks or callbacks, or honour the servers' path prefixes.
+ */
+import { existsSync } from "node:fs";
+import { relative } from "node:path";
+import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+import { createServer } from "@stoplight/prism-http-server";
+import { pino } from "pino";
+import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
+
+export interface MockOptions {
+  /** Port to listen on; 0 picks a free one. Default: the API's default port from the registry. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Spec to serve instead of the API's bundled spec. */
+  specPath?: string;
+}
+
+export interface MockServer {
+  alias: string;
+  /** Base URL, e.g. `http://127.0.0.1:4010`; the spec's paths go right after it. */
+  url: string;
+  port: number;
+  /** Number of operations served (paths x methods; webhooks are not served). */
+  operations: number;
+  /** How the API authenticates, from the spec's security schemes, e.g. `Authorization: Bearer`. */
+  auth: string[];
+  close(): Promise<void>;
+}
+
+export interface MocksOptions {
+  /** First default port (registry order from there). Default 4010. */
+  portBase?: number;
+  /** Ignore the default ports and let the system pick free ones. */
+  freePorts?: boolean;
+  host?: string;
+}
+
+// Prism calls logger.success(), a level pino only has when it is declared.
+const silentLogger = () => pino({ level: "silent", customLevels: { success: 31 } });
+
+const prismConfig = {
+  mock: { dynamic: false }, // serve the spec's examples, not generated data
+  checkSecurity: true,
+  validateRequest: true,
+  validateResponse: true,
+  errors: false, // an invalid response is only reported in sl-violations, not turned into a 500
+  upstreamProxy: undefined,
+  isProxy: false as const,
+};
+
+type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+
+function describeAuth(operations: Operation[]): string[] {
+  const found = new Set<string>();
+  for (const operation of operations) {
+    for (const scheme of (operation.security ?? []).flat()) {
+      if (scheme.type === "http") found.add(`Authorization: ${scheme.scheme === "bearer" ? "Bearer" : scheme.scheme}`);
+      else if (scheme.type === "apiKey") found.add(`${scheme.name} (${scheme.in})`);
+      else found.add(scheme.type);
+    }
+  }
+  return [...found];
+}
+
+/** Starts the mock of one API (alias or registry entry). */
+export async function startMock(api: string | ApiEntry, options: MockOptions = {}): Promise<MockServer> {
+  const entry = typeof api === "string" ? findApi(api) : api;
+  const specPath = options.specPath ?? entry.bundlePath;
+  const port = options.port ?? defaultPort(entry);
+  const host = options.host ?? "127.0.0.1";
+  if (!existsSync(specPath)) {
+    throw new Error(
+      `${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`,
+    );
+  }
+  const operations = await getHttpOperationsFromSpec(specPath);
+  const server = createServer(operations, {
+    components: { logger: silentLogger() as never },
+    config: prismConfig,
+    cors: true,
+  });
+  let address: string;
+  try {
+    address = await server.listen(port, host);
+  } catch (error) {
+    // Prism rejects with the error's message (a string), not the Error.
+    const message = String(error instanceof Error ? error.message : error);
+    if (message.includes("EADDRINUSE")) {
+      throw new Error(`${entry.alias}: port ${port} on ${host} is already in use; stop what holds it or choose another port`);
+    }
+    throw new Error(`${entry.alias}: cannot listen on ${host}:${port}: ${message}`);
+  }
+  const url = new URL(address);
+  return {
+    alias: entry.alias,
+    url: address,
+    port: Number(url.port),
+    operations: operations.length,
+    auth: describeAuth(operations),
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Starts several mocks in parallel: the given aliases or entries, or `"all"` for the whole registry,
+ * each on its default port (`portBase` + registry index) or on free ports. If one fails to start,
+ * the others are closed and the first error is thrown.
+ */
+export async function startMocks(apis: "all" | Array<string | ApiEntry>, options: MocksOptions = {}): Promise<MockServer[]> {
+  const registry = apis === "all" || apis.some((api) => typeof api === "string") ? loadRegistry() : [];
+  const entries = apis === "all" ? registry : apis.map((api) => (typeof api === "string" ? findApi(api, registry) : api));
+  const results = await Promise.allSettled(
+    entries.map((entry) =>
+      startMock(entry, {
+        host: options.host,
+        port: options.freePorts ? 0 : defaultPort(entry, options.portBase ?? DEFAULT_PORT_BASE),
+      }),
+    ),
+  );
+  const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) {
+    await Promise.allSettled(started.map((m) => m.close()));
+    throw failed.reason;
+  }
+  return started;
+}
+
+/** Closes every mock given; resolves when all are closed. */
+export async function closeMocks(mocks: MockServer[]): Promise<void> {
+  await Promise.all(mocks.map((m) => m.close()));
+}
