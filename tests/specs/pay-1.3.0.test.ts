@@ -22,6 +22,7 @@ function propertiesOf(schema: Schema): Record<string, Schema> {
 /** The seed's type notation for a property: string, int32, int64, float, bytes, bool, Name, []Name. */
 function seedType(prop: Schema): string {
   if (prop.type === "array") return `[]${seedType(prop.items)}`;
+  if (prop.allOf?.length === 1) return seedType(prop.allOf[0]);
   if (typeof prop.$ref === "string") {
     const name = String(prop.$ref.split("/").at(-1));
     return name === "Bytes" ? "bytes" : name;
@@ -188,7 +189,7 @@ describe("pay@1.3.0 gaps of the source", () => {
     ["merchant plan values", () => schemas.Merchant.properties.plan],
     ["merchant type values", () => schemas.Merchant.properties.merchant_type],
     ["notification values", () => schemas.CreateMerchantRequest.properties.notification],
-    ["name of the account-map member", () => schemas.Merchant.unevaluatedProperties],
+    ["name of the account-map member", () => schemas.Merchant],
     ["invoice list query parameters", (d) => d.paths["/v1/invoice"].get],
     ["signup request filters", (d) => d.paths["/v1/platform-merchant/request"].get],
     ["sub-merchant list filters", (d) => d.paths["/v1/platform-merchant/sub-list"].get],
