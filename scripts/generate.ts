@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { parse } from "yaml";
+import { withoutRedoclyBanner } from "./lib/redocly.js";
 import { loadRegistry, repoRoot, type ApiEntry } from "./lib/registry.js";
 
 const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
@@ -51,11 +52,7 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
     });
     return stdout;
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? error)
-      .split("\n")
-      .filter((line) => !/^\s*[║╔╚]/.test(line)) // the CLI's Node-version banner
-      .join("\n")
-      .trim();
+    const stderr = withoutRedoclyBanner(String((error as { stderr?: string }).stderr ?? error));
     throw new Error(`${entry.alias}: bundling ${entry.root} failed:\n${stderr}`);
   }
 }

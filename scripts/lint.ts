@@ -16,6 +16,7 @@ import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { withoutRedoclyBanner } from "./lib/redocly.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
 
 type Severity = "error" | "warning" | "info" | "hint";
@@ -61,7 +62,7 @@ function parseJson<T>(text: string): T | undefined {
 
 /** A tool that did not produce a report: one error on the API's root with what it said. */
 function toolFailure(api: ApiEntry, rule: string, { code, stdout, stderr }: RunResult): Problem {
-  const said = (stderr || stdout).replace(/[╔║╚═╗╝].*$/gm, "").trim();
+  const said = withoutRedoclyBanner(stderr || stdout);
   return { file: api.rootPath, line: 1, col: 1, severity: "error", rule, message: `${rule} failed (exit ${code}): ${said}` };
 }
 

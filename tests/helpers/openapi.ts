@@ -233,15 +233,6 @@ export function requiresCredentials(doc: Doc, op: Operation): boolean {
 export const TEST_TOKEN = "contract-test-token";
 export const TEST_API_KEY = "contract-test-key";
 
-/** Options for the generated client factory: `accessToken` for bearer APIs, `apiKey` for API-key APIs. */
-export function clientCredentials(doc: Doc): { accessToken?: string; apiKey?: string } {
-  const schemes: Json[] = Object.values(doc.components?.securitySchemes ?? {});
-  const credentials: { accessToken?: string; apiKey?: string } = {};
-  if (schemes.some((s) => s.type === "http" && String(s.scheme).toLowerCase() === "bearer")) credentials.accessToken = TEST_TOKEN;
-  if (schemes.some((s) => s.type === "apiKey")) credentials.apiKey = TEST_API_KEY;
-  return credentials;
-}
-
 /** Headers carrying a test credential for every header-borne scheme the operation accepts. */
 export function credentialHeaders(doc: Doc, op: Operation): Record<string, string> {
   const headers: Record<string, string> = {};

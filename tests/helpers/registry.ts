@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ApiEntry, loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
-import { type Doc, loadBundle } from "./openapi.js";
+import { type Doc, loadBundle, TEST_API_KEY, TEST_TOKEN } from "./openapi.js";
 
 export const registryPath = process.env.BANK_API_REGISTRY ? resolve(repoRoot, process.env.BANK_API_REGISTRY) : undefined;
 
@@ -23,22 +23,15 @@ export const bundled: BundledApi[] = registry
   .filter((entry) => existsSync(entry.bundlePath))
   .map((entry) => ({ entry, doc: loadBundle(entry.bundlePath) }));
 
-/** Options the generated client factories take. */
-export interface ClientOptions {
-  baseUrl: string;
-  accessToken?: string;
-  apiKey?: string;
-  fetch?: typeof fetch;
-}
-
 /** An openapi-fetch client: one function per upper-case HTTP method. */
 export type AnyClient = Record<string, (path: string, init?: any) => Promise<{ data?: unknown; error?: unknown; response: Response }>>;
 
 /**
- * The generated client's factory for this release: `create<Service>V<release digits>Client`, which
- * every release has (only the newest also has the plain `create<Service>Client`).
+ * A client for this release, made by its generated factory `create<Service>V<release digits>Client`
+ * (which every release has; only the newest also has the plain `create<Service>Client`), with a
+ * test credential in the option the generated module's `auth` names.
  */
-export async function clientFactory(entry: ApiEntry): Promise<(options: ClientOptions) => AnyClient> {
+export async function createTestClient(entry: ApiEntry, baseUrl: string): Promise<AnyClient> {
   const module = (await import(pathToFileURL(entry.clientPath).href)) as Record<string, unknown>;
   const suffix = `V${entry.release.replace(/\./g, "")}Client`;
   const names = Object.keys(module).filter(
@@ -47,7 +40,9 @@ export async function clientFactory(entry: ApiEntry): Promise<(options: ClientOp
   if (names.length !== 1) {
     throw new Error(`${entry.clientPath}: expected one create...${suffix} export, found ${names.join(", ") || "none"}`);
   }
-  return module[names[0]] as (options: ClientOptions) => AnyClient;
+  const auth = module.auth as { option?: "accessToken" | "apiKey" } | undefined;
+  const credential = auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
+  return (module[names[0]] as (options: object) => AnyClient)({ baseUrl, ...credential });
 }
 
 /** `[name, case]` rows for `it.each(...)("%s", (_, c) => ...)`: the name shown whole and unquoted. */
