@@ -1,0 +1,50 @@
+// Generated from specs/pay/1.2.0/openapi.yaml (pay@1.2.0) by `npm run generate` (scripts/generate.ts). Do not edit.
+
+import { createApiClient, type ApiClient, type ClientOptions } from "../../../src/client/index.js";
+import type { paths } from "./schema.js";
+
+export type { components, operations, paths, webhooks } from "./schema.js";
+
+export const api = {
+  "alias": "pay@1.2.0",
+  "service": "pay",
+  "release": "1.2.0"
+} as const;
+
+/** The spec's servers; `environment` is each server's x-environment. */
+export const servers = [
+  {
+    "environment": "sandbox",
+    "url": "https://sandbox.{pay_v120_domain}",
+    "variables": {
+      "pay_v120_domain": {
+        "default": "pay-v120.example.com"
+      }
+    }
+  },
+  {
+    "environment": "live",
+    "url": "https://{pay_v120_domain}",
+    "variables": {
+      "pay_v120_domain": {
+        "default": "pay-v120.example.com"
+      }
+    }
+  }
+] as const;
+
+/** The credential the client sends, from the spec's security scheme. */
+export const auth = {
+  "kind": "bearer",
+  "scheme": "bearerAuth",
+  "header": "Authorization",
+  "option": "accessToken"
+} as const;
+
+export type PayV120ClientOptions = ClientOptions<typeof servers, typeof auth>;
+export type PayV120Client = ApiClient<paths>;
+
+/** Creates a typed client for pay@1.2.0. */
+export function createPayV120Client(options: PayV120ClientOptions): PayV120Client {
+  return createApiClient<paths>({ name: "createPayV120Client", servers, auth }, options);
+}
