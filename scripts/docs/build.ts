@@ -1,0 +1,250 @@
+/**
+ * `npm run docs:build [-- --out DIR] [--config FILE] [--if-stale]`: the static documentation site,
+ * generic over the registry (redocly.yaml `apis:`), from the bundled specs in generated/:
+ *
+ *   index.html                          every API grouped by service, releases side by side
+ *   open-questions.html                 every x-unspecified of every spec (scripts/lib/gaps.ts)
+ *   apis/<service>/<release>/index.html Redoc page (redocly build-docs)
+ *   apis/<service>/<release>/openapi.yaml the bundled spec, for download
+ *   changelogs/<service>.html|.md       when the service has a CHANGELOG.md (see findChangelogs)
+ *   assets/redoc.standalone.js          the one local Redoc bundle every API page imports
+ *   assets/site.css
+ *
+ * Nothing on the site loads from another host. The output folder (default dist/docs) is replaced
+ * as a whole; a folder that is not a previous build is never deleted.
+ */
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { collectRegistryGaps } from "../lib/gaps.js";
+import { loadRegistry, repoRoot } from "../lib/registry.js";
+import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuestions, type SiteFacts } from "./pages.js";
+import { buildRedocPage, externalResources, localizePage, localRedocBundle, redoclyVersion, redocBundlePath } from "./redoc.js";
+import { summarize } from "./summary.js";
+
+export const DEFAULT_OUT_DIR = join(repoRoot, "dist/docs");
+export const TEMPLATE_DIR = join(repoRoot, "docs");
+/** Written into every build; only a folder holding it may be replaced. */
+export const MARKER = ".docs-site.json";
+const REDOC_ASSET = "assets/redoc.standalone.js";
+
+const USAGE = `Usage: npm run docs:build -- [--out DIR] [--config FILE] [--if-stale]
+
+Builds the static documentation site for every API in the registry.
+
+Options:
+  --out DIR        output folder (default dist/docs); replaced as a whole
+  --config FILE    registry to read (default: redocly.yaml at the repository root)
+  --if-stale       do nothing when DIR already holds a build of the same inputs
+  -h, --help       show this help`;
+
+export interface BuildOptions {
+  outDir?: string;
+  configPath?: string;
+  /** Skip the build when outDir holds a build of the same inputs. */
+  ifStale?: boolean;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  outDir: string;
+  skipped: boolean;
+  /** Registry aliases, in registry order. */
+  apis: string[];
+  gaps: number;
+  ms: number;
+}
+
+/**
+ * A service's changelog, first found of: changelogs/<service>.md, changelogs/<service>/CHANGELOG.md,
+ * specs/<service>/CHANGELOG.md (relative to the registry's folder).
+ */
+export function findChangelogs(baseDir: string, services: string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const service of services) {
+    const candidates = [`changelogs/${service}.md`, `changelogs/${service}/CHANGELOG.md`, `specs/${service}/CHANGELOG.md`];
+    const hit = candidates.map((c) => join(baseDir, c)).find((p) => existsSync(p));
+    if (hit) found.set(service, hit);
+  }
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name))
+    .sort();
+}
+
+/** A hash of everything the site is made from: registry, bundles, changelogs, templates, this code, Redoc. */
+function inputsHash(configPath: string, bundlePaths: string[], changelogs: string[]): string {
+  const hash = createHash("sha256");
+  const here = dirname(fileURLToPath(import.meta.url));
+  const files = [
+    configPath,
+    ...bundlePaths,
+    ...changelogs,
+    ...filesUnder(TEMPLATE_DIR),
+    ...filesUnder(here),
+    join(repoRoot, "scripts/lib/gaps.ts"),
+    redocBundlePath,
+  ];
+  for (const file of files) hash.update(file).update("\0").update(readFileSync(file)).update("\0");
+  return hash.update(redoclyVersion).digest("hex");
+}
+
+function readMarker(outDir: string): { inputs?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(outDir, MARKER), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `work` over `items`, at most `limit` at a time; rejects with every failure's message. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const errors: string[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        try {
+          await work(item);
+        } catch (error) {
+          errors.push((error as Error).message);
+        }
+      }
+    }),
+  );
+  if (errors.length > 0) throw new Error(errors.join("\n\n"));
+}
+
+export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const configPath = resolve(options.configPath ?? join(repoRoot, "redocly.yaml"));
+  const baseDir = dirname(configPath);
+  const outDir = resolve(options.outDir ?? DEFAULT_OUT_DIR);
+  const registry = loadRegistry(configPath);
+
+  const missing = registry.filter((e) => !existsSync(e.bundlePath));
+  if (missing.length > 0) {
+    throw new Error(`bundled spec missing for ${missing.map((e) => `${e.alias} (${e.generatedDir}/openapi.yaml)`).join(", ")}; run \`npm run generate\` first`);
+  }
+  const services = [...new Set(registry.map((e) => e.service))];
+  const changelogs = findChangelogs(baseDir, services);
+  const inputs = inputsHash(configPath, registry.map((e) => e.bundlePath), [...changelogs.values()]);
+
+  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
+    const marker = readMarker(outDir);
+    if (!marker) throw new Error(`${outDir} exists and is not a docs build (no ${MARKER}); refusing to replace it. Choose another --out or remove it.`);
+    if (options.ifStale && marker.inputs === inputs) {
+      log(`docs: ${relative(process.cwd(), outDir) || "."} is up to date`);
+      return { outDir, skipped: true, apis: registry.map((e) => e.alias), gaps: 0, ms: Date.now() - started };
+    }
+  }
+
+  // Build next to the output and swap at the end, so a failed build leaves the previous site whole.
+  const stage = `${outDir}.building-${process.pid}`;
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(join(stage, "assets"), { recursive: true });
+  try {
+    const bundle = localRedocBundle();
+    writeFileSync(join(stage, REDOC_ASSET), bundle.content);
+    cpSync(join(TEMPLATE_DIR, "site.css"), join(stage, "assets/site.css"));
+    const facts: SiteFacts = { redocVersion: bundle.version, redoclyVersion };
+
+    const summaries = registry.map((entry) => summarize(entry));
+    const gaps = collectRegistryGaps(registry);
+
+    await pool(registry, Math.max(1, Math.min(availableParallelism(), 4)), async (entry) => {
+      const paths = apiPaths(entry);
+      const summary = summaries[entry.index];
+      const outFile = join(stage, paths.page);
+      mkdirSync(dirname(outFile), { recursive: true });
+      cpSync(entry.bundlePath, join(stage, paths.spec));
+      const t0 = Date.now();
+      await buildRedocPage({
+        specPath: entry.bundlePath,
+        outFile,
+        template: join(TEMPLATE_DIR, "redoc-page.hbs"),
+        title: `${summary.title} ${entry.release} · API reference`,
+        templateOptions: { siteRoot: paths.siteRoot, alias: entry.alias, anchor: entry.alias, downloadName: paths.downloadName },
+        configPath,
+        cwd: baseDir,
+      });
+      const html = localizePage(readFileSync(outFile, "utf8"), paths.siteRoot + REDOC_ASSET, bundle.integrity);
+      const external = externalResources(html);
+      if (external.length > 0) throw new Error(`${entry.alias}: the Redoc page would load from other hosts: ${external.join(", ")}`);
+      writeFileSync(outFile, html);
+      log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, ${Date.now() - t0} ms)`);
+    });
+
+    for (const [service, file] of changelogs) {
+      const title = summaries.find((s) => s.entry.service === service && s.entry.latest)?.title ?? service;
+      const page = join(stage, changelogPage(service));
+      mkdirSync(dirname(page), { recursive: true });
+      const markdown = readFileSync(file, "utf8");
+      writeFileSync(page, renderChangelog(service, title, markdown, facts));
+      writeFileSync(join(stage, `changelogs/${service}.md`), markdown);
+      log(`docs: changelog ${changelogPage(service)} (from ${relative(baseDir, file)})`);
+    }
+
+    writeFileSync(join(stage, "index.html"), renderIndex(summaries, gaps, changelogs, facts));
+    writeFileSync(join(stage, "open-questions.html"), renderOpenQuestions(summaries, gaps, facts));
+    for (const page of ["index.html", "open-questions.html"]) {
+      const external = externalResources(readFileSync(join(stage, page), "utf8"));
+      if (external.length > 0) throw new Error(`${page} would load from other hosts: ${external.join(", ")}`);
+    }
+    const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
+    writeFileSync(
+      join(stage, MARKER),
+      JSON.stringify({ inputs, redoc: bundle.version, redocly: redoclyVersion, apis: registry.map((e) => e.alias), gaps: total }, null, 2) + "\n",
+    );
+
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(dirname(outDir), { recursive: true });
+    renameSync(stage, outDir);
+    const ms = Date.now() - started;
+    log(`docs: ${registry.length} API page(s), ${total} open question(s) -> ${relative(process.cwd(), outDir) || "."} in ${ms} ms`);
+    return { outDir, skipped: false, apis: registry.map((e) => e.alias), gaps: total, ms };
+  } catch (error) {
+    rmSync(stage, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: { out: { type: "string" }, config: { type: "string" }, "if-stale": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`docs:build: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    await buildDocs({ outDir: values.out, configPath: values.config, ifStale: values["if-stale"], log: (line) => console.log(line) });
+    return 0;
+  } catch (error) {
+    console.error(`docs:build: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,196 @@
+/**
+ * The site's own pages: the index (every API, grouped by service), the open-questions page (every
+ * `x-unspecified`) and one page per service changelog. Plain HTML with the shared stylesheet; every
+ * value from a spec is escaped.
+ */
+import type { ApiGaps } from "../lib/gaps.js";
+import type { ApiSummary } from "./summary.js";
+
+export const escapeHtml = (value: unknown) =>
+  String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** Where an API's files go in the site, relative to the site root. */
+export function apiPaths(alias: { service: string; release: string }) {
+  const dir = `apis/${alias.service}/${alias.release}`;
+  return {
+    dir,
+    page: `${dir}/index.html`,
+    spec: `${dir}/openapi.yaml`,
+    downloadName: `${alias.service}-${alias.release}-openapi.yaml`,
+    /** From the API page back to the site root. */
+    siteRoot: "../".repeat(dir.split("/").length),
+  };
+}
+
+export const changelogPage = (service: string) => `changelogs/${service}.html`;
+
+export interface SiteFacts {
+  redocVersion: string;
+  redoclyVersion: string;
+}
+
+function shell(title: string, body: string, facts: SiteFacts, root = ""): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>${escapeHtml(title)}</title>
+  <link rel="icon" href="data:," />
+  <link rel="stylesheet" href="${root}assets/site.css" />
+</head>
+<body>
+  <nav class="site-bar" aria-label="Site">
+    <a class="site-home" href="${root}index.html">API documentation</a>
+    <a href="${root}open-questions.html">Open questions</a>
+  </nav>
+  <main class="site-main">
+${body}
+    <footer class="site-footer">Generated from the registry (redocly.yaml) and the bundled specs by <code>npm run docs:build</code>;
+      API pages rendered with Redoc ${escapeHtml(facts.redocVersion)} (@redocly/cli ${escapeHtml(facts.redoclyVersion)}). Works offline.</footer>
+  </main>
+</body>
+</html>
+`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function releaseCard(api: ApiSummary, gaps: number): string {
+  const { entry } = api;
+  const paths = apiPaths(entry);
+  const servers =
+    api.servers.length === 0
+      ? `<dt>Servers</dt><dd class="none">none declared</dd>`
+      : api.servers
+          .map(
+            (s) =>
+              `<dt>${escapeHtml(s.label.charAt(0).toUpperCase() + s.label.slice(1))}</dt>` +
+              `<dd data-field="server" data-label="${escapeHtml(s.label)}"><code>${escapeHtml(s.example)}</code>` +
+              (s.example !== s.template ? `<br /><span class="url-template">${escapeHtml(s.template)}</span>` : "") +
+              `</dd>`,
+          )
+          .join("\n          ");
+  const auth =
+    api.auth.length === 0
+      ? `<dd data-field="auth" class="none">none</dd>`
+      : `<dd data-field="auth">${api.auth.map((a) => `<span data-scheme="${escapeHtml(a.name)}">${escapeHtml(a.text)}</span>`).join("<br />")}</dd>`;
+  return `
+      <article class="release" id="${escapeHtml(entry.alias)}" data-alias="${escapeHtml(entry.alias)}" data-service="${escapeHtml(entry.service)}" data-release="${escapeHtml(entry.release)}">
+        <h3>${escapeHtml(entry.release)}${entry.latest ? ` <span class="badge">latest</span>` : ""}</h3>
+        <p class="title">${escapeHtml(api.title)}${api.summary ? ` — ${escapeHtml(api.summary)}` : ""}</p>
+        <dl class="facts">
+          <dt>Service</dt><dd data-field="service"><code>${escapeHtml(entry.service)}</code></dd>
+          <dt>Release</dt><dd data-field="release"><code>${escapeHtml(entry.release)}</code></dd>
+          ${servers}
+          <dt>Auth</dt>${auth}
+          <dt>Operations</dt><dd data-field="operations">${api.operations.length}${api.deprecatedOperations > 0 ? ` <span class="url-template">(${api.deprecatedOperations} deprecated)</span>` : ""}</dd>
+          <dt>Webhooks</dt><dd data-field="webhooks">${api.webhooks.length}</dd>
+          <dt>Open questions</dt><dd data-field="gaps"><a href="open-questions.html#${escapeHtml(entry.alias)}">${gaps}</a></dd>
+        </dl>
+        <div class="links">
+          <a class="button primary" data-link="page" href="${escapeHtml(paths.page)}">API reference</a>
+          <a class="button" data-link="spec" href="${escapeHtml(paths.spec)}" download="${escapeHtml(paths.downloadName)}">Download openapi.yaml</a>
+        </div>
+      </article>`;
+}
+
+function compareReleases(a: string, b: string): number {
+  const x = a.split(".").map(Number);
+  const y = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** Services in registry order (of their first release), each with its releases newest first. */
+export function groupByService(apis: ApiSummary[]): Array<{ service: string; releases: ApiSummary[] }> {
+  const groups = new Map<string, ApiSummary[]>();
+  for (const api of apis) groups.set(api.entry.service, [...(groups.get(api.entry.service) ?? []), api]);
+  return [...groups].map(([service, releases]) => ({
+    service,
+    releases: [...releases].sort((a, b) => compareReleases(b.entry.release, a.entry.release)),
+  }));
+}
+
+export function renderIndex(apis: ApiSummary[], gaps: ApiGaps[], changelogs: Map<string, string>, facts: SiteFacts): string {
+  const gapCount = new Map(gaps.map((g) => [g.alias, g.gaps.length]));
+  const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
+  const services = groupByService(apis);
+  const sections = services.map(({ service, releases }) => {
+    const title = releases[0].title;
+    const changelog = changelogs.has(service)
+      ? ` <a data-link="changelog" href="${escapeHtml(changelogPage(service))}">Changelog</a>`
+      : "";
+    return `
+    <section class="service" id="service-${escapeHtml(service)}" data-service="${escapeHtml(service)}">
+      <div class="service-head"><h2>${escapeHtml(title)}</h2><span class="service-id">${escapeHtml(service)}</span>
+        <span>${plural(releases.length, "release")}</span>${changelog}</div>
+      <div class="releases">${releases.map((api) => releaseCard(api, gapCount.get(api.entry.alias) ?? 0)).join("")}
+      </div>
+    </section>`;
+  });
+  const body = `    <h1>API documentation</h1>
+    <p class="lede">${plural(apis.length, "API release")} of ${plural(services.length, "service")}. Each release has an interactive
+      reference and its bundled OpenAPI 3.1 document; the <a href="open-questions.html">open questions</a> page lists the
+      ${total} things the provider's documents do not specify yet.</p>
+${sections.join("\n")}`;
+  return shell("API documentation", body, facts);
+}
+
+export function renderOpenQuestions(apis: ApiSummary[], gaps: ApiGaps[], facts: SiteFacts): string {
+  const titles = new Map(apis.map((a) => [a.entry.alias, a.title]));
+  const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
+  const overview = gaps
+    .map(
+      (g) =>
+        `<tr data-alias="${escapeHtml(g.alias)}"><td><a href="#${escapeHtml(g.alias)}">${escapeHtml(g.alias)}</a></td><td>${escapeHtml(titles.get(g.alias) ?? "")}</td><td class="num" data-field="count">${g.gaps.length}</td></tr>`,
+    )
+    .join("\n        ");
+  const sections = gaps.map((g) => {
+    const page = apiPaths(g).page;
+    const rows = g.gaps
+      .map(
+        (gap, i) =>
+          `<tr data-gap="${escapeHtml(g.alias)}" id="${escapeHtml(`${g.alias}-${i + 1}`)}"><td class="num">${i + 1}</td>` +
+          `<td>${escapeHtml(gap.where)}<code class="pointer" data-field="pointer">${escapeHtml(gap.pointer || "/")}</code></td>` +
+          `<td data-field="text">${escapeHtml(gap.text)}</td></tr>`,
+      )
+      .join("\n          ");
+    const table =
+      g.gaps.length === 0
+        ? `<p class="none">No open questions: the spec records no <code>x-unspecified</code>.</p>`
+        : `<table class="data">
+        <thead><tr><th>#</th><th>Location in the bundled spec</th><th>What the source does not give</th></tr></thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
+    return `
+    <section class="gap-api" id="${escapeHtml(g.alias)}" data-alias="${escapeHtml(g.alias)}">
+      <h2>${escapeHtml(g.alias)} — ${escapeHtml(titles.get(g.alias) ?? "")}</h2>
+      <p>${plural(g.gaps.length, "open question")} · <a href="${escapeHtml(page)}">API reference</a> ·
+        <a href="${escapeHtml(apiPaths(g).spec)}" download="${escapeHtml(apiPaths(g).downloadName)}">openapi.yaml</a></p>
+      ${table}
+    </section>`;
+  });
+  const body = `    <h1>Open questions</h1>
+    <p class="lede">What the provider's source documents do not specify, recorded in the specs as
+      <code>x-unspecified</code> on the node it concerns and collected here from the bundled specs:
+      <strong data-field="total">${total}</strong> in ${plural(gaps.length, "API release")}. Each row names the place (a JSON
+      pointer into the release's <code>openapi.yaml</code>) and what is missing, so the provider can close them one by one.</p>
+      <table class="data">
+        <thead><tr><th>API</th><th>Title</th><th>Open questions</th></tr></thead>
+        <tbody>
+        ${overview}
+        </tbody>
+      </table>
+${sections.join("\n")}`;
+  return shell("Open questions", body, facts);
+}
+
+export function renderChangelog(service: string, title: string, markdown: string, facts: SiteFacts): string {
+  const body = `    <h1>${escapeHtml(title)} changelog</h1>
+    <p class="lede">Service <code>${escapeHtml(service)}</code> · <a href="${escapeHtml(service)}.md" download>CHANGELOG.md</a></p>
+    <pre class="changelog">${escapeHtml(markdown)}</pre>`;
+  return shell(`${title} changelog`, body, facts, "../");
+}
