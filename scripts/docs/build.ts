@@ -31,6 +31,9 @@ export const TEMPLATE_DIR = join(repoRoot, "docs");
 export const MARKER = ".docs-site.json";
 const REDOC_ASSET = "assets/redoc.standalone.js";
 
+/** Where a build is assembled before it replaces `outDir` (removed when the build fails). */
+export const stagingDir = (outDir: string) => `${resolve(outDir)}.building-${process.pid}`;
+
 const USAGE = `Usage: npm run docs:build -- [--out DIR] [--config FILE] [--if-stale]
 
 Builds the static documentation site for every API in the registry.
@@ -150,7 +153,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   }
 
   // Build next to the output and swap at the end, so a failed build leaves the previous site whole.
-  const stage = `${outDir}.building-${process.pid}`;
+  const stage = stagingDir(outDir);
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, "assets"), { recursive: true });
   try {
