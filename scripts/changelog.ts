@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
 import { parse } from "yaml";
 import { diffReleases, type ReleaseDiff, renderChangelog } from "./lib/changelog.js";
@@ -67,7 +68,7 @@ const program = new Command("changelog")
     }
   });
 
-const isMain = process.argv[1] && relative(process.argv[1], new URL(import.meta.url).pathname) === "";
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
   try {
     await program.parseAsync();

@@ -60,6 +60,7 @@ try {
   if (error instanceof CommanderError) {
     process.exit(error.exitCode === 0 ? 0 : 2); // usage was printed with the error
   }
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message);
+  process.exit(message.startsWith("unknown API") ? 2 : 1); // a wrong alias is a usage error
 }
