@@ -1,0 +1,78 @@
+/**
+ * `toMatchContract(alias, operationId, status?)`: a matcher for vitest and jest (`expect.extend`).
+ * It takes a response body, or an openapi-fetch result (`await client.GET(...)`), whose status it
+ * then checks too.
+ */
+import { createValidator, formatViolations } from "../validation/contract.js";
+
+/** What `this` holds when vitest or jest calls a matcher (only `isNot` is read). */
+export interface MatcherContext {
+  isNot?: boolean;
+}
+
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+interface FetchResultLike {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+function isFetchResult(value: unknown): value is FetchResultLike {
+  return typeof value === "object" && value !== null && typeof Response !== "undefined" && (value as FetchResultLike).response instanceof Response;
+}
+
+/**
+ * Passes when `received` is what operation `operationId` of API `alias` answers with `status`.
+ * `received` is a body (parsed JSON), or an openapi-fetch result, whose response status must equal
+ * `status` when given (and is used when not).
+ */
+export function toMatchContract(
+  this: MatcherContext | void,
+  received: unknown,
+  alias: string,
+  operationId: string,
+  status?: number,
+): MatcherResult {
+  let body = received;
+  let code = status;
+  const what = () => `${alias} ${operationId}${code === undefined ? "" : ` ${code}`}`;
+  if (isFetchResult(received)) {
+    const actual = received.response.status;
+    body = received.response.ok ? received.data : received.error;
+    if (code !== undefined && code !== actual) {
+      return { pass: false, message: () => `expected the ${what()} response, but the status is ${actual}` };
+    }
+    code = actual;
+  }
+  if (code === undefined) {
+    throw new TypeError("toMatchContract(alias, operationId, status): status is required unless the value is an openapi-fetch result");
+  }
+  const { valid, violations } = createValidator(alias).validateResponse({ operationId, status: code, body });
+  return {
+    pass: valid,
+    message: () =>
+      valid
+        ? `expected the body not to match the ${what()} response, but it does`
+        : `expected the body to match the ${what()} response; ${violations.length} violation(s):\n${formatViolations(violations)}`,
+  };
+}
+
+/** `expect.extend(contractMatchers)` */
+export const contractMatchers = { toMatchContract };
+
+/**
+ * The matcher's type, for your test framework's declarations:
+ *
+ *     // vitest
+ *     declare module "vitest" { interface Matchers<T = any> extends ContractMatchers<T> {} }
+ *     // jest (with @types/jest)
+ *     declare global { namespace jest { interface Matchers<R> extends ContractMatchers<R> {} } }
+ */
+export interface ContractMatchers<R = unknown> {
+  /** The value (a body, or an openapi-fetch result) is what `operationId` of `alias` answers with `status`. */
+  toMatchContract(alias: string, operationId: string, status?: number): R;
+}
