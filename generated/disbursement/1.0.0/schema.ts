@@ -302,11 +302,11 @@ export interface components {
             /** @description The amount the beneficiary receives, in minor units, and its currency. */
             destination_amount: components["schemas"]["DestinationAmount"];
         };
-        /** @description A disbursement order: the bank credentials of the source bank and one or more transfers, all from a single source account. */
+        /** @description A disbursement order: the bank credentials of the source bank and one or more transfers, all from a single source account (a rule this schema documents but cannot check: JSON Schema has no "all items equal" on a member). */
         CreateDisbursementsRequest: {
             /** @description The client's bank credentials; the keys depend on the source bank. */
             credentials: components["schemas"]["Credentials"];
-            /** @description The transfers of the order; several may be given, all from a single source account. */
+            /** @description The transfers of the order; several may be given, all from the same source account. */
             disbursements: components["schemas"]["DisbursementItem"][];
         };
         /** @description The success form of an item result: `success` is true, optionally with a message. */
