@@ -125,7 +125,7 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Lists the merchant's invoices created between `start` and `end` with their payment status, to reconcile payments; at most `limit` of them. When the limit was reached, `next` names the invoice id of the next batch. An invoice's `amount` comes as a PayAmount object or as a bare string, and its `status` as one of the listed PayPaymentStatus values or as `Created`: release 1.2.0 sends both forms. The release 1.2.0 sample of this call shows only `Content-Type: application/json`, without the `Authorization` header; every request carries the bearer token all the same.
+         * @description Lists the merchant's invoices for the period from `start` to `end` with their payment status, to reconcile payments; at most `limit` of them. When the limit was reached, `next` names the invoice id of the next batch. An invoice's `amount` comes as a PayAmount object or as a bare string, and its `status` as one of the listed PayPaymentStatus values or as `Created`: release 1.2.0 sends both forms. The release 1.2.0 sample of this call shows only `Content-Type: application/json`, without the `Authorization` header; every request carries the bearer token all the same.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -255,7 +255,7 @@ export interface components {
             mobile_country_code?: string;
             /** @description Mobile number. */
             mobile_number?: string;
-            /** @description Default invoice expiry, in hours. Release 1.2.0 types it inconsistently, as a string in one place and an integer in another: both forms are accepted. */
+            /** @description Default invoice expiry, in hours. Release 1.2.0 types it inconsistently, as a string or as an integer: both forms are accepted. */
             url_expiry?: number | string;
         };
         /** @description Request to register a merchant (release 1.2.0). */
@@ -323,7 +323,7 @@ export interface components {
             url?: string;
             /** @description Payment status. The release 1.2.0 enumeration (PayPaymentStatus) lists `CREATED`, `FAILED`, `SUCCESS` and `EXPIRED`, while the release 1.2.0 payload sample shows `Created`: both forms are accepted. */
             status?: components["schemas"]["PayPaymentStatus"] | "Created";
-            /** @description Amount of the invoice. Release 1.2.0 types it inconsistently, as a string in one place and as a PayAmount object in another: both forms are accepted. */
+            /** @description Amount of the invoice. Release 1.2.0 types it inconsistently, as a string or as a PayAmount object: both forms are accepted. */
             amount?: string | components["schemas"]["PayAmount"];
             /** @description Ordered item. */
             item_id?: string;
