@@ -22,9 +22,8 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { createServer } from "@stoplight/prism-http-server";
-import { pino } from "pino";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
+import { createPrismServer } from "./server.js";
 
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Default: the API's default port from the registry. */
@@ -33,6 +32,11 @@ export interface MockOptions {
   host?: string;
   /** Spec to serve instead of the API's bundled spec. */
   specPath?: string;
+  /**
+   * Replay the answer to an identical earlier request (same method, URL, headers and body) instead
+   * of running Prism again. Default true; the answers are the same either way.
+   */
+  cache?: boolean;
 }
 
 export interface MockServer {
@@ -53,20 +57,9 @@ export interface MocksOptions {
   /** Ignore the default ports and let the system pick free ones. */
   freePorts?: boolean;
   host?: string;
+  /** See MockOptions.cache. */
+  cache?: boolean;
 }
-
-// Prism calls logger.success(), a level pino only has when it is declared.
-const silentLogger = () => pino({ level: "silent", customLevels: { success: 31 } });
-
-const prismConfig = {
-  mock: { dynamic: false }, // serve the spec's examples, not generated data
-  checkSecurity: true,
-  validateRequest: true,
-  validateResponse: true,
-  errors: false, // an invalid response is only reported in sl-violations, not turned into a 500
-  upstreamProxy: undefined,
-  isProxy: false as const,
-};
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -94,11 +87,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     );
   }
   const operations = await getHttpOperationsFromSpec(specPath);
-  const server = createServer(operations, {
-    components: { logger: silentLogger() as never },
-    config: prismConfig,
-    cors: true,
-  });
+  const server = createPrismServer(operations, { cache: options.cache });
   let address: string;
   try {
     address = await server.listen(port, host);
@@ -133,6 +122,7 @@ export async function startMocks(apis: "all" | Array<string | ApiEntry>, options
     entries.map((entry) =>
       startMock(entry, {
         host: options.host,
+        cache: options.cache,
         port: options.freePorts ? 0 : defaultPort(entry, options.portBase ?? DEFAULT_PORT_BASE),
       }),
     ),
