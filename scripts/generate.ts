@@ -146,7 +146,8 @@ export async function generateApi(entry: ApiEntry, configPath: string): Promise<
   // openapi-typescript (with TypeScript) takes about as long to load as the bundler takes to run.
   const [bundled, { default: openapiTS, astToString }] = await Promise.all([bundle(entry, configPath), import("openapi-typescript")]);
   const doc = parse(bundled) as OpenApiDoc;
-  const ast = await openapiTS(bundled, { silent: true });
+  // defaultNonNullable: false: a property with a `default` stays optional (the server fills it in).
+  const ast = await openapiTS(bundled, { silent: true, defaultNonNullable: false });
   return [
     { path: join(entry.generatedDir, "openapi.yaml"), content: header("#", entry) + bundled },
     { path: join(entry.generatedDir, "schema.ts"), content: header("//", entry) + astToString(ast) },

@@ -98,7 +98,7 @@ export interface components {
              * @description When true, the hosted flow skips the consent step; disabled (false) by default.
              * @default false
              */
-            auto_consent: boolean;
+            auto_consent?: boolean;
         };
         /** @description A started hosted-flow retrieval. */
         InitBalanceResponse: {

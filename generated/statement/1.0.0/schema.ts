@@ -131,7 +131,7 @@ export interface components {
              * @description Seconds before the hosted page redirects the end user; 60 when omitted.
              * @default 60
              */
-            app_redirect_duration: number | string;
+            app_redirect_duration?: number | string;
             /** @description When true, the end user may choose personal or corporate accounts. */
             corporate?: boolean;
             /** @description When true, the end user may store the credentials on their device. */
@@ -154,7 +154,7 @@ export interface components {
              * @description Kind of credential; defaults to `EMAIL` and may be omitted for the usual identifier-and-password logins.
              * @default EMAIL
              */
-            credential_type: string;
+            credential_type?: string;
             /** @description The login identifier (for example the online-banking user name or e-mail address). */
             identifier?: string;
             /** @description The secret that goes with the identifier (for example the password). */
