@@ -1,6 +1,7 @@
 /**
  * `npm run mock` (scripts/mock.ts), spawned through tsx as npm runs it, over the repository's
  * registry: the table, a request to a listed mock, a clean stop on SIGINT/SIGTERM, and misuse.
+ * It runs the package CLI's `mock` command (src/cli); tests/cli/ covers the other commands.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -88,19 +89,19 @@ describe.concurrent("npm run mock", () => {
   it("prints the usage on --help and exits 0", async () => {
     const mock = run("--help");
     expect(await mock.exit).toBe(0);
-    expect(mock.stdout()).toContain("usage: npm run mock");
+    expect(mock.stdout()).toContain("Usage: npm run mock --");
   });
 
   it.each([
-    ["an unknown flag", ["--bogus"], "Unknown option '--bogus'"],
+    ["an unknown flag", ["--bogus"], "unknown option '--bogus'"],
     ["a non-numeric port base", ["--port-base", "abc"], '--port-base must be an integer'],
     ["an unknown alias", ["no-such-api@9.9.9"], 'unknown API "no-such-api@9.9.9"'],
   ])("exits 2 with usage and the known aliases on %s", async (_, args, message) => {
     const mock = run(...args);
     expect(await mock.exit).toBe(2);
     expect(mock.stderr()).toContain(message);
-    expect(mock.stderr()).toContain("usage: npm run mock");
-    expect(mock.stderr()).toContain(`known aliases: ${registry.map((e) => e.alias).join(", ")}`);
+    expect(mock.stderr()).toContain("Usage: npm run mock --");
+    expect(mock.stderr()).toContain(`Known APIs (registry order, default ports from 4010): ${registry.map((e) => e.alias).join(", ")}`);
   });
 
   it("exits 1 naming the port and the alias when a default port is taken", async () => {
