@@ -22,7 +22,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
+import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
 import { createPrismServer } from "./server.js";
 
 export interface MockOptions {
