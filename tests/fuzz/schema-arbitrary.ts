@@ -6,7 +6,8 @@
  * `uniqueItems`, `properties`, `required`, `additionalProperties`, `propertyNames`, `allOf`
  * (merged), `oneOf`/`anyOf` (one branch). Keywords it does not model (`if`/`then`, `not`,
  * `unevaluatedProperties`, ...) are left to the caller, which checks every generated value with
- * Ajv and discards the few that miss. Also: where in a value the schema allows a meaningful
+ * Ajv and discards the few that miss. The values are request data: `readOnly` properties, which a
+ * request does not send and Prism does not validate in one, are neither generated nor mutated. Also: where in a value the schema allows a meaningful
  * mutation (a wrong type, a missing required member, an out-of-enum value, an oversized string).
  */
 import fc from "fast-check";
@@ -138,7 +139,7 @@ function arbitraryOfType(doc: Doc, s: Json, at: string, kind: string, depth: num
         : fc.array(items, { minLength, maxLength });
     }
     case "object": {
-      const properties: Record<string, Json> = s.properties ?? {};
+      const properties = writableProperties(doc, s, at);
       const required = new Set<string>(s.required ?? []);
       const names = Object.keys(properties).filter((name) => required.has(name) || depth < MAX_DEPTH);
       const record = fc.record(
@@ -158,6 +159,13 @@ function arbitraryOfType(doc: Doc, s: Json, at: string, kind: string, depth: num
     default:
       return fc.constant(null);
   }
+}
+
+/** The properties of an object schema that a request sends: all but the `readOnly` ones. */
+function writableProperties(doc: Doc, s: Json, at: string): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries<Json>(s.properties ?? {}).filter(([name, p]) => resolveSchema(doc, p, `${at}${pointer("properties", name)}`).schema?.readOnly !== true),
+  );
 }
 
 /* ------------------------------------------------------------------ mutations */
@@ -242,7 +250,7 @@ export function mutationSites(doc: Doc, schema: Json, at: string, value: Json, p
     for (const name of s.required ?? []) {
       if (name in value) sites.push({ kind: "missing-required", path: [...path, name], apply: (v) => setAt(v, [...path, name], REMOVE) });
     }
-    for (const [name, propertySchema] of Object.entries<Json>(s.properties ?? {})) {
+    for (const [name, propertySchema] of Object.entries<Json>(writableProperties(doc, s, here))) {
       const inner = mutationSites(doc, propertySchema, `${here}${pointer("properties", name)}`, value[name], [...path, name]);
       // An absent optional member can be added with a wrong value, not mutated inside.
       sites.push(...(name in value ? inner : inner.filter((site) => site.path.length === path.length + 1 && site.kind !== "missing-required")));
