@@ -84,24 +84,27 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** A hash of everything the site is made from: registry, bundles, changelogs, templates, this code, Redoc. */
-function inputsHash(configPath: string, bundlePaths: string[], changelogs: string[]): string {
-  const hash = createHash("sha256");
+/** Everything the site is made from: registry, bundles, changelogs, templates, the code that writes it, Redoc. */
+function inputFiles(configPath: string, bundlePaths: string[], changelogs: string[]): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
-  const files = [
-    configPath,
-    ...bundlePaths,
-    ...changelogs,
-    ...filesUnder(TEMPLATE_DIR),
-    ...filesUnder(here),
-    join(repoRoot, "scripts/lib/gaps.ts"),
-    redocBundlePath,
-  ];
-  for (const file of files) hash.update(file).update("\0").update(readFileSync(file)).update("\0");
-  return hash.update(redoclyVersion).digest("hex");
+  const code = ["build.ts", "pages.ts", "redoc.ts", "summary.ts"].map((name) => join(here, name));
+  return [configPath, ...bundlePaths, ...changelogs, ...filesUnder(TEMPLATE_DIR), ...code, join(repoRoot, "scripts/lib/gaps.ts"), redocBundlePath];
 }
 
-function readMarker(outDir: string): { inputs?: string } | undefined {
+/** A content hash of each input, by path relative to the repository (the build marker keeps them). */
+function inputHashes(files: string[]): Record<string, string> {
+  const hashes: Record<string, string> = { "@redocly/cli": redoclyVersion };
+  for (const file of files) hashes[relative(repoRoot, file)] = createHash("sha256").update(readFileSync(file)).digest("hex");
+  return hashes;
+}
+
+/** The inputs whose hash differs between two builds (added, removed or changed). */
+function changedInputs(before: Record<string, string> | undefined, after: Record<string, string>): string[] {
+  if (!before) return ["(no record of the previous build's inputs)"];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).sort();
+}
+
+function readMarker(outDir: string): { inputs?: Record<string, string>; gaps?: number } | undefined {
   try {
     return JSON.parse(readFileSync(join(outDir, MARKER), "utf8"));
   } catch {
@@ -141,14 +144,18 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   }
   const services = [...new Set(registry.map((e) => e.service))];
   const changelogs = findChangelogs(baseDir, services);
-  const inputs = inputsHash(configPath, registry.map((e) => e.bundlePath), [...changelogs.values()]);
+  const inputs = inputHashes(inputFiles(configPath, registry.map((e) => e.bundlePath), [...changelogs.values()]));
 
   if (existsSync(outDir) && readdirSync(outDir).length > 0) {
     const marker = readMarker(outDir);
     if (!marker) throw new Error(`${outDir} exists and is not a docs build (no ${MARKER}); refusing to replace it. Choose another --out or remove it.`);
-    if (options.ifStale && marker.inputs === inputs) {
-      log(`docs: ${relative(process.cwd(), outDir) || "."} is up to date`);
-      return { outDir, skipped: true, apis: registry.map((e) => e.alias), gaps: 0, ms: Date.now() - started };
+    if (options.ifStale) {
+      const changed = changedInputs(marker.inputs, inputs);
+      if (changed.length === 0) {
+        log(`docs: ${relative(process.cwd(), outDir) || "."} is up to date`);
+        return { outDir, skipped: true, apis: registry.map((e) => e.alias), gaps: marker.gaps ?? 0, ms: Date.now() - started };
+      }
+      log(`docs: rebuilding, changed since the last build: ${changed.join(", ")}`);
     }
   }
 
@@ -207,7 +214,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
     writeFileSync(
       join(stage, MARKER),
-      JSON.stringify({ inputs, redoc: bundle.version, redocly: redoclyVersion, apis: registry.map((e) => e.alias), gaps: total }, null, 2) + "\n",
+      JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, redoc: bundle.version, inputs }, null, 2) + "\n",
     );
 
     rmSync(outDir, { recursive: true, force: true });

@@ -1,0 +1,203 @@
+/**
+ * `npm run bench:docs [-- --site DIR] [--runs N] [--json FILE]`: the documentation site's weight and
+ * speed. Builds the site when DIR holds no current build, then reports
+ *
+ * - the site's total bytes, and each page's own HTML bytes;
+ * - what opening each page transfers (HTML + shared Redoc bundle + stylesheet + ...), in bytes and
+ *   requests, with a cold cache;
+ * - for each API page, the time from navigation start to its first operation rendered (the first
+ *   operation's heading in the DOM, opened by its hash route), in Debian's Chromium: cold cache
+ *   (first run, fresh browser context) and the median over N repeated loads in that context.
+ *
+ * A measurement, not a test: it never fails on a figure (only on a missing browser or a broken site).
+ */
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { loadRegistry } from "../lib/registry.js";
+import { buildDocs, DEFAULT_OUT_DIR } from "./build.js";
+import { apiPaths } from "./pages.js";
+import { serveStatic } from "./serve.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+const USAGE = `Usage: npm run bench:docs -- [--site DIR] [--runs N] [--json FILE]
+
+Reports the docs site's total bytes, bytes per page and, in Chromium, each API page's time to its
+first rendered operation.
+
+Options:
+  --site DIR    the built site (default dist/docs; built or rebuilt when stale)
+  --runs N      repeated loads per page for the median (default 5)
+  --json FILE   also write the figures as JSON
+  -h, --help    show this help`;
+
+export interface PageFigures {
+  page: string;
+  alias?: string;
+  htmlBytes: number;
+  /** Bytes and requests of opening the page with a cold cache (everything it loads). */
+  loadBytes: number;
+  requests: number;
+  foreignRequests: number;
+  /** API pages: ms from navigation start to the first operation's heading, cold and warm median. */
+  firstOperationColdMs?: number;
+  firstOperationWarmMs?: number;
+}
+
+export interface DocsBench {
+  machine: { cpus: number; model: string; node: string };
+  siteBytes: number;
+  files: number;
+  redocBundleBytes: number;
+  pages: PageFigures[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function benchDocs(siteDir: string, runs: number): Promise<DocsBench> {
+  const { chromium } = await import("playwright-core");
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  const files = readdirSync(siteDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith("."));
+  const size = (path: string) => statSync(join(siteDir, path)).size;
+  const siteBytes = files.reduce((n, d) => n + statSync(join(d.parentPath, d.name)).size, 0);
+  const registry = loadRegistry();
+  const pages: Array<{ page: string; alias?: string }> = [
+    { page: "index.html" },
+    { page: "open-questions.html" },
+    ...registry.map((e) => ({ page: apiPaths(e).page, alias: e.alias })),
+  ];
+
+  const server = await serveStatic(siteDir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const results: PageFigures[] = [];
+  try {
+    for (const { page: path, alias } of pages) {
+      const url = new URL(path, server.url).href;
+      // Cold: a fresh context (empty cache) per measurement.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      let loadBytes = 0;
+      let requests = 0;
+      let foreignRequests = 0;
+      page.on("request", (r) => {
+        requests++;
+        if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith(`blob:${server.url}`)) foreignRequests++;
+      });
+      page.on("response", (r) => {
+        void r.body().then((b) => (loadBytes += b.length), () => {});
+      });
+      const figures: PageFigures = { page: path, ...(alias ? { alias } : {}), htmlBytes: size(path), loadBytes: 0, requests: 0, foreignRequests: 0 };
+      if (alias) {
+        // The first operation's route, from the first tag's operation list.
+        await page.goto(url, { waitUntil: "load" });
+        const firstTag = await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").first().getAttribute("href");
+        await page.evaluate((h) => (window.location.hash = h!), firstTag);
+        const firstOp = await page.locator(`[data-section-id="${firstTag!.slice(1)}"] [data-testid="items-navigation-list"] a[href]`).first().getAttribute("href");
+        await page.waitForLoadState("networkidle");
+        figures.loadBytes = loadBytes;
+        figures.requests = requests;
+        figures.foreignRequests = foreignRequests;
+        await context.close();
+
+        const timeToOperation = async (target: import("playwright-core").Page) => {
+          await target.goto("about:blank");
+          await target.goto(`${url}${firstOp}`, { waitUntil: "commit" });
+          // Polled on every animation frame in the page: the time the heading first exists.
+          const selector = `[data-section-id="${firstOp!.slice(1)}"][data-item-kind="httpItem"] h2`;
+          const at = await target.waitForFunction((sel) => (document.querySelector(sel) ? Math.round(performance.now()) : 0), selector);
+          return (await at.jsonValue()) as number;
+        };
+        const coldContext = await browser.newContext();
+        const cold = await coldContext.newPage();
+        figures.firstOperationColdMs = await timeToOperation(cold);
+        const warm: number[] = [];
+        for (let i = 0; i < runs; i++) warm.push(await timeToOperation(cold));
+        figures.firstOperationWarmMs = median(warm);
+        await coldContext.close();
+      } else {
+        await page.goto(url, { waitUntil: "networkidle" });
+        figures.loadBytes = loadBytes;
+        figures.requests = requests;
+        figures.foreignRequests = foreignRequests;
+        await context.close();
+      }
+      results.push(figures);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return {
+    machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
+    siteBytes,
+    files: files.length,
+    redocBundleBytes: size("assets/redoc.standalone.js"),
+    pages: results,
+  };
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+
+export function formatBench(bench: DocsBench): string {
+  const rows = [
+    ["page", "HTML", "opened (cold)", "requests", "foreign", "1st operation, cold", "repeat median"],
+    ...bench.pages.map((p) => [
+      p.page,
+      kib(p.htmlBytes),
+      kib(p.loadBytes),
+      String(p.requests),
+      String(p.foreignRequests),
+      p.firstOperationColdMs === undefined ? "" : `${p.firstOperationColdMs} ms`,
+      p.firstOperationWarmMs === undefined ? "" : `${p.firstOperationWarmMs} ms`,
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return [
+    `Docs site: ${kib(bench.siteBytes)} in ${bench.files} files (shared Redoc bundle ${kib(bench.redocBundleBytes)}); ${bench.machine.cpus} CPUs (${bench.machine.model}), Node ${bench.machine.node}`,
+    "",
+    ...rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")),
+  ].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: { site: { type: "string" }, runs: { type: "string" }, json: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`bench:docs: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const runs = Number(values.runs ?? 5);
+  if (!Number.isInteger(runs) || runs < 1) {
+    console.error(`bench:docs: --runs must be a positive integer, got "${values.runs}"\n\n${USAGE}`);
+    return 2;
+  }
+  const site = resolve(values.site ?? DEFAULT_OUT_DIR);
+  try {
+    await buildDocs({ outDir: site, ifStale: true, log: (line) => console.error(line) });
+    const bench = await benchDocs(site, runs);
+    console.log(formatBench(bench));
+    if (values.json) writeFileSync(values.json, JSON.stringify(bench, null, 2) + "\n");
+    return 0;
+  } catch (error) {
+    console.error(`bench:docs: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
