@@ -30,7 +30,7 @@ Reports the docs site's total bytes, bytes per page and, in Chromium, each API p
 first rendered operation.
 
 Options:
-  --site DIR    the built site (default dist/docs; built or rebuilt when stale)
+  --site DIR    the built site (default site/; built or rebuilt when stale)
   --runs N      repeated loads per page for the median (default 5)
   --json FILE   also write the figures as JSON
   -h, --help    show this help`;

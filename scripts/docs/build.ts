@@ -10,7 +10,7 @@
  *   assets/redoc.standalone.js          the one local Redoc bundle every API page imports
  *   assets/site.css
  *
- * Nothing on the site loads from another host. The output folder (default dist/docs) is replaced
+ * Nothing on the site loads from another host. The output folder (default site/) is replaced
  * as a whole; a folder that is not a previous build is never deleted.
  */
 import { createHash } from "node:crypto";
@@ -25,7 +25,7 @@ import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuesti
 import { buildRedocPage, externalResources, localizePage, localRedocBundle, redoclyVersion, redocBundlePath } from "./redoc.js";
 import { summarize } from "./summary.js";
 
-export const DEFAULT_OUT_DIR = join(repoRoot, "dist/docs");
+export const DEFAULT_OUT_DIR = join(repoRoot, "site");
 export const TEMPLATE_DIR = join(repoRoot, "docs");
 /** Written into every build; only a folder holding it may be replaced. */
 export const MARKER = ".docs-site.json";
@@ -39,7 +39,7 @@ const USAGE = `Usage: npm run docs:build -- [--out DIR] [--config FILE] [--if-st
 Builds the static documentation site for every API in the registry.
 
 Options:
-  --out DIR        output folder (default dist/docs); replaced as a whole
+  --out DIR        output folder (default site/); replaced as a whole
   --config FILE    registry to read (default: redocly.yaml at the repository root)
   --if-stale       do nothing when DIR already holds a build of the same inputs
   -h, --help       show this help`;
