@@ -1,0 +1,145 @@
+/**
+ * Builds the published package from the registry (redocly.yaml `apis:`):
+ *
+ *   npm run build            write package.json's exports/main/types/bin/files when they are stale,
+ *                            then compile src/ and generated/ (tsconfig.build.json) into dist/
+ *   npm run check:package    exit 1, naming the fields, when package.json's exports and the rest
+ *                            differ from what the registry gives (nothing is written)
+ *
+ * `npm pack` runs the build first (prepack). dist/ is replaced whole: the compiler writes into a
+ * fresh folder that then takes dist/'s place, so no file of an API that left the registry remains.
+ */
+import { execFile } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+
+const USAGE = `Usage: tsx scripts/build.ts [--check]
+
+Writes package.json's exports, main, types, bin and files from the registry (when stale) and
+compiles the package into dist/.
+
+Options:
+  --check      only compare package.json with the registry; exit 1 naming what is stale
+  -h, --help   show this help`;
+
+/** Subpaths the package itself uses; a service of the same name would shadow them. */
+const RESERVED = new Set(["testing", "specs", "package.json"]);
+
+const conditions = (file: string) => ({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` });
+
+/** The package.json fields derived from the registry, in the order they are written. */
+export function manifestFields(registry: ApiEntry[]) {
+  for (const entry of registry) {
+    if (RESERVED.has(entry.service)) throw new Error(`${entry.alias}: the service name "${entry.service}" would shadow the package's own ./${entry.service} subpath`);
+  }
+  // Per service, in registry order: `./<service>` (its newest release), then `./<service>/<release>`.
+  const clients: Record<string, ReturnType<typeof conditions>> = {};
+  for (const service of new Set(registry.map((e) => e.service))) {
+    const releases = registry.filter((e) => e.service === service);
+    const latest = releases.find((e) => e.latest)!;
+    clients[`./${service}`] = conditions(`${latest.generatedDir}/client`);
+    for (const entry of releases) clients[`./${service}/${entry.release}`] = conditions(`${entry.generatedDir}/client`);
+  }
+  const specs = Object.fromEntries(
+    registry.map((entry) => [`./specs/${entry.service}/${entry.release}/openapi.yaml`, `./${entry.generatedDir}/openapi.yaml`]),
+  );
+  return {
+    main: "./dist/src/client/index.js",
+    types: "./dist/src/client/index.d.ts",
+    exports: {
+      ".": conditions("src/client/index"),
+      "./testing": conditions("src/testing/index"),
+      ...clients,
+      ...specs,
+      "./package.json": "./package.json",
+    },
+    bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
+    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml"],
+  };
+}
+
+type Manifest = Record<string, unknown>;
+const packagePath = join(repoRoot, "package.json");
+const readManifest = (): Manifest => JSON.parse(readFileSync(packagePath, "utf8"));
+
+/** The fields of package.json that differ from the registry's. */
+export function staleFields(manifest: Manifest, registry: ApiEntry[]): string[] {
+  const expected = manifestFields(registry);
+  return Object.entries(expected)
+    // Compared as JSON text: key order matters in exports (conditions are tried in order).
+    .filter(([key, value]) => JSON.stringify(manifest[key]) !== JSON.stringify(value))
+    .map(([key]) => key);
+}
+
+/** Writes the registry's fields into package.json (keeping every other field and the key order). */
+function writeManifest(manifest: Manifest, registry: ApiEntry[]): void {
+  const next = { ...manifest, ...manifestFields(registry) };
+  writeFileSync(packagePath, JSON.stringify(next, null, 2) + "\n");
+}
+
+const run = promisify(execFile);
+
+async function compile(): Promise<void> {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  mkdirSync(join(repoRoot, ".tmp"), { recursive: true });
+  const out = mkdtempSync(join(repoRoot, ".tmp", "build-"));
+  try {
+    await run(process.execPath, [tsc, "-p", join(repoRoot, "tsconfig.build.json"), "--outDir", out], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    rmSync(out, { recursive: true, force: true });
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout ?? ""}${stderr ?? ""}`.trim());
+  }
+  chmodSync(join(out, "src/cli/bin.js"), 0o755);
+  const dist = join(repoRoot, "dist");
+  const old = `${out}-old`;
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(out, dist);
+  rmSync(old, { recursive: true, force: true });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({ args: argv, options: { check: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const registry = loadRegistry();
+    const manifest = readManifest();
+    const stale = staleFields(manifest, registry);
+    if (values.check) {
+      if (stale.length > 0) {
+        console.error(`package.json is out of date with the registry: ${stale.join(", ")}.\nRun \`npm run build\` and commit package.json.`);
+        return 1;
+      }
+      console.log(`package.json is up to date (${registry.length} APIs).`);
+      return 0;
+    }
+    if (stale.length > 0) {
+      writeManifest(manifest, registry);
+      console.log(`package.json: wrote ${stale.join(", ")}`);
+    }
+    const started = Date.now();
+    await compile();
+    console.log(`dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
