@@ -25,10 +25,10 @@ export const CHROMIUM_FLAGS = [
 /** Screenshots land here (git-ignored). */
 export const SCREENSHOTS = join(repoRoot, "test-output", "docs");
 
-export function requireChromium(): void {
-  if (!existsSync(CHROMIUM)) {
+export function requireChromium(path = CHROMIUM): void {
+  if (!existsSync(path)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}. The docs site's browser tests drive Debian's Chromium: install it with ` +
+      `Chromium not found at ${path}. The docs site's browser tests drive Debian's Chromium: install it with ` +
         "`apt-get install -y chromium` (as root; run `apt-get update` first if the package is not found), " +
         "or set CHROMIUM_PATH to a Chromium binary. (`npx playwright install` cannot download here; `bash .ci/run` installs it.)",
     );

@@ -69,6 +69,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   requireChromium(); // before the build: a missing browser fails fast, with the install command
+  rmSync(SCREENSHOTS, { recursive: true, force: true }); // only this run's screenshots remain
   tmp = mkdtempSync(join(tmpdir(), "docs-site-"));
   siteDir = join(tmp, "site");
   const started = Date.now();
@@ -196,7 +197,7 @@ describe("docs site: index", () => {
         }
       }
     });
-  });
+  }, 60_000);
 
   it("links a service's changelog exactly when it has one (changelogs/<service>.md, changelogs/<service>/CHANGELOG.md or specs/<service>/CHANGELOG.md)", async () => {
     const base = registryPath ? join(registryPath, "..") : repoRoot;
@@ -214,7 +215,7 @@ describe("docs site: index", () => {
         expect(await page.locator("pre.changelog").innerText()).not.toBe("");
       });
     }
-  });
+  }, 120_000);
 });
 
 describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
@@ -289,7 +290,7 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
       await page.locator("[data-item-kind='httpItem'] h2", { hasText: name }).first().waitFor();
       expect(page.url(), "the search hit opens the operation's route").toMatch(/#\/.+/);
     });
-  });
+  }, 180_000);
 });
 
 describe("docs site: open questions", () => {
@@ -305,7 +306,7 @@ describe("docs site: open questions", () => {
         for (const pointer of await rows.locator('[data-field="pointer"]').allInnerTexts()) expect(pointer, api.alias).toMatch(/^\//);
       }
     });
-  });
+  }, 60_000);
 });
 
 describe("npm start", () => {
