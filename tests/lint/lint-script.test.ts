@@ -39,6 +39,14 @@ describe("scripts/lint.ts", () => {
     expect(code).toBe(0);
   });
 
+  it("applies the OWASP API security ruleset: http:// servers and API keys in the URL fail", { timeout: TIMEOUT }, async () => {
+    const file = `${fixtures}/insecure/openapi.yaml`;
+    const { code, stdout } = await lintFixture("insecure");
+    expect(code).toBe(1);
+    expect(stdout).toContain(`${locationOf(file, "url: http://")}10 error owasp:api8:2023-no-server-http`);
+    expect(stdout).toContain(`${locationOf(file, "in: query")}11 error owasp:api2:2023-no-api-keys-in-url`);
+  });
+
   it("lints only the aliases given", { timeout: TIMEOUT }, async () => {
     const { code, stdout } = await lintFixture("clean", "widget@1.0.0");
     expect(stdout).toMatch(/widget@1\.0\.0: 0 errors/);
