@@ -2,6 +2,11 @@
  * Typed error surfacing for the generated clients: `unwrap(result)` returns the success data of an
  * openapi-fetch result or throws an `ApiError` carrying the status, the operation (method and spec
  * path) and the parsed body. Request headers, and so credentials, are never part of an ApiError.
+ *
+ * Faults, where there is no usable HTTP answer (the connection failed or was reset, the request
+ * timed out or was aborted, a 2xx body is not the JSON it says it is), do not reject the client
+ * call: it resolves to `{ fault: ApiError, response }` with `fault.kind` naming the fault and
+ * `response` the answer received, or `Response.error()` (status 0) when there was none.
  */
 
 /** One validation finding, as Prism reports it in the `sl-violations` header or a problem body. */
@@ -50,21 +55,66 @@ export function parseViolations(header: string | null | undefined): Violation[] 
   }
 }
 
+/**
+ * What went wrong: `http`, a non-2xx answer; `network`, no answer or a broken one (connection
+ * refused, reset, closed mid-body); `timeout`, an `AbortSignal.timeout()` fired; `aborted`, the
+ * caller's signal aborted the request; `invalid-body`, a 2xx answer whose body could not be parsed
+ * as the JSON it was declared to be.
+ */
+export type FaultKind = "http" | "network" | "timeout" | "aborted" | "invalid-body";
+
+const FAULT_TEXT: Record<Exclude<FaultKind, "http">, string> = {
+  network: "failed: no usable answer",
+  timeout: "timed out",
+  aborted: "was aborted",
+  "invalid-body": "answered a body that is not valid JSON",
+};
+
+/** Names the fault of an error thrown while fetching or reading a response. */
+export function faultKind(error: unknown): Exclude<FaultKind, "http"> {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === "TimeoutError") return "timeout";
+  if (name === "AbortError") {
+    // An AbortSignal.timeout() reason is a TimeoutError, also when fetch reports the abort itself.
+    const reason = (error as { cause?: { name?: unknown } }).cause;
+    return reason?.name === "TimeoutError" ? "timeout" : "aborted";
+  }
+  if (error instanceof SyntaxError) return "invalid-body";
+  return "network";
+}
+
+/** The code of the underlying system error (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET, ...), if any. */
+function causeCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === "string") return e.code;
+  }
+  return undefined;
+}
+
+/** What a fault ApiError is built from (see ApiError.fault). */
+interface Fault {
+  kind: Exclude<FaultKind, "http">;
+  cause: unknown;
+}
+
 export class ApiError extends Error {
   override readonly name = "ApiError";
-  /** HTTP status of the response. */
+  /** `http` for a non-2xx answer, else the fault (see FaultKind). */
+  readonly kind: FaultKind;
+  /** HTTP status of the response (0 when there was none). */
   readonly status: number;
   /** HTTP method of the request, e.g. `POST`. */
   readonly method: string;
   /** Path template from the spec, e.g. `/v1/invoice/{invoice_id}`. */
   readonly path: string;
-  /** The parsed response body (JSON when the server sent JSON, otherwise text; undefined when empty). */
+  /** The parsed response body (JSON when the server sent JSON, otherwise text; undefined when empty or for a fault). */
   readonly body: unknown;
   /** Findings from `sl-violations`, else from a problem body's `validation` array (both Prism). */
   readonly violations: Violation[];
+  /** The answer; for a fault without one, `Response.error()` (status 0). */
   readonly response: Response;
 
-  constructor(response: Response, body: unknown, operation: Operation = recalledOperation(response)) {
+  constructor(response: Response, body: unknown, operation: Operation = recalledOperation(response), fault?: Fault) {
     const headerViolations = parseViolations(response.headers.get("sl-violations"));
     const violations =
       headerViolations.length > 0
@@ -72,7 +122,13 @@ export class ApiError extends Error {
         : violationList((body as { validation?: unknown } | null | undefined)?.validation);
     const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
     const findings = violations.map((v) => `${v.location.join(".")}: ${v.message}`).join("; ");
-    super(`${operation.method} ${operation.path} responded ${status}${findings ? ` (${findings})` : ""}`);
+    super(
+      fault
+        ? `${operation.method} ${operation.path} ${FAULT_TEXT[fault.kind]}${response.status ? ` (status ${status})` : ""}: ${describe(fault.cause)}`
+        : `${operation.method} ${operation.path} responded ${status}${findings ? ` (${findings})` : ""}`,
+      fault ? { cause: fault.cause } : undefined,
+    );
+    this.kind = fault?.kind ?? "http";
     this.status = response.status;
     this.method = operation.method;
     this.path = operation.path;
@@ -80,16 +136,33 @@ export class ApiError extends Error {
     this.violations = violations;
     this.response = response;
   }
+
+  /**
+   * An ApiError for a fault: `cause` is what fetch or the body parser threw (kept as `cause`; its
+   * message is quoted, and neither carries request headers); `response` the answer, if one arrived.
+   */
+  static fault(operation: Operation, cause: unknown, response: Response = Response.error()): ApiError {
+    return new ApiError(response, undefined, operation, { kind: faultKind(cause), cause });
+  }
+}
+
+function describe(cause: unknown): string {
+  const code = causeCode(cause);
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const inner = cause instanceof Error && cause.cause instanceof Error && cause.cause.message !== message ? `: ${cause.cause.message}` : "";
+  return `${message}${inner}${code ? ` (${code})` : ""}`;
 }
 
 function recalledOperation(response: Response): Operation {
   return operations.get(response) ?? { method: "?", path: response.url ? new URL(response.url).pathname : "?" };
 }
 
-/** What `unwrap` accepts: the result of any openapi-fetch call. */
+/** What `unwrap` accepts: the result of any openapi-fetch or generated-client call. */
 export interface FetchResult {
   data?: unknown;
   error?: unknown;
+  /** Set by the generated clients when there was no usable answer. */
+  fault?: ApiError;
   response: Response;
 }
 
@@ -97,10 +170,11 @@ export interface FetchResult {
 export type DataOf<R extends FetchResult> = Exclude<R["data"], undefined>;
 
 /**
- * Returns the data of a successful response, or throws an ApiError for a non-2xx one.
+ * Returns the data of a successful response, or throws an ApiError for a non-2xx one or a fault.
  * `const merchant = unwrap(await client.GET("/v1/merchant"));`
  */
 export function unwrap<R extends FetchResult>(result: R): DataOf<R> {
+  if (result.fault) throw result.fault;
   if (!result.response.ok) throw new ApiError(result.response, result.error);
   return result.data as DataOf<R>;
 }

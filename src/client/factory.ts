@@ -3,9 +3,22 @@
  * or built from the spec's server template for an environment), sets the credential header by
  * middleware and records each response's operation for `unwrap`/ApiError. The generated client.ts
  * files only pass their data (servers, auth) and their `paths` type to `createApiClient`.
+ *
+ * Every call resolves, also when there is no usable HTTP answer: a connection that fails or is
+ * reset, a timeout or abort through the call's `signal`, a 2xx body that is not valid JSON give
+ * `{ fault: ApiError, response }` with `fault.kind` naming the fault (see errors.ts), never a
+ * rejection; `data` and `error` are then undefined, and `unwrap` throws the fault. Every other
+ * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined. An error thrown before the request goes out (a credential function that throws or
+ * returns no string) still rejects: it is the caller's to fix, not a fault of the server.
  */
-import createClient, { type Client, type ClientOptions as FetchClientOptions, type HeadersOptions } from "openapi-fetch";
-import { recordOperation } from "./errors.js";
+import createClient, {
+  type ClientOptions as FetchClientOptions,
+  type FetchResponse,
+  type HeadersOptions,
+  type MaybeOptionalInit,
+  type Middleware,
+} from "openapi-fetch";
+import { ApiError, recordOperation } from "./errors.js";
 
 export interface ServerVariable {
   readonly default: string;
@@ -74,7 +87,73 @@ export type ClientOptions<S extends readonly ServerDefinition[], A extends AuthD
   CredentialOptions<A> &
   CommonOptions;
 
-export type ApiClient<Paths extends {}> = Client<Paths>;
+type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+type MediaType = `${string}/${string}`;
+type PathsWithMethod<Paths extends {}, Method extends HttpMethod> = {
+  [Path in keyof Paths]: Paths[Path] extends { [M in Method]: any } ? Path : never;
+}[keyof Paths];
+type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
+// As openapi-fetch: the init argument is optional exactly when nothing in it is required.
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+
+/** The result of a call when there was no usable HTTP answer (see FaultKind). */
+export interface FaultResult {
+  data?: never;
+  error?: never;
+  /** What went wrong; `fault.kind` names it. */
+  fault: ApiError;
+  /** The answer, if one arrived (a 2xx whose body is not JSON); else `Response.error()` (status 0, `ok` false). */
+  response: Response;
+}
+
+/** openapi-fetch's result of a call (with `fault` undefined), or a fault. */
+export type ApiResult<Operation extends Record<string | number, any>, Init, Media extends MediaType = MediaType> =
+  | (FetchResponse<Operation, Init, Media> & { fault?: undefined })
+  | FaultResult;
+
+type ApiMethod<Paths extends Record<string, Record<HttpMethod, {}>>, Method extends HttpMethod, Media extends MediaType> = <
+  Path extends PathsWithMethod<Paths, Method>,
+  Init extends MaybeOptionalInit<Paths[Path], Method>,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<ApiResult<Paths[Path][Method], Init, Media>>;
+
+type ApiRequestMethod<Paths extends Record<string, Record<HttpMethod, {}>>, Media extends MediaType> = <
+  Method extends HttpMethod,
+  Path extends PathsWithMethod<Paths, Method>,
+  Init extends MaybeOptionalInit<Paths[Path], Method>,
+>(
+  method: Method,
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<ApiResult<Paths[Path][Method], Init, Media>>;
+
+/** openapi-fetch's client (same methods, same typing), its calls typed to resolve to a fault result too. */
+export interface ApiClient<Paths extends {}, Media extends MediaType = MediaType> {
+  request: ApiRequestMethod<Paths, Media>;
+  /** Call a GET endpoint */
+  GET: ApiMethod<Paths, "get", Media>;
+  /** Call a PUT endpoint */
+  PUT: ApiMethod<Paths, "put", Media>;
+  /** Call a POST endpoint */
+  POST: ApiMethod<Paths, "post", Media>;
+  /** Call a DELETE endpoint */
+  DELETE: ApiMethod<Paths, "delete", Media>;
+  /** Call an OPTIONS endpoint */
+  OPTIONS: ApiMethod<Paths, "options", Media>;
+  /** Call a HEAD endpoint */
+  HEAD: ApiMethod<Paths, "head", Media>;
+  /** Call a PATCH endpoint */
+  PATCH: ApiMethod<Paths, "patch", Media>;
+  /** Call a TRACE endpoint */
+  TRACE: ApiMethod<Paths, "trace", Media>;
+  /** Register middleware */
+  use(...middleware: Middleware[]): void;
+  /** Unregister middleware */
+  eject(...middleware: Middleware[]): void;
+}
 
 function fail(definition: ApiDefinition, message: string): never {
   throw new TypeError(`${definition.name}: ${message}`);
@@ -131,6 +210,7 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
     fetch: opts.fetch as CommonOptions["fetch"],
     headers: opts.headers as HeadersOptions | undefined,
   });
+  const baseFetch = opts.fetch as FetchFunction | undefined;
 
   // Registered first, so its onResponse runs last and sees the response the caller gets.
   client.use({
@@ -156,5 +236,48 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
       },
     });
   }
-  return client;
+
+  const methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+  const raw = client as unknown as Record<string, (path: string, init?: Record<string, unknown>) => Promise<RawResult>>;
+  const guarded: Record<string, unknown> = { use: client.use.bind(client), eject: client.eject.bind(client) };
+  for (const method of methods) guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, raw[method]);
+  guarded.request = (method: string, path: string, init?: Record<string, unknown>) =>
+    guard(String(method).toUpperCase(), path, init, baseFetch, (p, i) => client.request(method as never, p as never, i as never) as Promise<RawResult>);
+  return guarded as unknown as ApiClient<Paths>;
+}
+
+type FetchFunction = (input: Request, init?: RequestInit) => Promise<Response>;
+type RawResult = { data?: unknown; error?: unknown; fault?: ApiError; response: Response };
+
+/**
+ * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
+ * The call's own fetch (its `fetch` option, else the client's, else the global one, looked up now)
+ * is wrapped to note whether the request went out and which answer came back.
+ */
+async function guard(
+  method: string,
+  path: string,
+  init: Record<string, unknown> | undefined,
+  baseFetch: FetchFunction | undefined,
+  call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
+): Promise<RawResult> {
+  const inner = (init?.fetch as FetchFunction | undefined) ?? baseFetch ?? globalThis.fetch;
+  let sent = false;
+  let answer: Response | undefined;
+  const tracked: FetchFunction = async (input, ext) => {
+    sent = true;
+    answer = await inner(input, ext);
+    return answer;
+  };
+  try {
+    const result = await call(path, { ...init, fetch: tracked });
+    // An empty error body is no body (openapi-fetch gives "" when the length was not announced).
+    if (result.error === "" && !result.response.ok) return { error: undefined, response: result.response };
+    return result;
+  } catch (error) {
+    if (!sent) throw error;
+    const fault = ApiError.fault({ method, path }, error, answer);
+    if (answer) recordOperation(answer, { method, path });
+    return { data: undefined, error: undefined, fault, response: fault.response };
+  }
 }

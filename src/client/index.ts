@@ -4,14 +4,16 @@ export {
   createApiClient,
   type ApiClient,
   type ApiDefinition,
+  type ApiResult,
   type AuthDefinition,
   type ClientOptions,
   type ClientTarget,
   type CommonOptions,
   type Credential,
   type CredentialOptions,
+  type FaultResult,
   type ServerDefinition,
   type ServerVariable,
   type ServerVariables,
 } from "./factory.js";
-export { ApiError, parseViolations, unwrap, type DataOf, type FetchResult, type Operation, type Violation } from "./errors.js";
+export { ApiError, parseViolations, unwrap, type DataOf, type FaultKind, type FetchResult, type Operation, type Violation } from "./errors.js";
