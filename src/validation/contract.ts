@@ -52,7 +52,11 @@ export interface RequestInput {
   operationId: string;
   /** The request body (parsed JSON); undefined when there is none. */
   body?: unknown;
-  /** Parameters; values may be strings as they arrive in a URL (they are coerced to the schema's type). */
+  /**
+   * Parameters; values may be strings as they arrive in a URL (they are coerced to the schema's
+   * type). When given, every required parameter must be in it; when omitted, parameters are not
+   * checked (to validate a body alone).
+   */
   params?: RequestParams;
   /** The request's Content-Type; default: the JSON media type the operation declares. */
   contentType?: string;
@@ -263,13 +267,13 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
       return { valid: violations.length === 0, violations };
     },
 
-    validateRequest({ operationId, body, params = {}, contentType }) {
+    validateRequest({ operationId, body, params, contentType }) {
       const info = operation(operationId);
       const violations: ContractViolation[] = [];
-      for (const param of info.parameters) {
+      for (const param of params === undefined ? [] : info.parameters) {
         const where = param.node.in as "path" | "query" | "header" | "cookie";
         const name = String(param.node.name);
-        const given = params[where] ?? {};
+        const given = params![where] ?? {};
         const key = where === "header" ? Object.keys(given).find((k) => k.toLowerCase() === name.toLowerCase()) : name;
         const value = key === undefined ? undefined : given[key];
         const label = `${where}.${name}`;
