@@ -228,49 +228,49 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
       const sidebar = await page.locator("[data-component-name='Menu/Menu'] a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
       expect(sidebar.filter((href) => !href.startsWith("#/")), "sidebar links that are not hash routes").toEqual([]);
 
-      // Each tag's page lists its operations and webhooks (method and path or webhook name).
+      // Every operation's route: the operations each tag's page lists, and any untagged operation,
+      // which the sidebar shows at its top level.
+      const routes = new Set<string>(
+        await page
+          .locator("[data-component-name='Menu/Menu']")
+          .first()
+          .locator(":scope > [data-component-name='Menu/MenuItem'].menu-item-type-operation > a")
+          .evaluateAll((as) => as.map((a) => a.getAttribute("href")!)),
+      );
       const groups = await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
-      const listed: Array<{ kind: string; href: string; method: string; target: string }> = [];
       for (const route of groups) {
         await showRoute(record, route);
         const list = page.locator(`[data-section-id="${route.slice(1)}"] [data-testid="items-navigation-list"]`);
         await list.waitFor({ state: "attached" });
-        listed.push(
-          ...(await list.evaluate((el) => {
-            const items: Array<{ kind: string; href: string; method: string; target: string }> = [];
-            let kind = "";
-            for (const child of Array.from(el.children)) {
-              if (child.tagName === "SPAN") kind = child.textContent ?? "";
-              const link = child.querySelector("a[href]");
-              if (!link) continue;
-              const spans = Array.from(link.querySelectorAll("span"));
-              items.push({
-                kind,
-                href: link.getAttribute("href")!,
-                method: (link.querySelector("[data-component-name='Tag/Tag']")?.textContent ?? "").toUpperCase(),
-                target: spans.at(-1)?.textContent ?? "",
-              });
-            }
-            return items;
-          })),
-        );
+        for (const href of await list.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")!))) routes.add(href);
       }
-      const shown = (kind: string) => listed.filter((i) => i.kind === kind).map((i) => `${i.method} ${i.target}`).sort();
-      const expected = (ops: Operation[]) => ops.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
-      expect(shown("Operations"), "operations listed").toEqual(expected(api.operations));
-      expect(shown("Webhooks"), "webhooks listed").toEqual(expected(api.webhooks));
 
-      // Each operation's own page renders: its summary as the heading, its path, the webhook tag.
+      // Each route renders one operation: its heading, the webhook tag, and the method and path (or
+      // webhook name) that the request panel shows.
+      const rendered = new Map<string, { heading: string }>();
+      for (const route of routes) {
+        await showRoute(record, route);
+        const section = page.locator(`[data-section-id="${route.slice(1)}"][data-item-kind="httpItem"]`);
+        await section.locator("h2").first().waitFor({ state: "attached" });
+        const seen = await section.evaluate((el) => {
+          const heading = el.querySelector("h2");
+          const panel = el.querySelector("[data-component-name='Panel/PanelHeader']");
+          const method = panel?.querySelector("[data-component-name='Tag/Tag']");
+          return {
+            heading: heading?.textContent ?? "",
+            webhook: Array.from(heading?.querySelectorAll("[data-component-name='Tag/Tag']") ?? []).some((t) => t.textContent === "Webhook"),
+            method: (method?.textContent ?? "").toUpperCase(),
+            target: method?.nextElementSibling?.textContent ?? "",
+          };
+        });
+        rendered.set(`${seen.webhook ? "webhook" : "operation"} ${seen.method} ${seen.target}`, { heading: seen.heading });
+      }
+      const key = (op: Operation) => `${op.section === "webhooks" ? "webhook" : "operation"} ${op.method.toUpperCase()} ${op.path}`;
+      const keys = (kind: string) => [...rendered.keys()].filter((k) => k.startsWith(`${kind} `)).sort();
+      expect(keys("operation"), `operations rendered (${api.operations.length} in the spec)`).toEqual(api.operations.map(key).sort());
+      expect(keys("webhook"), `webhooks rendered (${api.webhooks.length} in the spec)`).toEqual(api.webhooks.map(key).sort());
       for (const op of [...api.operations, ...api.webhooks]) {
-        const kind = op.section === "paths" ? "Operations" : "Webhooks";
-        const item = listed.find((i) => i.kind === kind && i.method === op.method.toUpperCase() && i.target === op.path)!;
-        await showRoute(record, item.href);
-        const section = page.locator(`[data-section-id="${item.href.slice(1)}"][data-item-kind="httpItem"]`);
-        const heading = section.locator("h2").first();
-        await heading.waitFor({ state: "attached" });
-        expect((await heading.textContent()) ?? "", `${op.operationId} heading`).toContain(summaryOf(op));
-        if (op.section === "webhooks") expect(await heading.locator("[data-component-name='Tag/Tag']").textContent(), `${op.operationId}`).toBe("Webhook");
-        else expect(await section.textContent(), `${op.operationId} path`).toContain(op.path);
+        expect(rendered.get(key(op))?.heading, `${op.operationId}: heading`).toContain(summaryOf(op));
       }
 
       // The search box finds an operation by its name (the longest summary) and opens it.
