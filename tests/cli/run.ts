@@ -1,0 +1,67 @@
+/** Runs the package CLI from its sources (`tsx src/cli/bin.ts ...`), as a separate process. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { repoRoot } from "../../scripts/lib/registry.js";
+
+const tsx = join(repoRoot, "node_modules/.bin/tsx");
+const bin = join(repoRoot, "src/cli/bin.ts");
+
+export interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Starts `bank-api-contracts <args>`; `input` is written to its standard input (then closed). */
+export function cli(args: string[], input?: string): Run {
+  const child = spawn(tsx, [bin, ...args], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  child.stdin!.end(input ?? "");
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Runs to the end; resolves to the exit code and the output. */
+export async function cliDone(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = cli(args, input);
+  const code = await run.exit;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** Waits until stdout contains `text` (the process is under load in a full run: generous timeout). */
+export async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!run.stdout().includes(text)) {
+    if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode} before "${text}": ${run.stderr()}`);
+    if (Date.now() > until) throw new Error(`no "${text}" within ${timeoutMs} ms; stdout: ${run.stdout()} stderr: ${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Runs the CLI in this process (`run()` from src/cli), capturing what it writes; much faster than a
+ * process. Not for `mock`/`proxy` (they wait for a signal) nor `-` (standard input). Calls must not
+ * overlap: the capture replaces process.stdout.write and process.stderr.write while one runs.
+ */
+export async function cliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { run } = await import("../../src/cli/index.js");
+  let stdout = "";
+  let stderr = "";
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    const code = await run(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
