@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Doc, jsonRequest, operations, requestParams, requestUrl, credentialHeaders, successResponse, responseContents, wrongTypedBody } from "../helpers/openapi.js";
+import { credentialHeaders, jsonRequest, operations, requestParams, requestUrl, successResponse } from "../helpers/openapi.js";
 import { freePortRange, isPortFree } from "../helpers/ports.js";
 import { bundled, named, registry } from "../helpers/registry.js";
+import { contractCases, propertyPath } from "./cases.js";
 import { cli, cliDone, cliInProcess, escapeRegExp, waitFor } from "./run.js";
 
 const known = registry.map((e) => e.alias).join(", ");
@@ -115,22 +116,7 @@ describe("list", () => {
   });
 });
 
-/** Per API: an operation with a JSON success example, and a copy of it with a wrong-typed property. */
-const validateCases = bundled.flatMap(({ entry, doc }) => {
-  for (const op of operations(doc as Doc)) {
-    const { status, response } = successResponse(op);
-    const media = responseContents(doc, response).find((m) => /json/.test(m.mediaType) && m.schema && m.examples.length > 0);
-    if (!media) continue;
-    try {
-      const { body, field } = wrongTypedBody(doc, media.schema!, media.examples[0].value);
-      if (field === undefined) continue;
-      return [{ name: `${entry.alias} ${op.operationId} ${status}`, alias: entry.alias, operationId: op.operationId, status, valid: media.examples[0].value, invalid: body, field }];
-    } catch {
-      continue;
-    }
-  }
-  return [];
-});
+const validateCases = contractCases;
 
 describe("validate, on every API", () => {
   it("has a case for every API", () => {
@@ -148,7 +134,7 @@ describe("validate, on every API", () => {
     const wrong = join(dir, `${c.alias}-${c.operationId}.wrong.json`);
     writeFileSync(wrong, JSON.stringify(c.invalid));
     const bad = await cliInProcess(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), wrong]);
-    const path = /^[A-Za-z_$][\w$]*$/.test(c.field) ? `$.${c.field}` : `$[${JSON.stringify(c.field)}]`;
+    const path = propertyPath(c.field);
     expect(bad.stdout).toMatch(new RegExp(`^${escapeRegExp(wrong)}: \\d+ violation\\(s\\) of the ${escapeRegExp(`${c.alias} ${c.operationId} ${c.status}`)} response$`, "m"));
     expect(bad.stdout).toMatch(new RegExp(`^  ${escapeRegExp(path)}: must be`, "m"));
     expect(bad.code).toBe(1);
