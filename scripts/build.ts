@@ -27,7 +27,7 @@ Options:
   -h, --help   show this help`;
 
 /** Subpaths the package itself uses; a service of the same name would shadow them. */
-const RESERVED = new Set(["testing", "specs", "package.json"]);
+const RESERVED = new Set(["testing", "callbacks", "specs", "workflows", "package.json"]);
 
 const conditions = (file: string) => ({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` });
 
@@ -53,12 +53,14 @@ export function manifestFields(registry: ApiEntry[]) {
     exports: {
       ".": conditions("src/client/index"),
       "./testing": conditions("src/testing/index"),
+      "./callbacks": conditions("src/callbacks/index"),
       ...clients,
       ...specs,
       "./package.json": "./package.json",
     },
     bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
-    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml"],
+    // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path.
+    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml", "workflows/*.yaml"],
   };
 }
 
@@ -128,11 +130,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (stale.length > 0) {
       writeManifest(manifest, registry);
-      console.log(`package.json: wrote ${stale.join(", ")}`);
+      console.error(`package.json: wrote ${stale.join(", ")}`);
     }
     const started = Date.now();
     await compile();
-    console.log(`dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // Progress on stderr: `npm pack --json` (prepack) keeps stdout for its own report.
+    console.error(`dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } catch (error) {
     console.error((error as Error).message);
