@@ -151,6 +151,8 @@ let tarball = "";
 let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; integrity: string; files: Array<{ path: string }> };
 let mockPortBase = 0;
 const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "@redocly/cli"); // the workflows command is not exercised here
+/** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy. */
+const SLOW = 240_000;
 
 beforeAll(async () => {
   const started = Date.now();
@@ -342,7 +344,7 @@ describe("the tarball", () => {
     const result = await exec(bin("publint"), ["run", tarball, "--strict", "--level", "suggestion"], work);
     expect(result.stdout + result.stderr).toContain("All good!");
     expect(result.code).toBe(0);
-  });
+  }, SLOW);
 
   it("has types that resolve for ESM consumers on every entry (are-the-types-wrong)", async () => {
     const specs = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith(".yaml"));
@@ -361,7 +363,7 @@ describe("the tarball", () => {
       }
     }
     expect(result.code).toBe(0);
-  });
+  }, SLOW);
 });
 
 describe("installed without the test tools (client only)", () => {
@@ -378,7 +380,7 @@ describe("installed without the test tools (client only)", () => {
     const result = await exec(process.execPath, ["check.mjs"], clientOnly);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe("function function");
-  });
+  }, SLOW);
 
   it("runs `list`; `mock` and `validate` exit 1 naming the optional peers to install", async () => {
     const cli = join(clientOnly, "node_modules/.bin/bank-api-contracts");
@@ -394,7 +396,7 @@ describe("installed without the test tools (client only)", () => {
     expect(mock.code).toBe(1);
     expect(validate.stderr).toContain("needs ajv, ajv-formats");
     expect(validate.code).toBe(1);
-  });
+  }, SLOW);
 });
 
 describe("installed with the test tools", () => {
@@ -403,7 +405,7 @@ describe("installed with the test tools", () => {
     measured.typecheckMs = result.ms;
     expect(result.stdout + result.stderr).toBe("");
     expect(result.code).toBe(0);
-  });
+  }, SLOW);
 
   it("runs README's vitest example, and the CLI's mock called through every client and checked with toMatchContract", async () => {
     const result = await exec(
@@ -421,5 +423,5 @@ describe("installed with the test tools", () => {
     expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
     expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
     expect(result.code).toBe(0);
-  });
+  }, SLOW);
 });
