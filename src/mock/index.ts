@@ -21,9 +21,8 @@
  */
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
-import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
-import { createPrismServer } from "./server.js";
+import { createPrismServer, loadOperations, type Operation } from "./server.js";
 
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Default: the API's default port from the registry. */
@@ -61,8 +60,6 @@ export interface MocksOptions {
   cache?: boolean;
 }
 
-type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
-
 function describeAuth(operations: Operation[]): string[] {
   const found = new Set<string>();
   for (const operation of operations) {
@@ -86,7 +83,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
       `${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`,
     );
   }
-  const operations = await getHttpOperationsFromSpec(specPath);
+  const operations = await loadOperations(specPath);
   const server = createPrismServer(operations, { cache: options.cache });
   let address: string;
   try {

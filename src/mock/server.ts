@@ -7,6 +7,8 @@
  * problem+json for routing and preference errors, same 400 for unparseable JSON. What differs is
  * only where the time goes:
  * - Prism's logger is a no-op object (its pino logger created a child logger on every request);
+ * - faker and the Postman converter, which Prism loads at start-up but rarely needs, load on first use
+ *   (lazy-modules.ts);
  * - Prism's routing (which scores every operation of the spec against the path) runs once per
  *   method, path and server URL: its result is kept, at most ROUTES of them;
  * - a request whose method, URL, headers and body bytes equal an earlier one's gets that earlier
@@ -16,11 +18,17 @@
  *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first.
  * tests/fuzz/ checks that every answer equals the stock Prism server's.
  */
+import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import { createInstance, type getHttpOperationsFromSpec, type IHttpRequest, ProblemJsonError } from "@stoplight/prism-http";
+import { createInstance, getHttpOperationsFromSpec, type IHttpRequest, ProblemJsonError } from "@stoplight/prism-http";
 
-type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+export type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+
+/** The operations of a spec file (paths x methods), as Prism reads them. */
+export function loadOperations(specPath: string): Promise<Operation[]> {
+  return getHttpOperationsFromSpec(specPath);
+}
 type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
 
 // Prism's router and two helpers of the pinned prism-http-server that the packages do not re-export.

@@ -69,6 +69,19 @@ const models = bundled.flatMap((api) => {
 });
 
 describe("the mock answers as Prism's own server", () => {
+  it("generates dynamic data on request (Prefer: dynamic=true)", async () => {
+    const { model } = models.find(({ model }) => model.op.method === "get" && Object.keys(model.op.responses).some((c) => /^2/.test(c)))!;
+    const valid = model.request(fc.sample(model.arbitrary("valid"), { seed: SEED, numRuns: 1 })[0]!);
+    const answers = await Promise.all(
+      [1, 2].map(async () => {
+        const response = await fetch(mocks.get(model.alias)!.url + valid.path, { headers: { ...valid.headers, prefer: "dynamic=true" } });
+        return { status: response.status, body: await response.text() };
+      }),
+    );
+    expect(answers[0].status, `${model.alias} ${model.op.operationId}`).toBeLessThan(300);
+    if (answers[0].body.length > 2) expect(answers[0].body, "two generated answers are the same").not.toBe(answers[1].body);
+  });
+
   it.each(named(models))("%s: fuzzed requests of every kind", async (_, { model }) => {
     for (const kind of model.kinds) {
       for (const c of fc.sample(model.arbitrary(kind), { seed: SEED, numRuns: 2 })) {
