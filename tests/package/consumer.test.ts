@@ -382,6 +382,14 @@ describe("installed without the test tools (client only)", () => {
     expect(result.stdout.trim()).toBe("function function");
   }, SLOW);
 
+  it("can be require()d from CommonJS (require of ES modules, on the Node versions in engines)", async () => {
+    const [c] = cases;
+    const script = `const m = require(${JSON.stringify(c.subpath)}); const { ApiError } = require("bank-api-contracts"); console.log(typeof m.create${c.names.versioned}Client, typeof ApiError);`;
+    const result = await exec(process.execPath, ["-e", script], clientOnly);
+    expect(result.stdout.trim()).toBe("function function");
+    expect(result.code).toBe(0);
+  }, SLOW);
+
   it("runs `list`; `mock` and `validate` exit 1 naming the optional peers to install", async () => {
     const cli = join(clientOnly, "node_modules/.bin/bank-api-contracts");
     writeFileSync(join(clientOnly, "body.json"), "{}");
