@@ -32,7 +32,7 @@ function run(...args: string[]): Run {
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-async function waitFor(run: Run, text: string, timeoutMs = 20_000): Promise<void> {
+async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!run.stdout().includes(text)) {
     if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode} before "${text}": ${run.stderr()}`);
