@@ -41,7 +41,7 @@ async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void
   }
 }
 
-describe.concurrent("npm run mock", () => {
+describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
   it("prints the table, serves every API on --port-base + index, exits 0 on SIGINT", async () => {
     const base = await freePortRange(registry.length);
     const mock = run("--port-base", String(base));
