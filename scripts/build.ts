@@ -60,7 +60,7 @@ export function manifestFields(registry: ApiEntry[]) {
     },
     bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
     // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path.
-    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml", "workflows/*.yaml"],
+    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml", "workflows/*.yaml", "specs/*/CHANGELOG.md"],
   };
 }
 
