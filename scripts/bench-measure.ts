@@ -1,0 +1,421 @@
+/**
+ * The measurements behind `npm run bench` (scripts/bench.ts). Every server under test runs in a
+ * child process (scripts/bench-serve.ts); the load generator (autocannon) and the clients run here.
+ * Generic over the registry: the requests come from each API's bundled spec and its examples.
+ */
+import { type ChildProcess, execFile, fork, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import autocannon from "autocannon";
+import { parse, stringify } from "yaml";
+import {
+  credentialHeaders,
+  type Doc,
+  type Json,
+  jsonRequest,
+  loadBundle,
+  type Operation,
+  operations,
+  requestParams,
+  requestUrl,
+  successResponse,
+  TEST_API_KEY,
+  TEST_TOKEN,
+} from "../tests/helpers/openapi.js";
+import type { RecordedResponse, StartMessage } from "./bench-serve.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+
+const run = promisify(execFile);
+
+/* ------------------------------------------------------------------ servers in a child process */
+
+export interface ServerProcess {
+  urls: Record<string, string>;
+  pid: number;
+  memory(): Promise<NodeJS.MemoryUsage>;
+  stop(): Promise<void>;
+}
+
+function ask<T>(child: ChildProcess, message: unknown, answer: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (reply: { type: string; message?: string }) => {
+      if (reply.type === answer) {
+        cleanup();
+        resolve(reply as T);
+      } else if (reply.type === "error") {
+        cleanup();
+        reject(new Error(`bench server: ${reply.message}`));
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`bench server exited (${code}) before answering ${JSON.stringify(message).slice(0, 80)}`));
+    };
+    const cleanup = () => {
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+    };
+    child.on("message", onMessage);
+    child.once("exit", onExit);
+    child.send(message as never);
+  });
+}
+
+export async function startServer(message: StartMessage): Promise<ServerProcess> {
+  const child = fork(join(repoRoot, "scripts/bench-serve.ts"), [], {
+    cwd: repoRoot,
+    execArgv: ["--import", "tsx", "--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const started = await ask<{ urls: Record<string, string> }>(child, message, "started");
+  return {
+    urls: started.urls,
+    pid: child.pid!,
+    memory: async () => (await ask<{ memory: NodeJS.MemoryUsage }>(child, { type: "memory" }, "memory")).memory,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.send({ type: "stop" });
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+  };
+}
+
+/* ------------------------------------------------------------------ requests from the specs */
+
+export interface SpecRequest {
+  alias: string;
+  operationId: string;
+  method: string;
+  /** Path with parameters filled in and the query appended. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The status Prism answers this request with (the lowest 2xx the operation declares). */
+  expected: number;
+  /** Every status the operation declares (`default` and ranges as given). */
+  declared: string[];
+}
+
+export interface BundledApi {
+  entry: ApiEntry;
+  doc: Doc;
+}
+
+export function bundledApis(registryPath?: string): BundledApi[] {
+  return loadRegistry(registryPath).map((entry) => ({ entry, doc: loadBundle(entry.bundlePath) }));
+}
+
+/** The valid request of an operation: its path and required parameters, a credential, the first request example. */
+export function specRequest(api: BundledApi, op: Operation): SpecRequest {
+  const params = requestParams(api.doc, op);
+  const json = jsonRequest(api.doc, op);
+  const example: Json = json?.examples[0]?.value;
+  const headers: Record<string, string> = { ...params.header, ...credentialHeaders(api.doc, op) };
+  if (json) headers["content-type"] = json.mediaType;
+  return {
+    alias: api.entry.alias,
+    operationId: op.operationId,
+    method: op.method.toUpperCase(),
+    path: requestUrl(op, params),
+    headers,
+    body: json && example !== undefined ? JSON.stringify(example) : undefined,
+    expected: successResponse(op).status,
+    declared: Object.keys(op.responses),
+  };
+}
+
+/**
+ * The API's representative POST: of its POST operations with a JSON request example, the one with
+ * the largest example (the most for the validator to do); else its first operation.
+ */
+export function representativeRequest(api: BundledApi): SpecRequest {
+  const all = operations(api.doc).map((op) => specRequest(api, op));
+  if (all.length === 0) throw new Error(`${api.entry.alias}: the spec has no operations`);
+  const posts = all.filter((r) => r.method === "POST" && r.body !== undefined);
+  return posts.sort((a, b) => b.body!.length - a.body!.length)[0] ?? all[0];
+}
+
+/** Sends one request and records the answer as bytes, for the bare server to replay. */
+export async function record(url: string, request: SpecRequest): Promise<RecordedResponse> {
+  const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const headers: Array<[string, string]> = [];
+  response.headers.forEach((value, name) => {
+    if (!["date", "connection", "keep-alive", "transfer-encoding"].includes(name)) headers.push([name, value]);
+  });
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/* ------------------------------------------------------------------ load (autocannon) */
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99: number;
+  p50: number;
+  total: number;
+  errors: number;
+  timeouts: number;
+  statuses: Record<string, number>;
+}
+
+function summarise(result: autocannon.Result): LoadResult {
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})) {
+    statuses[code] = Number(stat.count);
+  }
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    total: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statuses,
+  };
+}
+
+/**
+ * Insignificant whitespace before the JSON that spells `n` in base 4: every body differs in its
+ * bytes (so no cache can answer it) and parses to the same value.
+ */
+export function padded(body: string, n: number): string {
+  let pad = "";
+  do {
+    pad += " \t\n\r"[n % 4];
+    n = Math.floor(n / 4);
+  } while (n > 0);
+  return pad + body;
+}
+
+/** autocannon at `connections` for `seconds` on one request; `distinct` makes every body distinct. */
+export async function hammer(
+  url: string,
+  request: SpecRequest,
+  { connections, seconds, distinct = false }: { connections: number; seconds: number; distinct?: boolean },
+): Promise<LoadResult> {
+  let counter = 0;
+  const result = await autocannon({
+    url: url + request.path,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: request.method as autocannon.Request["method"],
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        ...(distinct && request.body !== undefined
+          ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: padded(request.body!, counter++) }) }
+          : {}),
+      },
+    ],
+  });
+  return summarise(result);
+}
+
+/** autocannon cycling through `requests` (one after another on each connection), each status tallied per operation. */
+export async function hammerMany(
+  url: string,
+  requests: SpecRequest[],
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<LoadResult & { byOperation: Record<string, Record<string, number>> }> {
+  const byOperation: Record<string, Record<string, number>> = {};
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: requests.map((request) => ({
+      method: request.method as autocannon.Request["method"],
+      path: request.path,
+      headers: request.headers,
+      body: request.body,
+      onResponse: (status: number) => {
+        const tally = (byOperation[request.operationId] ??= {});
+        tally[status] = (tally[status] ?? 0) + 1;
+      },
+    })),
+  });
+  return { ...summarise(result), byOperation };
+}
+
+/** True when the operation declares `status` (exactly, as a range like 4XX, or by `default`). */
+export function declares(declared: string[], status: number): boolean {
+  const codes = declared.map((c) => c.toUpperCase());
+  return codes.includes(String(status)) || codes.includes(`${String(status)[0]}XX`) || codes.includes("DEFAULT");
+}
+
+/* ------------------------------------------------------------------ start-up */
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await response.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Milliseconds from spawning `command` until every URL answers an HTTP request (any status),
+ * polling every 10 ms; the process is then stopped.
+ */
+export async function timeUntilAnswering(command: string, args: string[], urls: string[], timeoutMs = 60_000): Promise<number> {
+  const taken = (await Promise.all(urls.map(async (url) => ((await answers(url)) ? url : undefined)))).filter(Boolean);
+  if (taken.length > 0) throw new Error(`something already answers on ${taken.join(", ")}; cannot time a start-up there`);
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  try {
+    const pending = new Set(urls);
+    while (pending.size > 0) {
+      if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited ${child.exitCode}: ${stderr}`);
+      if (performance.now() - started > timeoutMs) throw new Error(`${command} ${args.join(" ")}: not answering after ${timeoutMs} ms`);
+      const done = await Promise.all([...pending].map(async (url) => ((await answers(url)) ? url : undefined)));
+      for (const url of done) if (url) pending.delete(url);
+      if (pending.size > 0) await new Promise((r) => setTimeout(r, 10));
+    }
+    return performance.now() - started;
+  } finally {
+    const exited = new Promise((r) => child.once("exit", r));
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }
+}
+
+/** The first of `count` consecutive ports that nothing listens on, from a random start in 20000-59999. */
+export async function freePorts(count: number): Promise<number> {
+  const { createServer } = await import("node:net");
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20000 + Math.floor(Math.random() * 40000);
+    if ((await Promise.all(Array.from({ length: count }, (_, i) => free(base + i)))).every(Boolean)) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
+}
+
+/* ------------------------------------------------------------------ client overhead */
+
+type AnyClient = Record<string, (path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>>;
+
+/** The release's generated factory (create<Service>V<digits>Client) with the test credential. */
+export async function generatedClient(entry: ApiEntry, baseUrl: string): Promise<AnyClient> {
+  const module = (await import(pathToFileURL(entry.clientPath).href)) as Record<string, unknown>;
+  const suffix = `V${entry.release.replace(/\./g, "")}Client`;
+  const name = Object.keys(module).find((n) => n.startsWith("create") && n.endsWith(suffix));
+  if (!name) throw new Error(`${entry.clientPath}: no create...${suffix} export`);
+  const auth = module.auth as { option?: string } | undefined;
+  const credential = auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
+  return (module[name] as (options: object) => AnyClient)({ baseUrl, ...credential });
+}
+
+/** Requests per second of `call` run by `concurrency` loops for `seconds`. */
+export async function rate(call: () => Promise<unknown>, { concurrency, seconds }: { concurrency: number; seconds: number }): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await call();
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/* ------------------------------------------------------------------ consumer type-check */
+
+/**
+ * Median wall time (ms) of `tsc --noEmit -p` on a project (in a temporary folder under the repository
+ * root, the repository's compiler options) holding one file, `source(folder)`.
+ */
+export async function typecheckTime(source: (dir: string) => string, runs: number): Promise<number> {
+  const dir = mkdtempSync(join(repoRoot, ".tmp-bench-tsc-"));
+  try {
+    writeFileSync(join(dir, "consumer.ts"), source(dir));
+    const base = parse(readFileSync(join(repoRoot, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as { compilerOptions: object };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: base.compilerOptions, files: ["consumer.ts"] }));
+    const tsc = join(repoRoot, "node_modules/typescript/bin/tsc");
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await run(process.execPath, [tsc, "--noEmit", "-p", join(dir, "tsconfig.json")], { cwd: dir });
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A consumer module that imports every registered client and creates each one. */
+export function consumerSource(registry: ApiEntry[], fromDir: string): string {
+  const lines = registry.map((entry, i) => {
+    let path = relative(fromDir, entry.clientPath).replace(/\.ts$/, ".js").replaceAll("\\", "/");
+    if (!path.startsWith(".")) path = `./${path}`;
+    return `import * as api${i} from "${path}";`;
+  });
+  const uses = registry.map((_, i) => `export const client${i} = Object.values(api${i}).find((v) => typeof v === "function");`);
+  return [...lines, ...uses, ""].join("\n");
+}
+
+/* ------------------------------------------------------------------ pipeline */
+
+/**
+ * A registry in a temporary folder: `copies` copies of each given entry (aliases
+ * `<service>-c<k>@<release>` for k > 1), every root pointing at the real spec file and every other
+ * setting of the real redocly.yaml kept. Generated files then go to that folder, not to generated/.
+ */
+export function syntheticRegistry(entries: ApiEntry[], copies: number): { path: string; dir: string; apis: number } {
+  const config = parse(readFileSync(join(repoRoot, "redocly.yaml"), "utf8")) as { apis: Record<string, Record<string, unknown>> };
+  const dir = mkdtempSync(join(tmpdir(), "bench-registry-"));
+  const apis: Record<string, Record<string, unknown>> = {};
+  for (let k = 1; k <= copies; k++) {
+    for (const entry of entries) {
+      const alias = k === 1 ? entry.alias : `${entry.service}-c${k}@${entry.release}`;
+      apis[alias] = { ...config.apis[entry.alias], root: entry.rootPath };
+    }
+  }
+  const path = join(dir, "redocly.yaml");
+  writeFileSync(path, stringify({ ...config, apis }));
+  return { path, dir, apis: Object.keys(apis).length };
+}
+
+/** Wall time (ms) of one command; throws with its output when it fails. */
+export async function timeCommand(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const started = performance.now();
+  try {
+    await run(command, args, { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: "off", ...env }, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} failed: ${e.message}\n${(e.stdout ?? "").slice(-2000)}\n${(e.stderr ?? "").slice(-2000)}`);
+  }
+  return performance.now() - started;
+}
+
+/* ------------------------------------------------------------------ small helpers */
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+

@@ -1,0 +1,496 @@
+/**
+ * `npm run bench [-- --only <parts>] [--duration S] [--load-duration S] [--out FILE]`: measures the
+ * mock, the clients and the pipeline over every API of the registry and writes bench/RESULTS.md.
+ * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
+ * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
+ *
+ * Parts (all by default, in this order): throughput, startup, client, typecheck, load, pipeline.
+ * Bad arguments print the usage and exit 2; a failed measurement exits 1.
+ */
+import { cpus, loadavg, release, type } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  bundledApis,
+  consumerSource,
+  declares,
+  freePorts,
+  generatedClient,
+  hammer,
+  hammerMany,
+  type LoadResult,
+  median,
+  rate,
+  record,
+  representativeRequest,
+  specRequest,
+  startServer,
+  syntheticRegistry,
+  timeCommand,
+  timeUntilAnswering,
+  typecheckTime,
+} from "./bench-measure.js";
+import { operations } from "../tests/helpers/openapi.js";
+import { loadRegistry, repoRoot } from "./lib/registry.js";
+
+/** Rounds per throughput cell (each variant runs once per round, for duration / ROUNDS seconds). */
+const ROUNDS = 3;
+const PARTS = ["throughput", "startup", "client", "typecheck", "load", "pipeline"] as const;
+type Part = (typeof PARTS)[number];
+
+const USAGE = `usage: npm run bench -- [--only ${PARTS.join(",")}] [--duration S] [--load-duration S] [--out FILE]
+  --only           comma-separated parts to run (default: all)
+  --duration S     seconds per throughput and client measurement (default 5)
+  --load-duration S  seconds of load on each mock (default 20)
+  --out FILE       report to write (default bench/RESULTS.md)`;
+
+function usage(problem?: string): never {
+  (problem ? process.stderr : process.stdout).write(`${problem ? `bench: ${problem}\n\n` : ""}${USAGE}\n`);
+  process.exit(problem ? 2 : 0);
+}
+
+function parseCli() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        only: { type: "string" },
+        duration: { type: "string" },
+        "load-duration": { type: "string" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) usage();
+  const seconds = (name: string, value: string | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) usage(`--${name} must be a positive number of seconds, got "${value}"`);
+    return Number(value);
+  };
+  const only = values.only === undefined ? [...PARTS] : values.only.split(",").map((p) => p.trim());
+  const unknown = only.filter((p) => !PARTS.includes(p as Part));
+  if (unknown.length > 0) usage(`unknown part(s) ${unknown.join(", ")}; known: ${PARTS.join(", ")}`);
+  return {
+    parts: new Set(only as Part[]),
+    duration: seconds("duration", values.duration, 5),
+    loadDuration: seconds("load-duration", values["load-duration"], 20),
+    out: resolve(values.out ?? join(repoRoot, "bench/RESULTS.md")),
+  };
+}
+
+const options = parseCli();
+const apis = bundledApis();
+const registry = apis.map((a) => a.entry);
+const sections: string[] = [];
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+const x = (ratio: number) => `${ratio.toFixed(2)}x`;
+const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
+const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+const mem = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const table = (head: string[], rows: string[][]) =>
+  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+/* 1. mock throughput against the bare ceiling, the stock Prism server and the mock's miss path */
+async function throughput(): Promise<void> {
+  log("throughput");
+  const aliases = registry.map((e) => e.alias);
+  const mock = await startServer({ type: "start", kind: "mock", aliases });
+  const stock = await startServer({ type: "start", kind: "prism-stock", aliases });
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  try {
+    for (const api of apis) {
+      const request = representativeRequest(api);
+      const recorded = await record(mock.urls[api.entry.alias], request);
+      if (recorded.status !== request.expected) {
+        throw new Error(`${api.entry.alias} ${request.operationId}: the mock answered ${recorded.status}, expected ${request.expected}: ${JSON.stringify(recorded.headers)}`);
+      }
+      const bare = await startServer({ type: "start", kind: "bare", response: recorded });
+      try {
+        for (const connections of [10, 50]) {
+          log(`  ${api.entry.alias} ${request.operationId} at ${connections} connections`);
+          // Short rounds of the four, one after another: drift in the machine's load hits all four alike.
+          const load = { connections, seconds: Math.max(1, options.duration / ROUNDS) };
+          const runs: Record<"ceiling" | "hit" | "miss" | "before", LoadResult[]> = { ceiling: [], hit: [], miss: [], before: [] };
+          for (let round = 0; round < ROUNDS; round++) {
+            runs.ceiling.push(await hammer(bare.urls.bare, request, load));
+            runs.hit.push(await hammer(mock.urls[api.entry.alias], request, load));
+            runs.miss.push(await hammer(mock.urls[api.entry.alias], request, { ...load, distinct: true }));
+            runs.before.push(await hammer(stock.urls[api.entry.alias], request, { ...load, distinct: true }));
+          }
+          for (const [name, results] of Object.entries(runs)) {
+            for (const result of results) {
+              const wrong = Object.keys(result.statuses).filter((s) => Number(s) !== request.expected);
+              if (result.errors > 0 || wrong.length > 0) {
+                throw new Error(`${api.entry.alias} ${name}: ${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`);
+              }
+            }
+          }
+          const rps = (results: LoadResult[]) => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
+          const p99 = (results: LoadResult[]) => median(results.map((r) => r.p99));
+          const ratio = (results: LoadResult[], of: LoadResult[], key: "requestsPerSecond" | "p99") =>
+            median(results.map((r, i) => r[key] / Math.max(of[i][key], key === "p99" ? 1 : 1e-9)));
+          const hit = ratio(runs.hit, runs.ceiling, "requestsPerSecond");
+          const miss = ratio(runs.miss, runs.ceiling, "requestsPerSecond");
+          ratios.push(hit, miss);
+          rows.push([
+            api.entry.alias,
+            `${request.method} ${request.operationId}`,
+            String(connections),
+            n0(rps(runs.ceiling)),
+            `${n0(rps(runs.hit))} (**${pct(hit)}**)`,
+            `${n0(rps(runs.miss))} (**${pct(miss)}**)`,
+            `${n0(rps(runs.before))} (${pct(ratio(runs.before, runs.ceiling, "requestsPerSecond"))})`,
+            x(ratio(runs.miss, runs.before, "requestsPerSecond")),
+            `${p99(runs.ceiling)} / ${p99(runs.hit)} / ${p99(runs.miss)} / ${p99(runs.before)}`,
+            `${x(ratio(runs.hit, runs.ceiling, "p99"))} / ${x(ratio(runs.miss, runs.ceiling, "p99"))}`,
+          ]);
+        }
+      } finally {
+        await bare.stop();
+      }
+    }
+  } finally {
+    await Promise.all([mock.stop(), stock.stop()]);
+  }
+  const worst = Math.min(...ratios);
+  sections.push(
+    [
+      "## 1. Mock throughput and p99 latency",
+      "",
+      "Each API's representative POST (its POST with the largest JSON request example; request and response",
+      `validation on), autocannon for ${options.duration} s per server and cell, as ${ROUNDS} rounds of the four servers one after`,
+      "another (req/s: the mean of the rounds; ratios and p99: the median of the rounds'). The ceiling is a bare",
+      "`node:http` server in its own process that reads the request body and answers the same status, headers",
+      "and body bytes as the mock.",
+      "*Identical requests*: the same request over and over (the mock's response cache answers after the first).",
+      "*Distinct requests*: every body differs in insignificant leading whitespace, so every request runs",
+      "Prism's pipeline (routing, security, request validation, negotiation, response validation).",
+      "*Before*: Prism's own in-process server (`@stoplight/prism-http-server` `createServer`, pino silent), as",
+      "src/mock built it before this change, on the same distinct requests. Target: at least 15% of the ceiling.",
+      "",
+      table(
+        [
+          "API",
+          "request",
+          "conns",
+          "ceiling req/s",
+          "mock, identical req/s (of ceiling)",
+          "mock, distinct req/s (of ceiling)",
+          "before req/s (of ceiling)",
+          "distinct vs before",
+          "p99 ms ceiling / identical / distinct / before",
+          "p99 vs ceiling (identical / distinct)",
+        ],
+        rows,
+      ),
+      "",
+      `Lowest ratio to the ceiling: ${pct(worst)} (target 15%: ${worst >= 0.15 ? "met" : "**not met**"}).`,
+    ].join("\n"),
+  );
+}
+
+/* 2. start-up of every registered mock, against a bare node:http server's */
+async function startup(): Promise<void> {
+  log("startup");
+  const runs = 3;
+  const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
+  const bin = join(repoRoot, "dist/src/cli/bin.js");
+  const ways: Array<{ label: string; command: (base: number) => [string, string[]] }> = [
+    { label: "`node --import tsx scripts/mock.ts` (one process, from source)", command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]] },
+    { label: "`tsx scripts/mock.ts` (what `npm run mock` runs: tsx's CLI starts a second node process)", command: (base) => [process.execPath, [tsxCli, "scripts/mock.ts", "--port-base", String(base)]] },
+    { label: "`npm run mock` (npm's own start-up too)", command: (base) => ["npm", ["run", "--silent", "mock", "--", "--port-base", String(base)]] },
+  ];
+  if (existsSync(bin)) {
+    ways.push({ label: "`node dist/src/cli/bin.js mock` (the built package's CLI, compiled, no tsx)", command: (base) => [process.execPath, [bin, "mock", "--port-base", String(base)]] });
+  }
+  const floorWay = { label: "floor: `node -e` with a bare node:http server", command: (base: number): [string, string[]] => [process.execPath, ["-e", `require("node:http").createServer((q, s) => s.end()).listen(${base}, "127.0.0.1")`]] };
+  const times = new Map<string, number[]>();
+  for (let i = 0; i < runs; i++) {
+    // Interleaved, so that a change in the machine's load hits every way alike.
+    for (const way of [floorWay, ...ways]) {
+      const base = await freePorts(registry.length);
+      const urls = way === floorWay ? [`http://127.0.0.1:${base}/`] : registry.map((_, j) => `http://127.0.0.1:${base + j}/`);
+      const [command, args] = way.command(base);
+      const list = times.get(way.label) ?? [];
+      list.push(await timeUntilAnswering(command, args, urls));
+      times.set(way.label, list);
+    }
+  }
+  const floor = median(times.get(floorWay.label)!);
+  const primary = median(times.get(ways[0].label)!);
+  const rows = [...ways, floorWay].map((way) => {
+    const t = median(times.get(way.label)!);
+    return [way.label, ms(t), pct(t / 1500), x(t / floor)];
+  });
+  sections.push(
+    [
+      "## 2. Start-up",
+      "",
+      `From spawning the process until every one of the ${registry.length} registered mocks answers an HTTP request`,
+      `(polled every 10 ms); median of ${runs}, the ways interleaved. The floor is a \`node -e\` process with a bare`,
+      `\`node:http\` server.${existsSync(bin) ? "" : " (No dist/ build here, so the built CLI is not timed; `npm run build` makes it.)"}`,
+      "",
+      table(["how", "time", "of the 1.5 s target", "vs the floor"], rows),
+      "",
+      `Target under 1.5 s for all APIs, one process from source: ${primary < 1500 ? "met" : "**not met**"} (${ms(primary)}).`,
+    ].join("\n"),
+  );
+}
+
+/* 3. generated client against raw fetch, on the same bare server */
+async function client(): Promise<void> {
+  log("client");
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  const mock = await startServer({ type: "start", kind: "mock", aliases: registry.map((e) => e.alias) });
+  try {
+    for (const api of apis) {
+      const request = representativeRequest(api);
+      const recorded = await record(mock.urls[api.entry.alias], request);
+      const bare = await startServer({ type: "start", kind: "bare", response: recorded });
+      try {
+        const url = bare.urls.bare;
+        const typed = await generatedClient(api.entry, url);
+        const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
+        const params = specRequest(api, op);
+        const body = params.body === undefined ? undefined : JSON.parse(params.body);
+        const { requestParams } = await import("../tests/helpers/openapi.js");
+        const init = { params: requestParams(api.doc, op), ...(body === undefined ? {} : { body }) };
+        const viaClient = async () => {
+          const result = await typed[request.method](op.path, init);
+          if (result.response.status !== request.expected) throw new Error(`client got ${result.response.status}`);
+        };
+        const viaFetch = async () => {
+          const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+          if (response.status !== request.expected) throw new Error(`fetch got ${response.status}`);
+          if ((response.headers.get("content-type") ?? "").includes("json")) await response.json();
+          else await response.text();
+        };
+        const load = { concurrency: 10, seconds: options.duration / 2 };
+        await rate(viaFetch, { concurrency: 10, seconds: 0.5 }); // warm both paths up
+        await rate(viaClient, { concurrency: 10, seconds: 0.5 });
+        // Alternate A/B/B/A so that drift in the machine's load hits both alike.
+        const fetchRates = [await rate(viaFetch, load)];
+        const clientRates = [await rate(viaClient, load), await rate(viaClient, load)];
+        fetchRates.push(await rate(viaFetch, load));
+        const f = median(fetchRates);
+        const c = median(clientRates);
+        ratios.push(c / f);
+        rows.push([api.entry.alias, `${request.method} ${request.operationId}`, n0(f), n0(c), pct(c / f), pct(1 - c / f)]);
+      } finally {
+        await bare.stop();
+      }
+    }
+  } finally {
+    await mock.stop();
+  }
+  const worst = Math.min(...ratios);
+  sections.push(
+    [
+      "## 3. Client overhead",
+      "",
+      "The generated client (`create<Service>V<release>Client`, credential middleware and all) against a plain",
+      "`fetch` with the same method, URL, headers and body, both reading the JSON answer, 10 concurrent loops,",
+      `on the same bare server; A/B/B/A, ${options.duration / 2} s each. Target: the client within 10% of raw fetch.`,
+      "",
+      table(["API", "request", "raw fetch req/s", "client req/s", "client of fetch", "overhead"], rows),
+      "",
+      `Largest overhead: ${pct(1 - worst)} (target within 10%: ${worst >= 0.9 ? "met" : "**not met**"}).`,
+    ].join("\n"),
+  );
+}
+
+/* 4. type-check cost for a consumer importing every client */
+async function typecheck(): Promise<void> {
+  log("typecheck");
+  const runs = 3;
+  const empty = await typecheckTime(() => "export {};\n", runs);
+  const all = await typecheckTime((dir) => consumerSource(registry, dir), runs);
+  const added = all - empty;
+  sections.push(
+    [
+      "## 4. Consumer type-check cost",
+      "",
+      `\`tsc --noEmit\` (the repository's compiler options) on a file that imports all ${registry.length} generated clients`,
+      `and takes each factory, against an empty file; median of ${runs}.`,
+      "",
+      table(
+        ["file", "tsc time", "added", "added, of the 1 s target"],
+        [
+          ["empty", ms(empty), "", ""],
+          [`imports every client (${registry.length})`, ms(all), ms(added), pct(added / 1000)],
+        ],
+      ),
+      "",
+      `Target under 1 s added: ${added < 1000 ? "met" : "**not met**"}.`,
+    ].join("\n"),
+  );
+}
+
+/* Load: every operation of each mock at 50 connections, Prism answering every request */
+async function load(): Promise<void> {
+  log("load");
+  const mock = await startServer({ type: "start", kind: "mock-nocache", aliases: registry.map((e) => e.alias) });
+  const rows: string[][] = [];
+  let failures = 0;
+  try {
+    for (const api of apis) {
+      log(`  ${api.entry.alias} for ${options.loadDuration} s`);
+      const requests = operations(api.doc).map((op) => specRequest(api, op));
+      const before = await mock.memory();
+      const result: LoadResult & { byOperation: Record<string, Record<string, number>> } = await hammerMany(
+        mock.urls[api.entry.alias],
+        requests,
+        { connections: 50, seconds: options.loadDuration },
+      );
+      const after = await mock.memory();
+      let unexpected = 0;
+      let outsideContract = 0;
+      for (const request of requests) {
+        for (const [status, count] of Object.entries(result.byOperation[request.operationId] ?? {})) {
+          if (Number(status) !== request.expected) unexpected += count;
+          if (!declares(request.declared, Number(status))) outsideContract += count;
+        }
+      }
+      if (result.errors > 0 || outsideContract > 0 || unexpected > 0) failures++;
+      rows.push([
+        api.entry.alias,
+        String(requests.length),
+        n0(result.total),
+        n0(result.requestsPerSecond),
+        `${result.p99}`,
+        String(result.errors),
+        String(result.timeouts),
+        String(outsideContract),
+        String(unexpected),
+        `${mem(before.rss)} → ${mem(after.rss)} (${x(after.rss / before.rss)})`,
+        `${mem(before.heapUsed)} → ${mem(after.heapUsed)} (${x(after.heapUsed / before.heapUsed)})`,
+      ]);
+    }
+  } finally {
+    await mock.stop();
+  }
+  sections.push(
+    [
+      "## Load",
+      "",
+      `${options.loadDuration} s at 50 connections on each mock, cycling through every operation's valid example request`,
+      "(credentials, path and required parameters, request example). The response cache is off here, so that",
+      "every request runs Prism's full pipeline. *Outside the contract*: statuses the operation does not declare;",
+      "*unexpected*: anything but the operation's success status. Memory of the mock process after a full GC.",
+      "",
+      table(
+        ["API", "operations", "requests", "req/s", "p99 ms", "errors", "timeouts", "outside the contract", "unexpected", "RSS before → after", "heap before → after"],
+        rows,
+      ),
+      "",
+      failures === 0 ? "Zero errors, zero timeouts, zero statuses outside the contract." : `**${failures} API(s) had errors or unexpected statuses.**`,
+    ].join("\n"),
+  );
+}
+
+/* 5. the pipeline's stages, and how they grow with the registry */
+async function pipeline(): Promise<void> {
+  log("pipeline");
+  const tsx = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
+  const vitest = join(repoRoot, "node_modules/vitest/vitest.mjs");
+  const scripts = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).scripts as Record<string, string>;
+  const sizes = [
+    { label: "1 API", registry: syntheticRegistry(registry.slice(0, 1), 1) },
+    { label: `${registry.length} APIs (registered)`, registry: syntheticRegistry(registry, 1) },
+    { label: `${registry.length * 4} APIs (4x copies)`, registry: syntheticRegistry(registry, 4) },
+  ];
+  const stages: Array<{ name: string; run: (config: string) => Promise<number> }> = [
+    { name: "lint (`scripts/lint.ts`)", run: (config) => timeCommand(process.execPath, [tsx, "scripts/lint.ts", "--config", config]) },
+    { name: "generate (`scripts/generate.ts`)", run: (config) => timeCommand(process.execPath, [tsx, "scripts/generate.ts", "--config", config]) },
+    {
+      name: "contract tests (`vitest run tests/contract`)",
+      run: (config) => timeCommand(process.execPath, [vitest, "run", "tests/contract"], { BANK_API_REGISTRY: config }),
+    },
+  ];
+  if (scripts["docs:build"]) {
+    stages.push({
+      name: "docs (`npm run docs:build`)",
+      run: (config) => timeCommand("npm", ["run", "--silent", "docs:build", "--", "--config", config, "--out", join(dirname(config), "docs")]),
+    });
+  }
+  const times: number[][] = stages.map(() => []);
+  try {
+    for (const size of sizes) {
+      log(`  ${size.label}`);
+      // generate first: the tests and the docs read the generated files of that registry.
+      const order = [1, 0, ...stages.slice(2).map((_, i) => i + 2)];
+      for (const i of order) times[i].push(await stages[i].run(size.registry.path));
+    }
+  } finally {
+    for (const size of sizes) rmSync(size.registry.dir, { recursive: true, force: true });
+  }
+  const full = await timeCommand(process.execPath, [vitest, "run"]).catch((error: Error) => {
+    log(`full test suite failed: ${error.message.slice(0, 500)}`);
+    return NaN;
+  });
+  const counts = sizes.map((s) => s.registry.apis);
+  const rows = stages.map((stage, i) => {
+    const [one, all, many] = times[i];
+    const perApi = (many - one) / (counts[2] - counts[0]);
+    return [stage.name, ms(one), ms(all), ms(many), x(all / one), x(many / all), ms(perApi)];
+  });
+  const totals = sizes.map((_, j) => times.reduce((sum, t) => sum + t[j], 0));
+  rows.push([
+    "**all stages**",
+    ms(totals[0]),
+    ms(totals[1]),
+    ms(totals[2]),
+    x(totals[1] / totals[0]),
+    x(totals[2] / totals[1]),
+    ms((totals[2] - totals[0]) / (counts[2] - counts[0])),
+  ]);
+  sections.push(
+    [
+      "## 5. Pipeline stages and growth",
+      "",
+      "Wall time of each stage over a registry of 1 API, of every registered API, and of 4 copies of each",
+      "(temporary redocly.yaml files whose entries point at the real specs; generated files go to a temporary",
+      `folder). ${scripts["docs:build"] ? "" : "There is no `docs:build` script yet, so no docs stage. "}The last column is the`,
+      "marginal cost of one more API between the smallest and the largest registry.",
+      "",
+      table(["stage", sizes[0].label, sizes[1].label, sizes[2].label, "registered / 1", "4x / registered", "per added API"], rows),
+      "",
+      `The whole test suite (\`vitest run\`, every test file, registered APIs): ${Number.isNaN(full) ? "failed (see the log)" : ms(full)}.`,
+    ].join("\n"),
+  );
+}
+
+const runners: Record<Part, () => Promise<void>> = { throughput, startup, client, typecheck, load, pipeline };
+const startedAt = new Date();
+const load0 = loadavg()[0];
+try {
+  for (const part of PARTS) if (options.parts.has(part)) await runners[part]();
+} catch (error) {
+  process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+}
+const header = [
+  "# Benchmark results",
+  "",
+  `Written by \`npm run bench\` (scripts/bench.ts) on ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+  "",
+  `- Machine: ${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? "unknown"}), ${type()} ${release()}`,
+  `- Node ${process.version}`,
+  `- Registry: ${registry.length} APIs (${registry.map((e) => e.alias).join(", ")})`,
+  `- Load average (1 min) at the start: ${load0.toFixed(2)}, at the end: ${loadavg()[0].toFixed(2)}; other work on the machine`,
+  "  slows a figure and its ceiling alike, which is why every figure is a ratio measured side by side.",
+  `- Parts run: ${[...options.parts].join(", ")}`,
+  "",
+].join("\n");
+mkdirSync(dirname(options.out), { recursive: true });
+writeFileSync(options.out, `${header}\n${sections.join("\n\n")}\n`);
+log(`wrote ${relative(process.cwd(), options.out)}`);
