@@ -328,16 +328,18 @@ test("the mock stops on SIGTERM and exits 0", async () => {
 }
 
 describe("the tarball", () => {
-  it("holds the build, the bundled specs and the registry, and no sources or tests", () => {
+  it("holds the build, the bundled specs, the changelogs and the registry, and no sources or tests", () => {
     const files = packed.files.map((f) => f.path);
     for (const entry of registry) {
       for (const file of ["client.js", "client.d.ts", "schema.d.ts"]) expect(files).toContain(`dist/${entry.generatedDir}/${file}`);
       expect(files).toContain(`${entry.generatedDir}/openapi.yaml`);
+      expect(files).toContain(`specs/${entry.service}/CHANGELOG.md`);
     }
     for (const file of ["package.json", "README.md", "redocly.yaml", "dist/src/cli/bin.js", "dist/src/testing/index.js", "dist/src/client/index.d.ts"]) {
       expect(files).toContain(file);
     }
-    expect(files.filter((f) => /^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)))).toEqual([]);
+    const shipped = (f: string) => /^specs\/[^/]+\/CHANGELOG\.md$/.test(f);
+    expect(files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f))))).toEqual([]);
   });
 
   it("passes publint, warnings and suggestions included", async () => {
