@@ -5,6 +5,7 @@
  */
 import type { ApiGaps } from "../lib/gaps.js";
 import type { ApiSummary } from "./summary.js";
+import { Marked } from "marked";
 
 export const escapeHtml = (value: unknown) =>
   String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -188,9 +189,14 @@ ${sections.join("\n")}`;
   return shell("Open questions", body, facts);
 }
 
-export function renderChangelog(service: string, title: string, markdown: string, facts: SiteFacts): string {
+/** Markdown to HTML; raw HTML in the Markdown is shown as text, never interpreted. */
+const markdown = new Marked({ gfm: true, renderer: { html: (html: string) => escapeHtml(html) } });
+
+export function renderChangelog(service: string, title: string, source: string, facts: SiteFacts): string {
+  // The changelog's own first heading is replaced by the page's.
+  const html = markdown.parse(source.replace(/^(<!--.*?-->\s*)?# [^\n]*\n/s, ""), { async: false }) as string;
   const body = `    <h1>${escapeHtml(title)} changelog</h1>
     <p class="lede">Service <code>${escapeHtml(service)}</code> · <a href="${escapeHtml(service)}.md" download>CHANGELOG.md</a></p>
-    <pre class="changelog">${escapeHtml(markdown)}</pre>`;
+    <div class="changelog">${html}</div>`;
   return shell(`${title} changelog`, body, facts, "../");
 }

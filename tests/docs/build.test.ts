@@ -60,7 +60,8 @@ describe("docs:build", () => {
     expect(index).toMatch(/data-field="webhooks">1</);
 
     const changelog = read("changelogs/alpha.html");
-    expect(changelog).toContain("- Added &lt;b&gt;widgets&lt;/b&gt;.");
+    expect(changelog).toContain("<li>Added &lt;b&gt;widgets&lt;/b&gt;.</li>");
+    expect(changelog).toContain("<h2>1.0.0</h2>");
     expect(read("changelogs/alpha.md")).toContain("<b>widgets</b>");
 
     const questions = read("open-questions.html");
