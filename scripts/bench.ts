@@ -107,7 +107,9 @@ async function throughput(): Promise<void> {
   const mock = await startServer({ type: "start", kind: "mock", aliases });
   const stock = await startServer({ type: "start", kind: "prism-stock", aliases });
   const rows: string[][] = [];
-  const ratios: number[] = [];
+  const hits: number[] = [];
+  const misses: number[] = [];
+  const gains: number[] = [];
   try {
     for (const api of apis) {
       const request = representativeRequest(api);
@@ -142,7 +144,9 @@ async function throughput(): Promise<void> {
             median(results.map((r, i) => r[key] / Math.max(of[i][key], key === "p99" ? 1 : 1e-9)));
           const hit = ratio(runs.hit, runs.ceiling, "requestsPerSecond");
           const miss = ratio(runs.miss, runs.ceiling, "requestsPerSecond");
-          ratios.push(hit, miss);
+          hits.push(hit);
+          misses.push(miss);
+          gains.push(ratio(runs.miss, runs.before, "requestsPerSecond"));
           rows.push([
             api.entry.alias,
             `${request.method} ${request.operationId}`,
@@ -163,7 +167,7 @@ async function throughput(): Promise<void> {
   } finally {
     await Promise.all([mock.stop(), stock.stop()]);
   }
-  const worst = Math.min(...ratios);
+  const [worstHit, worstMiss] = [Math.min(...hits), Math.min(...misses)];
   sections.push(
     [
       "## 1. Mock throughput and p99 latency",
@@ -195,7 +199,9 @@ async function throughput(): Promise<void> {
         rows,
       ),
       "",
-      `Lowest ratio to the ceiling: ${pct(worst)} (target 15%: ${worst >= 0.15 ? "met" : "**not met**"}).`,
+      `Target at least 15% of the ceiling. Identical requests: lowest ${pct(worstHit)}, ${worstHit >= 0.15 ? "met" : "**not met**"}. ` +
+        `Distinct requests (every one through Prism's pipeline): lowest ${pct(worstMiss)}, ${worstMiss >= 0.15 ? "met" : "**not met**"}; ` +
+        `${x(Math.min(...gains))} to ${x(Math.max(...gains))} the requests per second of Prism's own server (before).`,
     ].join("\n"),
   );
 }
