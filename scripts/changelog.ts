@@ -8,8 +8,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
+import { runProgram } from "./lib/cli.js";
 import { parse } from "yaml";
 import { diffReleases, type ReleaseDiff, renderChangelog } from "./lib/changelog.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
@@ -68,13 +68,4 @@ const program = new Command("changelog")
     }
   });
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain) {
-  try {
-    await program.parseAsync();
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-}
+await runProgram(program, import.meta.url);

@@ -7,7 +7,8 @@
  *
  * `--config <redocly.yaml>` and `--lock <file>` point at another registry or lock (tests use them).
  */
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
+import { runProgram } from "./lib/cli.js";
 import { checkLock, correct, LOCK_PATH, readLock, release, writeLock } from "./lib/release-lock.js";
 import { findApi, loadRegistry } from "./lib/registry.js";
 
@@ -54,13 +55,4 @@ program
     console.log(`recorded a correction to ${alias}; run \`npm run changelog\` to list it in the changelog`);
   });
 
-try {
-  await program.parseAsync();
-} catch (error) {
-  if (error instanceof CommanderError) {
-    process.exit(error.exitCode === 0 ? 0 : 2); // usage was printed with the error
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(message);
-  process.exit(message.startsWith("unknown API") ? 2 : 1); // a wrong alias is a usage error
-}
+await runProgram(program, import.meta.url);

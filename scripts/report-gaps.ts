@@ -7,8 +7,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
+import { runProgram } from "./lib/cli.js";
 import { parse } from "yaml";
 import { type ApiGaps, collectRegistryGaps } from "./lib/gaps.js";
 import { type ApiEntry, defaultPort, findApi, loadRegistry, repoRoot } from "./lib/registry.js";
@@ -93,14 +93,4 @@ const program = new Command("report:gaps")
     }
   });
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain) {
-  try {
-    await program.parseAsync();
-  } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(message);
-    process.exit(message.startsWith("unknown API") ? 2 : 1); // a wrong alias is a usage error
-  }
-}
+await runProgram(program, import.meta.url);
