@@ -3,24 +3,14 @@
  * factories put the key in that header (captured by an injected fetch, no global patching), and
  * the mock answers 401 to a request without it and 200 with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAccountOpeningClient } from "../../generated/account-opening/1.0.0/client.js";
 import { createDisbursementClient } from "../../generated/disbursement/1.0.0/client.js";
 import { findApi } from "../../scripts/lib/registry.js";
-import { closeMocks, type MockServer, startMock } from "../../src/mock/index.js";
+import { mockForSuite, recordingFetch } from "../helpers/auth.js";
 import { loadBundle } from "../helpers/openapi.js";
 
 const KEY = "test-api-key-123";
-
-/** A fetch that records each request and answers 200 with an empty JSON object. */
-function capturingFetch() {
-  const requests: Request[] = [];
-  const fetch = async (input: Request) => {
-    requests.push(input);
-    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
-  };
-  return { requests, fetch };
-}
 
 const disbursementDoc = loadBundle(findApi("disbursement@1.0.0").bundlePath);
 const createBody = disbursementDoc.paths["/v1/disbursements"].post.requestBody.content["application/json"].examples.philippines.value;
@@ -49,7 +39,7 @@ const apis = [
 
 describe.each(apis)("$alias client", (api) => {
   it("sends the key in x-api-key and no Authorization header", async () => {
-    const { requests, fetch } = capturingFetch();
+    const { requests, fetch } = recordingFetch();
     await api.call(api.client("https://api.example.test", fetch) as never);
     expect(requests).toHaveLength(1);
     const [request] = requests;
@@ -60,7 +50,7 @@ describe.each(apis)("$alias client", (api) => {
   });
 
   it("asks a key function for the key on every request", async () => {
-    const { requests, fetch } = capturingFetch();
+    const { requests, fetch } = recordingFetch();
     let n = 0;
     const client = api.client("https://api.example.test", fetch, () => `rotating-key-${++n}`);
     await api.call(client as never);
@@ -75,31 +65,17 @@ describe.each(apis)("$alias client", (api) => {
 });
 
 describe("the mock checks x-api-key", () => {
-  const mocks = new Map<string, MockServer>();
-  beforeAll(async () => {
-    for (const api of apis) mocks.set(api.alias, await startMock(api.alias, { port: 0 }));
-  });
-  afterAll(async () => {
-    await closeMocks([...mocks.values()]);
-  });
+  const mocks = new Map(apis.map((api) => [api.alias, mockForSuite(api.alias)]));
 
   it.each(apis)("$alias: 401 without the header, 200 through the client with it", async (api) => {
-    const url = mocks.get(api.alias)!.url;
-    const without = await fetch(url + api.raw.path, {
-      method: api.raw.method,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(api.raw.body),
-    });
+    const { mock, send } = mocks.get(api.alias)!;
+    const without = await send(api.raw.method, api.raw.path, JSON.stringify(api.raw.body));
     expect(without.status).toBe(401);
 
-    const wrongHeader = await fetch(url + api.raw.path, {
-      method: api.raw.method,
-      headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
-      body: JSON.stringify(api.raw.body),
-    });
+    const wrongHeader = await send(api.raw.method, api.raw.path, JSON.stringify(api.raw.body), { authorization: `Bearer ${KEY}` });
     expect(wrongHeader.status).toBe(401);
 
-    const { response, error } = await api.call(api.client(url) as never);
+    const { response, error } = await api.call(api.client(mock.url) as never);
     expect(response.status, JSON.stringify(error)).toBe(200);
   });
 });

@@ -3,21 +3,11 @@
  * `createPaymentInitiationClient` sends the key on every operation (checked with an injected fetch,
  * nothing global patched), and the mock answers 401 when the key is missing or sent another way.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPaymentInitiationClient, type PaymentInitiationClient } from "../../generated/payment-initiation/1.0.0/client.js";
-import { type MockServer, startMock } from "../../src/mock/index.js";
+import { mockForSuite, type Raw, recordingFetch } from "../helpers/auth.js";
 
 const KEY = "pi-test-key-7c1e";
-
-/** A fetch that records each Request and answers 200 `{}`. */
-function recordingFetch() {
-  const requests: Request[] = [];
-  const fetch = async (request: Request) => {
-    requests.push(request);
-    return Response.json({});
-  };
-  return { fetch, requests };
-}
 
 /** One call per operation of the API, with a valid minimal request. */
 const calls: Array<[string, (client: PaymentInitiationClient) => Promise<{ response: Response }>]> = [
@@ -62,31 +52,24 @@ describe("createPaymentInitiationClient sends the x-api-key header", () => {
 });
 
 describe("the payment-initiation mock checks the key", () => {
-  let mock: MockServer;
-  beforeAll(async () => {
-    mock = await startMock("payment-initiation@1.0.0", { port: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const suite = mockForSuite("payment-initiation@1.0.0");
+  const send = suite.send;
 
   it("reports x-api-key as its credential", () => {
-    expect(mock.auth).toEqual(["x-api-key (header)"]);
+    expect(suite.mock.auth).toEqual(["x-api-key (header)"]);
   });
 
   it.each(calls)("%s with the key -> 200", async (_, call) => {
-    const { response } = await call(createPaymentInitiationClient({ baseUrl: mock.url, apiKey: KEY }));
+    const { response } = await call(createPaymentInitiationClient({ baseUrl: suite.mock.url, apiKey: KEY }));
     expect(response.status).toBe(200);
   });
 
-  const raw: Array<[string, string, string | undefined]> = [
+  const raw: Raw[] = [
     ["POST", "/v1/checkout", JSON.stringify({ reference_id: "INV-1" })],
     ["GET", "/v1/transaction", undefined],
     ["GET", "/v1/transfer", undefined],
     ["POST", "/v1/tfa", JSON.stringify({ token: "123456" })],
   ];
-  const send = (method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) =>
-    fetch(mock.url + path, { method, body, headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers } });
 
   it.each(raw)("%s %s without the key -> 401", async (method, path, body) => {
     expect((await send(method, path, body)).status).toBe(401);

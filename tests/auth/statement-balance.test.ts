@@ -6,24 +6,14 @@
  * Balance retrieval declares no 401 response (the source lists only 404 besides 200): the mock
  * still refuses the request, with Prism's own 401 problem document.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBalanceClient, type BalanceClient } from "../../generated/balance/1.0.0/client.js";
 import { createStatementClient, type StatementClient } from "../../generated/statement/1.0.0/client.js";
-import { type MockServer, startMock } from "../../src/mock/index.js";
+import { mockForSuite, type Raw, recordingFetch } from "../helpers/auth.js";
 
 const KEY = "statement-test-key-3b9d";
 const TOKEN = "balance-test-token-5e2a";
 const NOWHERE = "http://127.0.0.1:9";
-
-/** A fetch that records each Request and answers 200 `{}`. */
-function recordingFetch() {
-  const requests: Request[] = [];
-  const fetch = async (request: Request) => {
-    requests.push(request);
-    return Response.json({});
-  };
-  return { fetch, requests };
-}
 
 /** One call per statement operation, with a valid request. */
 const statementCalls: Array<[string, (client: StatementClient) => Promise<{ response: Response }>]> = [
@@ -102,23 +92,10 @@ describe("createBalanceClient sends Authorization: Bearer", () => {
   });
 });
 
-type Raw = [method: string, path: string, body: string | undefined];
-
-/** Raw requests, one per operation, for the cases the typed client cannot express. */
-function rawSender(mock: () => MockServer) {
-  return (method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) =>
-    fetch(mock().url + path, { method, body, headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers } });
-}
-
 describe("the statement mock checks the key", () => {
-  let mock: MockServer;
-  beforeAll(async () => {
-    mock = await startMock("statement@1.0.0", { port: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
-  const send = rawSender(() => mock);
+  const suite = mockForSuite("statement@1.0.0");
+  const send = suite.send;
+  /** Raw requests, one per operation, for the cases the typed client cannot express. */
   const raw: Raw[] = [
     ["POST", "/v1/statement-init", JSON.stringify({ country: "ID" })],
     ["POST", "/v1/statement-retrieval", JSON.stringify({ bank_code: "BCA_PERSONAL", credential: { identifier: "u", secret: "p" } })],
@@ -127,11 +104,11 @@ describe("the statement mock checks the key", () => {
   ];
 
   it("reports x-api-key as its credential", () => {
-    expect(mock.auth).toEqual(["x-api-key (header)"]);
+    expect(suite.mock.auth).toEqual(["x-api-key (header)"]);
   });
 
   it.each(statementCalls)("%s through the client with the key -> 200", async (_, call) => {
-    expect((await call(createStatementClient({ baseUrl: mock.url, apiKey: KEY }))).response.status).toBe(200);
+    expect((await call(createStatementClient({ baseUrl: suite.mock.url, apiKey: KEY }))).response.status).toBe(200);
   });
 
   it.each(raw)("%s %s without the key -> 401", async (method, path, body) => {
@@ -148,14 +125,9 @@ describe("the statement mock checks the key", () => {
 });
 
 describe("the balance mock checks the bearer token", () => {
-  let mock: MockServer;
-  beforeAll(async () => {
-    mock = await startMock("balance@1.0.0", { port: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
-  const send = rawSender(() => mock);
+  const suite = mockForSuite("balance@1.0.0");
+  const send = suite.send;
+  /** Raw requests, one per operation, for the cases the typed client cannot express. */
   const raw: Raw[] = [
     ["POST", "/v1/balance-init", JSON.stringify({ country: "ID" })],
     ["POST", "/v1/balance", JSON.stringify({ bank_code: "BCA_PERSONAL" })],
@@ -163,11 +135,11 @@ describe("the balance mock checks the bearer token", () => {
   ];
 
   it("reports Authorization: Bearer as its credential", () => {
-    expect(mock.auth).toEqual(["Authorization: Bearer"]);
+    expect(suite.mock.auth).toEqual(["Authorization: Bearer"]);
   });
 
   it.each(balanceCalls)("%s through the client with the token -> 200", async (_, call) => {
-    expect((await call(createBalanceClient({ baseUrl: mock.url, accessToken: TOKEN }))).response.status).toBe(200);
+    expect((await call(createBalanceClient({ baseUrl: suite.mock.url, accessToken: TOKEN }))).response.status).toBe(200);
   });
 
   it.each(raw)("%s %s without the token -> 401, though the spec declares no 401", async (method, path, body) => {

@@ -4,30 +4,9 @@
  * BankProductCode and application Status enumerations with their meanings, and the recorded gaps.
  */
 import { describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
+import { endpointKeys, fields, type Schema, specUnderTest } from "../helpers/spec.js";
 
-type Schema = Record<string, any>;
-const doc = loadBundle(findApi("account-opening@1.0.0").bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-const validator = specValidator(doc);
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-const valid = (schema: string, data: unknown) => validator.validate(`/components/schemas/${schema}`, data).valid;
-
-function seedType(prop: Schema): string {
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (typeof prop.$ref === "string") return String(prop.$ref.split("/").at(-1));
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries<Schema>(deref(schema).properties ?? {}).map(([k, v]) => [k, seedType(v)]));
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
+const { doc, schemas, valid, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("account-opening@1.0.0");
 
 const resources: Record<string, Record<string, string>> = {
   Bank: fields("code string; name string; logo_url string; products []BankProduct"),
@@ -42,8 +21,6 @@ const endpoints: Array<[string, string, string, string | null, string]> = [
   ["post", "/v1/status-inquiry", "inquireApplicationStatus", "application_id string", "status ApplicationStatus; reference_id string"],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-
 const statuses: Record<string, string> = {
   UNKNOWN_STATUS: "Unknown or invalid",
   PENDING: "In queue, will be processed",
@@ -55,10 +32,7 @@ const statuses: Record<string, string> = {
 
 describe("account-opening@1.0.0 operations", () => {
   it("has exactly the three operations of the source", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): x-api-key, the listed statuses, the source's fields", (method, path, _id, request, response) => {

@@ -5,43 +5,13 @@
  * every recorded gap.
  */
 import { describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
+import { endpointKeys, fields, type Schema, values as list, specUnderTest } from "../helpers/spec.js";
 
-type Schema = Record<string, any>;
-const doc = loadBundle(findApi("balance@1.0.0").bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-const validator = specValidator(doc);
-const valid = (schema: string, data: unknown) => validator.validate(`/components/schemas/${schema}`, data).valid;
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
-
-/** The source's type notation: string, int32, int64, bytes, bool, Name, []Name (an enum of strings is `string`). */
-function seedType(prop: Schema): string {
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (Array.isArray(prop.allOf) && prop.allOf.length === 1) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") {
-    const name = String(prop.$ref.split("/").at(-1));
-    return name === "Bytes" ? "bytes" : name;
-  }
-  if (prop.type === "integer") return prop.format;
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return prop.format === "date" ? "date" : "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([k, v]) => [k, seedType(v)]));
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
-const list = (values: string) => values.trim().split(/\s*,\s*/);
+/** The source's type notation: string, int32, int64, bytes, bool, date, Name, []Name (an enum of strings is `string`). */
+const { doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("balance@1.0.0", {
+  refs: { Bytes: "bytes" },
+  stringFormats: { date: "date" },
+});
 
 /** Type tables of the source, in its notation (`date` is the source's YYYY-MM-DD string). */
 const resources: Record<string, Record<string, string>> = {
@@ -73,8 +43,6 @@ const endpoints: Array<[string, string, string, string | null, string]> = [
     "balances []BalanceResponse; next_page_token string; message string; total_count int32; previous_page_token string"],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-
 const currencies = list(`UNKNOWN_CURRENCY, AFN, EUR, ALL, DZD, USD, AOA, XCD, ARS, AMD, AWG, AUD, AZN, BSD, BHD, BDT, BYR, BZD,
   XOF, BMD, BTN, BOV, BAM, BWP, NOK, BRL, SGD, BGN, BIF, KHR, XAF, CAD, CVE, KYD, CLP, CNY, COP, KMF, CDF, NZD, CRC, HRK, CUC,
   CZK, DKK, DJF, DOP, EGP, ERN, ETB, FKP, FJD, XPF, GMD, GEL, GHS, GIP, GTQ, GBP, GNF, GYD, HNL, HKD, HUF, ISK, INR, IDR, IRR,
@@ -85,10 +53,7 @@ const currencies = list(`UNKNOWN_CURRENCY, AFN, EUR, ALL, DZD, USD, AOA, XCD, AR
 
 describe("balance@1.0.0 operations", () => {
   it("has exactly the three balance operations of the source", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): bearer auth, only 200 and 404, the source's fields", (method, path, _id, request, response) => {

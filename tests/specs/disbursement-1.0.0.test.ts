@@ -4,42 +4,12 @@
  * recorded gaps, and the rules the mock enforces (reference_id length, Philippine address).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
 import { type MockServer, startMock } from "../../src/mock/index.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle, violations } from "../helpers/openapi.js";
+import { violations } from "../helpers/openapi.js";
+import { endpointKeys, fields, METHODS, type Schema, specUnderTest } from "../helpers/spec.js";
 
-type Schema = Record<string, any>;
-const entry = findApi("disbursement@1.0.0");
-const doc = loadBundle(entry.bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-const validator = specValidator(doc);
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-const valid = (schema: string, data: unknown) => validator.validate(`/components/schemas/${schema}`, data).valid;
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
-
-/** The source's type notation: string, bool, int32, Name, []Name; a type list as `integer|string`. */
-function seedType(prop: Schema): string {
-  if (Array.isArray(prop.type)) return prop.type.join("|");
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (prop.allOf?.length === 1) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") return String(prop.$ref.split("/").at(-1));
-  if (prop.type === "integer") return prop.format;
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([k, v]) => [k, seedType(v)]));
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
+/** The source's type notation: string, bool, int32, Name, []Name; a type list as `integer|string`; `const: true` is `bool`. */
+const { entry, doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("disbursement@1.0.0");
 
 const record = `corporate_id string; reference_id string; type DisbursementType; source_account SourceAccount;
   destination_account DestinationAccountRecord; source_amount SourceAmount; destination_amount DestinationAmountRecord;
@@ -79,14 +49,9 @@ const endpoints: Array<[string, string, string, string | null, string]> = [
   ["post", "/v1/disbursements/account-inquiry", "inquireBankAccount", "bank_account BankAccount", "result InquiryResult; bank_account BankAccount"],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-
 describe("disbursement@1.0.0 operations", () => {
   it("has exactly the four operations of the source", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): x-api-key, the listed statuses, the source's fields", (method, path, _id, request, response) => {

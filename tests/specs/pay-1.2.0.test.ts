@@ -10,44 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findApi } from "../../scripts/lib/registry.js";
 import { startMock, type MockServer } from "../../src/mock/index.js";
 import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
-
-type Schema = Record<string, any>;
-const entry = findApi("pay@1.2.0");
-const doc = loadBundle(entry.bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
+import { endpointKeys, fields, type Schema, specUnderTest } from "../helpers/spec.js";
 
 /**
  * The source's notation for a property's type: string, integer, bool, timestamp (the ISO 8601 string
- * of release 1.2.0), Name, []Name, map<Name> (an object keyed by id), and a|b for a union.
+ * of release 1.2.0), Name, []Name, map<Name> (an object keyed by id), a const as its JSON value, and
+ * a|b for a union.
  */
-function seedType(prop: Schema): string {
-  if (prop.oneOf ?? prop.anyOf) return (prop.oneOf ?? prop.anyOf).map(seedType).join("|");
-  if (prop.const !== undefined) return JSON.stringify(prop.const);
-  if (prop.allOf?.length === 1) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") {
-    const name = String(prop.$ref.split("/").at(-1));
-    return name === "PayTimestamp" ? "timestamp" : name;
-  }
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (prop.type === "object" && prop.additionalProperties) return `map<${seedType(prop.additionalProperties)}>`;
-  if (prop.type === "integer") return prop.format ?? "integer";
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([k, v]) => [k, seedType(v)]));
+const { entry, doc, schemas, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("pay@1.2.0", {
+  refs: { PayTimestamp: "timestamp" },
+  constValues: true,
+});
 
 /** The release 1.2.0 resources of the source, in its own notation (union members in schema order). */
 const resources: Record<string, Record<string, string>> = {
@@ -85,15 +58,10 @@ const endpoints: Array<[string, string, string, string[], string | null, string]
   ["get", "/v1/supported-banks", "listSupportedBanks", [], null, "banks map<string>"],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
 
 describe("pay@1.2.0 operations", () => {
   it("has exactly the 8 operations of release 1.2.0", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): bearer auth, only 200, the source's parameters and fields", (method, path, _id, query, request, response) => {

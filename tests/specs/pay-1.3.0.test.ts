@@ -3,39 +3,13 @@
  * field type, enum, deprecation and recorded gap that the source states for release 1.3.0.
  */
 import { describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
-
-type Schema = Record<string, any>;
-const doc = loadBundle(findApi("pay@1.3.0").bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
+import { endpointKeys, fields, type Schema, specUnderTest } from "../helpers/spec.js";
 
 /** The seed's type notation for a property: string, int32, int64, float, bytes, bool, Name, []Name. */
-function seedType(prop: Schema): string {
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (prop.allOf?.length === 1) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") {
-    const name = String(prop.$ref.split("/").at(-1));
-    return name === "Bytes" ? "bytes" : name;
-  }
-  if (prop.type === "integer") return prop.format;
-  if (prop.type === "number") return prop.format;
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return prop.format === "byte" ? "bytes" : "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
+const { doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("pay@1.3.0", {
+  refs: { Bytes: "bytes" },
+  stringFormats: { byte: "bytes" },
+});
 
 /** Field tables of the source, written in its own notation. */
 const resources: Record<string, Record<string, string>> = {
@@ -102,15 +76,10 @@ const endpoints: Array<[string, string, string, string | null, string | null]> =
   ["post", "/v1/sub-merchant", "createSubMerchantSignup", "platform_merchant_id string; name string; email_address string; mobile_number string", "request_id string"],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
 
 describe("pay@1.3.0 operations", () => {
   it("has exactly the 20 operations of release 1.3.0", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): bearer auth, the listed statuses, the source's fields", (method, path, _id, request, response) => {
@@ -118,16 +87,10 @@ describe("pay@1.3.0 operations", () => {
     expect(op.security).toEqual([{ bearerAuth: [] }]);
     expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
     if (request === null) expect(op.requestBody).toBeUndefined();
-    else {
-      const props = propertiesOf(jsonSchemaOf(op.requestBody));
-      expect(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, seedType(v)]))).toEqual(fields(request));
-    }
+    else expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
     const ok = jsonSchemaOf(op.responses["200"]);
     if (response === "") expect(deref(ok)).toMatchObject({ type: "object", additionalProperties: false });
-    else if (response !== null) {
-      const props = propertiesOf(ok);
-      expect(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, seedType(v)]))).toEqual(fields(response));
-    }
+    else if (response !== null) expect(typesOf(ok)).toEqual(fields(response));
   });
 
   it("answers GET /v1/merchant with Merchant and GET /v1/supported-banks with a code-to-name map", () => {
@@ -140,8 +103,8 @@ describe("pay@1.3.0 operations", () => {
 
 describe("pay@1.3.0 resources", () => {
   it.each(Object.entries(resources))("%s has every field of the source with its type", (name, expected) => {
+    expect(typesOf(schemas[name])).toEqual(expected);
     const props = propertiesOf(schemas[name]);
-    expect(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, seedType(v)]))).toEqual(expected);
     for (const [field, prop] of Object.entries(props)) expect(prop.description, `${name}.${field}`).toBeTruthy();
   });
 
@@ -210,8 +173,7 @@ describe("pay@1.3.0 gaps of the source", () => {
 });
 
 describe("pay@1.3.0 Merchant's unnamed destination-account map", () => {
-  const validator = specValidator(doc);
-  const validate = (data: unknown) => validator.validate("/components/schemas/Merchant", data).valid;
+  const validate = (data: unknown) => valid("Merchant", data);
 
   it("accepts an unlisted member that maps account ids to accounts", () => {
     expect(validate({ business_name: "Shop", some_map: { acc_1: { id: "acc_1", bank_code: 14 } } })).toBe(true);

@@ -4,44 +4,17 @@
  * deprecation, quirk and recorded gap that the source states.
  */
 import { describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
-
-type Schema = Record<string, any>;
-const doc = loadBundle(findApi("payment-initiation@1.0.0").bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-const validator = specValidator(doc);
-const valid = (schema: string, data: unknown) => validator.validate(`/components/schemas/${schema}`, data).valid;
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-const refName = (node: Schema) => String(node.$ref.split("/").at(-1));
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
+import { endpointKeys, fields, refName, type Schema, specUnderTest, values } from "../helpers/spec.js";
 
 /**
  * The source's type notation for a property: string, int32, int64, bool, Name, []Name. A property
  * that narrows a referenced schema (`allOf: [{$ref}, {...}]`) has the referenced schema's type.
  * `TimestampOrString` is written `Timestamp|string` (a Timestamp that may render as an ISO string).
  */
-function seedType(prop: Schema): string {
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (Array.isArray(prop.allOf) && prop.allOf[0]?.$ref) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") return refName(prop) === "TimestampOrString" ? "Timestamp|string" : refName(prop);
-  if (prop.type === "integer") return prop.format;
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([k, v]) => [k, seedType(v)]));
-const values = (list: string) => list.trim().split(/\s*,\s*/);
+const { doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonOf, jsonSchemaOf, operationKeys } = specUnderTest("payment-initiation@1.0.0", {
+  refs: { TimestampOrString: "Timestamp|string" },
+  narrowing: true,
+});
 
 // The source names the transfer enumeration `Status` and the TFA one `TFA Status`; the spec calls
 // them TransferStatus and TFAStatus. Everything else keeps the source's names.
@@ -173,16 +146,10 @@ const meanings: Record<string, Record<string, RegExp>> = {
   CheckoutBankCode: { DUMMY_BANK_PERSONAL: /sandbox test bank/i },
 };
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-const jsonOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"];
-const jsonSchemaOf = (node: Schema | undefined) => jsonOf(node)?.schema;
 
 describe("payment-initiation@1.0.0 operations", () => {
   it("has exactly the four operations of the source", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): x-api-key auth, every listed status, the source's fields, named examples", (method, path, _id, query, request, response) => {

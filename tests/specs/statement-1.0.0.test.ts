@@ -4,40 +4,12 @@
  * recorded gap that the source states. The source names no release; 1.0.0 is this package's label.
  */
 import { describe, expect, it } from "vitest";
-import { findApi } from "../../scripts/lib/registry.js";
-import { specValidator } from "../helpers/ajv.js";
-import { deref as follow, loadBundle } from "../helpers/openapi.js";
+import { endpointKeys, fields, type Schema, specUnderTest } from "../helpers/spec.js";
 
-type Schema = Record<string, any>;
-const doc = loadBundle(findApi("statement@1.0.0").bundlePath);
-const schemas: Record<string, Schema> = doc.components.schemas;
-const validator = specValidator(doc);
-const valid = (schema: string, data: unknown) => validator.validate(`/components/schemas/${schema}`, data).valid;
-
-const deref = (node: Schema): Schema => follow(doc, node, "").value;
-
-/** The properties of a schema, merged through allOf. */
-function propertiesOf(schema: Schema): Record<string, Schema> {
-  const s = deref(schema);
-  return Object.assign({}, ...(s.allOf ?? []).map(propertiesOf), s.properties ?? {});
-}
-
-/** The source's type notation: string, int32, bool, Name, []Name; a type list as `a|b`; an enum of strings is `string`. */
-function seedType(prop: Schema): string {
-  if (prop.type === "array") return `[]${seedType(prop.items)}`;
-  if (Array.isArray(prop.allOf) && prop.allOf.length === 1) return seedType(prop.allOf[0]);
-  if (typeof prop.$ref === "string") return String(prop.$ref.split("/").at(-1));
-  if (Array.isArray(prop.type)) return prop.type.join("|");
-  if (prop.type === "integer") return prop.format;
-  if (prop.type === "boolean") return "bool";
-  if (prop.type === "string") return prop.format === "date" ? "date" : "string";
-  return JSON.stringify(prop);
-}
-
-const fields = (spec: string) =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
-const typesOf = (schema: Schema) => Object.fromEntries(Object.entries(propertiesOf(schema)).map(([k, v]) => [k, seedType(v)]));
-const jsonSchemaOf = (node: Schema | undefined) => deref(node ?? {}).content?.["application/json"]?.schema;
+/** The source's type notation: string, int32, bool, date, Name, []Name; a type list as `a|b`; an enum of strings is `string`. */
+const { doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("statement@1.0.0", {
+  stringFormats: { date: "date" },
+});
 
 /**
  * Every statement endpoint of the source: method, path, operationId, request fields (null: no body),
@@ -56,14 +28,9 @@ const endpoints: Array<[string, string, string, string | null, string | null]> =
   ["post", "/v1/tfa", "submitStatementTfa", "purpose TFAPurpose; purpose_id string; token string", null],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-
 describe("statement@1.0.0 operations", () => {
   it("has exactly the four statement operations of the source", () => {
-    const actual = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
-      METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`),
-    );
-    expect(actual.sort()).toEqual(endpoints.map(([m, p, id]) => `${m} ${p} ${id}`).sort());
+    expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
   it.each(endpoints)("%s %s (%s): x-api-key auth, the listed statuses, the source's fields", (method, path, _id, request, response) => {
