@@ -516,3 +516,5 @@ const header = [
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${header}\n${sections.join("\n\n")}\n`);
 log(`wrote ${relative(process.cwd(), options.out)}`);
+// Keep-alive sockets of the clients measured here would otherwise hold the process open.
+process.exit(0);
