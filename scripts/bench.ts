@@ -213,8 +213,8 @@ async function startup(): Promise<void> {
   const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
   const bin = join(repoRoot, "dist/src/cli/bin.js");
   const ways: Array<{ label: string; command: (base: number) => [string, string[]] }> = [
-    { label: "`node --import tsx scripts/mock.ts` (one process, from source)", command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]] },
-    { label: "`tsx scripts/mock.ts` (what `npm run mock` runs: tsx's CLI starts a second node process)", command: (base) => [process.execPath, [tsxCli, "scripts/mock.ts", "--port-base", String(base)]] },
+    { label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)", command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]] },
+    { label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)", command: (base) => [process.execPath, [tsxCli, "scripts/mock.ts", "--port-base", String(base)]] },
     { label: "`npm run mock` (npm's own start-up too)", command: (base) => ["npm", ["run", "--silent", "mock", "--", "--port-base", String(base)]] },
   ];
   if (existsSync(bin)) {

@@ -1,5 +1,5 @@
 /**
- * `npm run mock` (scripts/mock.ts), spawned through tsx as npm runs it, over the repository's
+ * `npm run mock` (scripts/mock.ts), spawned as npm runs it (`node --import tsx`), over the repository's
  * registry: the table, a request to a listed mock, a clean stop on SIGINT/SIGTERM, and misuse.
  * It runs the package CLI's `mock` command (src/cli); tests/cli/ covers the other commands.
  */
@@ -11,7 +11,6 @@ import { credentialHeaders, jsonRequest, loadBundle, operations, requestParams, 
 import { freePortRange, isPortFree, occupyPort } from "../helpers/ports.js";
 
 const registry = loadRegistry();
-const tsx = join(repoRoot, "node_modules/.bin/tsx");
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -23,7 +22,7 @@ interface Run {
 }
 
 function run(...args: string[]): Run {
-  const child = spawn(tsx, ["scripts/mock.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
@@ -66,7 +65,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
       expect(await mock.exit).toBe(0);
       expect(await isPortFree(base)).toBe(true);
     } finally {
-      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // tsx passes it on to the script
+      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // straight to the script's process
     }
   });
 
@@ -82,7 +81,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
       expect(await mock.exit).toBe(0);
       expect(await isPortFree(base)).toBe(true);
     } finally {
-      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // tsx passes it on to the script
+      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // straight to the script's process
     }
   });
 
