@@ -5,27 +5,11 @@
  * delivery got a 2xx answer, 1 otherwise, 2 on misuse.
  */
 import { readFileSync } from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { webhooksOf } from "../callbacks/webhooks.js";
 import type { ApiEntry } from "../registry.js";
+import { httpUrl, integer } from "./options.js";
 import type { CliContext } from "./workflows.js";
-
-function parseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`not a URL: "${value}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`must be an http or https URL, got "${value}"`);
-  return url.href;
-}
-
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 1000) throw new InvalidArgumentError(`must be an integer from 0 to 1000, got "${value}"`);
-  return n;
-}
 
 /** The webhooks of every API, for the help text (read when the help is shown). */
 function webhookHelp(registry: ApiEntry[]): string {
@@ -51,12 +35,12 @@ export function defineCallback(command: Command, ctx: CliContext): Command {
     .description("Send one of an API's webhooks to your endpoint as the provider would: a schema-valid payload from the spec's examples, with a fresh Idempotency-Key")
     .argument("<alias>", "API, e.g. payment-initiation@1.0.0")
     .argument("<webhook>", "webhook name (under `webhooks:` in the spec) or its operationId, e.g. transactionCompleted")
-    .requiredOption("--to <url>", "your endpoint", parseUrl)
+    .requiredOption("--to <url>", "your endpoint", httpUrl)
     .option("--status <status>", "status variant: a code or name of the webhook's status list (e.g. 12 or FLAGGED), or an example name")
     .option("--example <name>", "named example of the webhook to send (default: the first)")
     .option("--data <file>", "send this JSON payload instead of an example (- reads standard input); it must match the webhook's schema")
     .option("--key <value>", "Idempotency-Key to send (default: a fresh UUID when the spec names the header)")
-    .option("--repeat <n>", "deliver the same callback, with the same key, n more times after the first", parseCount, 0)
+    .option("--repeat <n>", "deliver the same callback, with the same key, n more times after the first", integer("--repeat", 0, 1000), 0)
     .addHelpText("after", () => webhookHelp(ctx.registry))
     .action(
       async (

@@ -8,10 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { Command, CommanderError } from "commander";
 import { parse } from "yaml";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, loadRegistry, packageRoot } from "../registry.js";
 import { defineCallback } from "./callback.js";
+import { httpUrl, integer } from "./options.js";
 import { defineWorkflows } from "./workflows.js";
 
 /** Optional peer dependencies, by feature: what `npm install` needs to add. */
@@ -84,14 +85,6 @@ async function closeAll(servers: Array<{ close(): Promise<void> }>): Promise<voi
   await Promise.race([Promise.allSettled(servers.map((s) => s.close())), new Promise((r) => setTimeout(r, 2000).unref())]);
 }
 
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
-    return n;
-  };
-}
-
 interface Context {
   registry: ApiEntry[];
   /** Set by a command's action: the process's exit code. */
@@ -153,16 +146,7 @@ function defineProxy(command: Command, ctx: Context): Command {
   return command
     .description("Validating proxy (Prism) in front of a real server: forwards every request to the upstream and reports each request or response that breaks the contract; Ctrl-C stops")
     .argument("<alias>", "API whose contract applies, e.g. pay@1.3.0")
-    .requiredOption("--upstream <url>", "base URL of the real server (the sandbox); request paths are appended to it", (value: string) => {
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        throw new InvalidArgumentError(`not a URL: "${value}"`);
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`must be an http or https URL, got "${value}"`);
-      return url.href;
-    })
+    .requiredOption("--upstream <url>", "base URL of the real server (the sandbox); request paths are appended to it", httpUrl)
     .option("--port <n>", "port to listen on (default: the API's default mock port)", integer("--port", 0, 65535))
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .addHelpText(

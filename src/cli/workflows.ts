@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { parse } from "yaml";
 import { type ApiEntry, packageRoot } from "../registry.js";
+import { httpUrl } from "./options.js";
 
 /** Where the workflow files live: `<package root>/workflows`. */
 export const workflowsDir = join(packageRoot, "workflows");
@@ -257,17 +258,6 @@ function parseInput(value: string, previous: Record<string, string> = {}): Recor
   return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
 }
 
-function parseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`not a URL: "${value}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`must be an http or https URL, got "${value}"`);
-  return value.replace(/\/+$/, "");
-}
-
 /** What the CLI's commands share (src/cli/index.ts `Context`). */
 export interface CliContext {
   registry: ApiEntry[];
@@ -298,7 +288,7 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
       "Run the workflows of one API. Without --server, starts the API's contract mock on a free port and runs against it, filling required inputs from their examples; with --server, runs against that base URL and needs every required input (your credentials)",
     )
     .argument("<alias>", "API, e.g. pay@1.3.0")
-    .option("--server <url>", "base URL of the server to run against, e.g. your sandbox (default: a contract mock started for the run)", parseUrl)
+    .option("--server <url>", "base URL of the server to run against, e.g. your sandbox (default: a contract mock started for the run)", (value: string) => httpUrl(value).replace(/\/+$/, ""))
     .option("--input <key=value>", "a workflow input, e.g. token=... or apiKey=... (repeatable)", parseInput)
     .option("--workflow <id...>", "run only these workflows (default: all of the file)")
     .option("--verbose", "print every request and response (credentials stay masked)")

@@ -23,6 +23,7 @@ import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
 import { createPrismServer, loadOperations, type Operation } from "./server.js";
+import { listenOrExplain } from "./listen.js";
 
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Default: the API's default port from the registry. */
@@ -85,17 +86,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   }
   const operations = await loadOperations(specPath);
   const server = createPrismServer(operations, { cache: options.cache });
-  let address: string;
-  try {
-    address = await server.listen(port, host);
-  } catch (error) {
-    // Prism rejects with the error's message (a string), not the Error.
-    const message = String(error instanceof Error ? error.message : error);
-    if (message.includes("EADDRINUSE")) {
-      throw new Error(`${entry.alias}: port ${port} on ${host} is already in use; stop what holds it or choose another port`);
-    }
-    throw new Error(`${entry.alias}: cannot listen on ${host}:${port}: ${message}`);
-  }
+  const address = await listenOrExplain(server, entry.alias, port, host);
   const url = new URL(address);
   return {
     alias: entry.alias,

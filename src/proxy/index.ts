@@ -9,6 +9,7 @@
 import { existsSync } from "node:fs";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { createServer } from "@stoplight/prism-http-server";
+import { listenOrExplain } from "../mock/listen.js";
 import { type ApiEntry, defaultPort, findApi } from "../registry.js";
 
 /** One finding, as Prism reports it (and as the `sl-violations` header carries it). */
@@ -158,16 +159,7 @@ export async function startProxy(api: string | ApiEntry, options: ProxyOptions):
     };
   }
 
-  let address: string;
-  try {
-    address = await server.listen(port, host);
-  } catch (error) {
-    const message = String(error instanceof Error ? error.message : error);
-    if (message.includes("EADDRINUSE")) {
-      throw new Error(`${entry.alias}: port ${port} on ${host} is already in use; stop what holds it or choose another port`);
-    }
-    throw new Error(`${entry.alias}: cannot listen on ${host}:${port}: ${message}`);
-  }
+  const address = await listenOrExplain(server, entry.alias, port, host);
   return {
     alias: entry.alias,
     url: address,
