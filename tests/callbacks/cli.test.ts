@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCallbackHandler, type CallbackEvent, listWebhooks } from "../../src/callbacks/index.js";
-import { run } from "../../src/cli/index.js";
 import { loadRegistry } from "../../src/registry.js";
+import { cliInProcess } from "../cli/run.js";
 
 const webhooks = listWebhooks();
 
@@ -20,18 +20,7 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ se
 }
 
 /** Runs the CLI in-process; returns the exit code and what it wrote. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: any) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: any) => ((stderr += String(chunk)), true));
-  try {
-    return { code: await run(argv), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = (...argv: string[]) => cliInProcess(argv);
 
 afterEach(() => vi.restoreAllMocks());
 

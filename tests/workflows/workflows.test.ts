@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
-import { run } from "../../src/cli/index.js";
 import { loadWorkflowFile, mockInputs, redoclyCli, runWorkflows, type RespectRun, withoutBanner, workflowFilePath, workflowsDir } from "../../src/cli/workflows.js";
 import { type MockServer, startMocks } from "../../src/mock/index.js";
 import { loadRegistry } from "../../src/registry.js";
+import { cliInProcess } from "../cli/run.js";
 
 const registry = loadRegistry();
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name);
@@ -121,18 +121,7 @@ describe("redocly respect against the contract mocks", () => {
 });
 
 describe("bank-api-contracts workflows", () => {
-  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = "";
-    let stderr = "";
-    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: any) => ((stdout += String(chunk)), true));
-    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: any) => ((stderr += String(chunk)), true));
-    try {
-      return { code: await run(argv), stdout, stderr };
-    } finally {
-      out.mockRestore();
-      err.mockRestore();
-    }
-  }
+  const cli = (...argv: string[]) => cliInProcess(argv);
   afterEach(() => vi.restoreAllMocks());
 
   it("run <alias> starts the API's mock on a free port and runs every workflow green", async () => {
