@@ -165,7 +165,9 @@ export interface LoadResult {
 
 function summarise(result: autocannon.Result): LoadResult {
   const statuses: Record<string, number> = {};
-  for (const [code, stat] of Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})) {
+  for (const [code, stat] of Object.entries(
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {},
+  )) {
     statuses[code] = Number(stat.count);
   }
   return {
@@ -321,12 +323,16 @@ export async function generatedClient(entry: ApiEntry, baseUrl: string): Promise
   const name = Object.keys(module).find((n) => n.startsWith("create") && n.endsWith(suffix));
   if (!name) throw new Error(`${entry.clientPath}: no create...${suffix} export`);
   const auth = module.auth as { option?: string } | undefined;
-  const credential = auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
+  const credential =
+    auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
   return (module[name] as (options: object) => AnyClient)({ baseUrl, ...credential });
 }
 
 /** Requests per second of `call` run by `concurrency` loops for `seconds`. */
-export async function rate(call: () => Promise<unknown>, { concurrency, seconds }: { concurrency: number; seconds: number }): Promise<number> {
+export async function rate(
+  call: () => Promise<unknown>,
+  { concurrency, seconds }: { concurrency: number; seconds: number },
+): Promise<number> {
   const until = performance.now() + seconds * 1000;
   let done = 0;
   const started = performance.now();
@@ -406,7 +412,9 @@ export async function timeCommand(command: string, args: string[], env: NodeJS.P
     await run(command, args, { cwd: repoRoot, env: { ...process.env, REDOCLY_TELEMETRY: "off", ...env }, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(" ")} failed: ${e.message}\n${(e.stdout ?? "").slice(-2000)}\n${(e.stderr ?? "").slice(-2000)}`);
+    throw new Error(
+      `${command} ${args.join(" ")} failed: ${e.message}\n${(e.stdout ?? "").slice(-2000)}\n${(e.stderr ?? "").slice(-2000)}`,
+    );
   }
   return performance.now() - started;
 }
@@ -418,4 +426,3 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-

@@ -106,7 +106,7 @@ process.on("message", async (message: StartMessage | { type: "memory" } | { type
       reply({ type: "started", urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry) });
     }
   } catch (error) {
-    reply({ type: "error", message: error instanceof Error ? error.stack ?? error.message : String(error) });
+    reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 });
 process.on("disconnect", () => process.exit(0));

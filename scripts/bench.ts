@@ -33,7 +33,7 @@ import {
   typecheckTime,
 } from "./bench-measure.js";
 import { operations } from "../tests/helpers/openapi.js";
-import { loadRegistry, repoRoot } from "./lib/registry.js";
+import { repoRoot } from "./lib/registry.js";
 
 /** Pairs of client and raw-fetch runs per API. */
 const CLIENT_PAIRS = 6;
@@ -115,7 +115,9 @@ async function throughput(): Promise<void> {
       const request = representativeRequest(api);
       const recorded = await record(mock.urls[api.entry.alias], request);
       if (recorded.status !== request.expected) {
-        throw new Error(`${api.entry.alias} ${request.operationId}: the mock answered ${recorded.status}, expected ${request.expected}: ${JSON.stringify(recorded.headers)}`);
+        throw new Error(
+          `${api.entry.alias} ${request.operationId}: the mock answered ${recorded.status}, expected ${request.expected}: ${JSON.stringify(recorded.headers)}`,
+        );
       }
       const bare = await startServer({ type: "start", kind: "bare", response: recorded });
       try {
@@ -213,14 +215,32 @@ async function startup(): Promise<void> {
   const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
   const bin = join(repoRoot, "dist/src/cli/bin.js");
   const ways: Array<{ label: string; command: (base: number) => [string, string[]] }> = [
-    { label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)", command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]] },
-    { label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)", command: (base) => [process.execPath, [tsxCli, "scripts/mock.ts", "--port-base", String(base)]] },
-    { label: "`npm run mock` (npm's own start-up too)", command: (base) => ["npm", ["run", "--silent", "mock", "--", "--port-base", String(base)]] },
+    {
+      label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)",
+      command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]],
+    },
+    {
+      label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)",
+      command: (base) => [process.execPath, [tsxCli, "scripts/mock.ts", "--port-base", String(base)]],
+    },
+    {
+      label: "`npm run mock` (npm's own start-up too)",
+      command: (base) => ["npm", ["run", "--silent", "mock", "--", "--port-base", String(base)]],
+    },
   ];
   if (existsSync(bin)) {
-    ways.push({ label: "`node dist/src/cli/bin.js mock` (the built package's CLI, compiled, no tsx)", command: (base) => [process.execPath, [bin, "mock", "--port-base", String(base)]] });
+    ways.push({
+      label: "`node dist/src/cli/bin.js mock` (the built package's CLI, compiled, no tsx)",
+      command: (base) => [process.execPath, [bin, "mock", "--port-base", String(base)]],
+    });
   }
-  const floorWay = { label: "floor: `node -e` with a bare node:http server", command: (base: number): [string, string[]] => [process.execPath, ["-e", `require("node:http").createServer((q, s) => s.end()).listen(${base}, "127.0.0.1")`]] };
+  const floorWay = {
+    label: "floor: `node -e` with a bare node:http server",
+    command: (base: number): [string, string[]] => [
+      process.execPath,
+      ["-e", `require("node:http").createServer((q, s) => s.end()).listen(${base}, "127.0.0.1")`],
+    ],
+  };
   const times = new Map<string, number[]>();
   for (let i = 0; i < runs; i++) {
     // Interleaved, so that a change in the machine's load hits every way alike.
@@ -407,11 +427,25 @@ async function load(): Promise<void> {
       "*unexpected*: anything but the operation's success status. Memory of the mock process after a full GC.",
       "",
       table(
-        ["API", "operations", "requests", "req/s", "p99 ms", "errors", "timeouts", "outside the contract", "unexpected", "RSS before → after", "heap before → after"],
+        [
+          "API",
+          "operations",
+          "requests",
+          "req/s",
+          "p99 ms",
+          "errors",
+          "timeouts",
+          "outside the contract",
+          "unexpected",
+          "RSS before → after",
+          "heap before → after",
+        ],
         rows,
       ),
       "",
-      failures === 0 ? "Zero errors, zero timeouts, zero statuses outside the contract." : `**${failures} API(s) had errors or unexpected statuses.**`,
+      failures === 0
+        ? "Zero errors, zero timeouts, zero statuses outside the contract."
+        : `**${failures} API(s) had errors or unexpected statuses.**`,
     ].join("\n"),
   );
 }
@@ -429,7 +463,10 @@ async function pipeline(): Promise<void> {
   ];
   const stages: Array<{ name: string; run: (config: string) => Promise<number> }> = [
     { name: "lint (`scripts/lint.ts`)", run: (config) => timeCommand(process.execPath, [tsx, "scripts/lint.ts", "--config", config]) },
-    { name: "generate (`scripts/generate.ts`)", run: (config) => timeCommand(process.execPath, [tsx, "scripts/generate.ts", "--config", config]) },
+    {
+      name: "generate (`scripts/generate.ts`)",
+      run: (config) => timeCommand(process.execPath, [tsx, "scripts/generate.ts", "--config", config]),
+    },
     {
       name: "contract tests (`vitest run tests/contract`)",
       run: (config) => timeCommand(process.execPath, [vitest, "run", "tests/contract"], { BANK_API_REGISTRY: config }),
@@ -438,7 +475,8 @@ async function pipeline(): Promise<void> {
   if (scripts["docs:build"]) {
     stages.push({
       name: "docs (`npm run docs:build`)",
-      run: (config) => timeCommand("npm", ["run", "--silent", "docs:build", "--", "--config", config, "--out", join(dirname(config), "docs")]),
+      run: (config) =>
+        timeCommand("npm", ["run", "--silent", "docs:build", "--", "--config", config, "--out", join(dirname(config), "docs")]),
     });
   }
   const times: number[][] = stages.map(() => []);

@@ -34,7 +34,8 @@ const conditions = (file: string) => ({ types: `./dist/${file}.d.ts`, default: `
 /** The package.json fields derived from the registry, in the order they are written. */
 export function manifestFields(registry: ApiEntry[]) {
   for (const entry of registry) {
-    if (RESERVED.has(entry.service)) throw new Error(`${entry.alias}: the service name "${entry.service}" would shadow the package's own ./${entry.service} subpath`);
+    if (RESERVED.has(entry.service))
+      throw new Error(`${entry.alias}: the service name "${entry.service}" would shadow the package's own ./${entry.service} subpath`);
   }
   // Per service, in registry order: `./<service>` (its newest release), then `./<service>/<release>`.
   const clients: Record<string, ReturnType<typeof conditions>> = {};
@@ -71,16 +72,18 @@ const readManifest = (): Manifest => JSON.parse(readFileSync(packagePath, "utf8"
 /** The fields of package.json that differ from the registry's. */
 export function staleFields(manifest: Manifest, registry: ApiEntry[]): string[] {
   const expected = manifestFields(registry);
-  return Object.entries(expected)
-    // Compared as JSON text: key order matters in exports (conditions are tried in order).
-    .filter(([key, value]) => JSON.stringify(manifest[key]) !== JSON.stringify(value))
-    .map(([key]) => key);
+  return (
+    Object.entries(expected)
+      // Compared as JSON text: key order matters in exports (conditions are tried in order).
+      .filter(([key, value]) => JSON.stringify(manifest[key]) !== JSON.stringify(value))
+      .map(([key]) => key)
+  );
 }
 
 /** Writes the registry's fields into package.json (keeping every other field and the key order). */
 function writeManifest(manifest: Manifest, registry: ApiEntry[]): void {
   const next = { ...manifest, ...manifestFields(registry) };
-  writeFileSync(packagePath, JSON.stringify(next, null, 2) + "\n");
+  writeFileSync(packagePath, `${JSON.stringify(next, null, 2)}\n`);
 }
 
 const run = promisify(execFile);
@@ -90,7 +93,10 @@ async function compile(): Promise<void> {
   mkdirSync(join(repoRoot, ".tmp"), { recursive: true });
   const out = mkdtempSync(join(repoRoot, ".tmp", "build-"));
   try {
-    await run(process.execPath, [tsc, "-p", join(repoRoot, "tsconfig.build.json"), "--outDir", out], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, [tsc, "-p", join(repoRoot, "tsconfig.build.json"), "--outDir", out], {
+      cwd: repoRoot,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (error) {
     rmSync(out, { recursive: true, force: true });
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -122,7 +128,9 @@ export async function main(argv: string[]): Promise<number> {
     const stale = staleFields(manifest, registry);
     if (values.check) {
       if (stale.length > 0) {
-        console.error(`package.json is out of date with the registry: ${stale.join(", ")}.\nRun \`npm run build\` and commit package.json.`);
+        console.error(
+          `package.json is out of date with the registry: ${stale.join(", ")}.\nRun \`npm run build\` and commit package.json.`,
+        );
         return 1;
       }
       console.log(`package.json is up to date (${registry.length} APIs).`);
@@ -135,7 +143,9 @@ export async function main(argv: string[]): Promise<number> {
     const started = Date.now();
     await compile();
     // Progress on stderr: `npm pack --json` (prepack) keeps stdout for its own report.
-    console.error(`dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.error(
+      `dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return 0;
   } catch (error) {
     console.error((error as Error).message);

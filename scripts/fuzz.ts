@@ -11,7 +11,16 @@ import fc from "fast-check";
 import { closeMocks, startMocks } from "../src/mock/index.js";
 import { specValidator } from "../tests/helpers/ajv.js";
 import { loadBundle, operations } from "../tests/helpers/openapi.js";
-import { CASE_KINDS, type CaseKind, type FuzzCase, GOOD, operationModel, type OperationModel, type Outcome, SKIPPED } from "../tests/fuzz/model.js";
+import {
+  CASE_KINDS,
+  type CaseKind,
+  type FuzzCase,
+  GOOD,
+  operationModel,
+  type OperationModel,
+  type Outcome,
+  SKIPPED,
+} from "../tests/fuzz/model.js";
 import { loadRegistry } from "./lib/registry.js";
 
 const USAGE = "usage: npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [alias ...]";
@@ -26,7 +35,12 @@ function parseCli() {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { requests: { type: "string" }, seed: { type: "string" }, concurrency: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        requests: { type: "string" },
+        seed: { type: "string" },
+        concurrency: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (error) {
     usage((error as Error).message);
@@ -110,7 +124,9 @@ try {
 }
 
 const seconds = (Date.now() - started) / 1000;
-const outcomes = [...new Set([...counts.keys()].map((k) => k.split("\t")[2]))].sort((a, b) => Number(GOOD.has(b as Outcome)) - Number(GOOD.has(a as Outcome)) || a.localeCompare(b));
+const outcomes = [...new Set([...counts.keys()].map((k) => k.split("\t")[2]))].sort(
+  (a, b) => Number(GOOD.has(b as Outcome)) - Number(GOOD.has(a as Outcome)) || a.localeCompare(b),
+);
 const rows = options.entries.flatMap((entry) =>
   CASE_KINDS.flatMap((kind) =>
     outcomes.flatMap((outcome) => {

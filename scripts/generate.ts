@@ -80,17 +80,24 @@ interface OpenApiDoc {
 function authOf(entry: ApiEntry, doc: OpenApiDoc) {
   const schemes = doc.components?.securitySchemes ?? {};
   const declared = Object.keys(schemes);
-  const name = Object.keys(doc.security?.find((r) => Object.keys(r).length > 0) ?? {})[0] ?? (declared.length === 1 ? declared[0] : undefined);
+  const name =
+    Object.keys(doc.security?.find((r) => Object.keys(r).length > 0) ?? {})[0] ?? (declared.length === 1 ? declared[0] : undefined);
   if (!name) return { kind: "none" } as const;
   const scheme = schemes[name];
   if (!scheme) throw new Error(`${entry.alias}: security requirement names "${name}", which components.securitySchemes does not declare`);
-  if ((scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer") || scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+  if (
+    (scheme.type === "http" && scheme.scheme?.toLowerCase() === "bearer") ||
+    scheme.type === "oauth2" ||
+    scheme.type === "openIdConnect"
+  ) {
     return { kind: "bearer", scheme: name, header: "Authorization", option: "accessToken" } as const;
   }
   if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name) {
     return { kind: "apiKey", scheme: name, header: scheme.name, option: "apiKey" } as const;
   }
-  throw new Error(`${entry.alias}: security scheme "${name}" (type ${scheme.type}) is not supported by the client; use http bearer or an apiKey in a header`);
+  throw new Error(
+    `${entry.alias}: security scheme "${name}" (type ${scheme.type}) is not supported by the client; use http bearer or an apiKey in a header`,
+  );
 }
 
 function serversOf(doc: OpenApiDoc) {

@@ -147,7 +147,14 @@ async function redocly(api: ApiEntry, config: string): Promise<Problem[]> {
     const parse = /Failed to parse[\s\S]*?- (.+?) in "(.+?)" \((\d+):(\d+)\)/.exec(result.stderr);
     if (!parse) return [...fromConfig, toolFailure(api, "redocly", result)];
     const [, message, file, line, col] = parse;
-    const problem: Problem = { file: resolve(repoRoot, file), line: Number(line), col: Number(col), severity: "error", rule: "yaml-syntax", message };
+    const problem: Problem = {
+      file: resolve(repoRoot, file),
+      line: Number(line),
+      col: Number(col),
+      severity: "error",
+      rule: "yaml-syntax",
+      message,
+    };
     return [...fromConfig, problem];
   }
   return [

@@ -39,7 +39,13 @@ program
   .action((aliases: string[]) => {
     const entries = registry();
     const lockPath = program.opts().lock;
-    writeLock(release(readLock(lockPath), aliases.map((a) => findApi(a, entries))), lockPath);
+    writeLock(
+      release(
+        readLock(lockPath),
+        aliases.map((a) => findApi(a, entries)),
+      ),
+      lockPath,
+    );
     console.log(`locked ${aliases.join(", ")}`);
   });
 

@@ -23,7 +23,13 @@ function authOf(doc: any): string {
   const names = new Set<string>((doc?.security ?? []).flatMap((req: Record<string, unknown>) => Object.keys(req)));
   return [...names]
     .map((name) => schemes[name])
-    .map((s: any) => (s?.type === "http" && s.scheme === "bearer" ? "`Authorization: Bearer`" : s?.type === "apiKey" ? `\`${s.name}\` ${s.in}` : s?.type ?? "?"))
+    .map((s: any) =>
+      s?.type === "http" && s.scheme === "bearer"
+        ? "`Authorization: Bearer`"
+        : s?.type === "apiKey"
+          ? `\`${s.name}\` ${s.in}`
+          : (s?.type ?? "?"),
+    )
     .join(", ");
 }
 
@@ -31,7 +37,10 @@ function authOf(doc: any): string {
 export function statusTable(entries: ApiEntry[], gaps: ApiGaps[], docs: Map<string, any>): string {
   const rows = entries.map((entry) => {
     const doc = docs.get(entry.alias);
-    const operations = Object.values<any>(doc.paths ?? {}).reduce((n, item) => n + Object.keys(item).filter((k) => METHODS.test(k)).length, 0);
+    const operations = Object.values<any>(doc.paths ?? {}).reduce(
+      (n, item) => n + Object.keys(item).filter((k) => METHODS.test(k)).length,
+      0,
+    );
     const webhooks = Object.keys(doc.webhooks ?? {}).length;
     const open = gaps.find((g) => g.alias === entry.alias)!.gaps.length;
     return `| \`${entry.alias}\` | [\`${entry.root}\`](${entry.root}) | ${authOf(doc)} | ${operations} | ${webhooks} | ${open} | http://127.0.0.1:${defaultPort(entry)} |`;

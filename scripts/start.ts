@@ -58,7 +58,8 @@ if (values.help) usage();
 
 function portOption(name: string, raw: string, max: number): number {
   const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > max || (name !== "--port" && port < 1)) usage(`${name} must be an integer from ${name === "--port" ? 0 : 1} to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || port > max || (name !== "--port" && port < 1))
+    usage(`${name} must be an integer from ${name === "--port" ? 0 : 1} to ${max}, got "${raw}"`);
   return port;
 }
 const docsPort = portOption("--port", values.port ?? String(DEFAULT_DOCS_PORT), 65535);
@@ -98,7 +99,7 @@ if (!values["skip-generate"]) {
 
 const { buildDocs } = await import("./docs/build.js");
 try {
-  await buildDocs({ outDir: docsDir, ifStale: true, log: (line) => process.stdout.write(line + "\n") });
+  await buildDocs({ outDir: docsDir, ifStale: true, log: (line) => process.stdout.write(`${line}\n`) });
 } catch (error) {
   process.stderr.write(`start: docs:build failed: ${(error as Error).message}\n`);
   process.exit(1);
@@ -106,7 +107,10 @@ try {
 
 // Imported here: loading Prism takes most of the start-up time.
 const [{ serveStatic }, { startMocks }] = await Promise.all([import("./docs/serve.js"), import("../src/mock/index.js")]);
-const [siteResult, mocksResult] = await Promise.allSettled([serveStatic(docsDir, { port: docsPort, host }), startMocks(registry, { portBase, host })]);
+const [siteResult, mocksResult] = await Promise.allSettled([
+  serveStatic(docsDir, { port: docsPort, host }),
+  startMocks(registry, { portBase, host }),
+]);
 if (siteResult.status === "fulfilled") site = siteResult.value;
 if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
 const failure = [siteResult, mocksResult].find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -130,7 +134,12 @@ process.stdout.write(
     `Documentation   ${docsUrl}   (site: ${relative(repoRoot, docsDir) || docsDir})`,
     `Open questions  ${new URL("open-questions.html", docsUrl).href}`,
     "",
-    ...rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()),
+    ...rows.map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    ),
     "",
     `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s) and the documentation site. Ctrl+C stops.`,
     "",

@@ -22,7 +22,15 @@ import { apiPaths } from "./pages.js";
 import { serveStatic } from "./serve.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const USAGE = `Usage: npm run bench:docs -- [--site DIR] [--runs N] [--json FILE]
 
@@ -60,7 +68,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function benchDocs(siteDir: string, runs: number): Promise<DocsBench> {
   const { chromium } = await import("playwright-core");
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
   const files = readdirSync(siteDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith("."));
   const size = (path: string) => statSync(join(siteDir, path)).size;
   const siteBytes = files.reduce((n, d) => n + statSync(join(d.parentPath, d.name)).size, 0);
@@ -88,15 +97,28 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
         if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith(`blob:${server.url}`)) foreignRequests++;
       });
       page.on("response", (r) => {
-        void r.body().then((b) => (loadBytes += b.length), () => {});
+        void r.body().then(
+          (b) => (loadBytes += b.length),
+          () => {},
+        );
       });
-      const figures: PageFigures = { page: path, ...(alias ? { alias } : {}), htmlBytes: size(path), loadBytes: 0, requests: 0, foreignRequests: 0 };
+      const figures: PageFigures = {
+        page: path,
+        ...(alias ? { alias } : {}),
+        htmlBytes: size(path),
+        loadBytes: 0,
+        requests: 0,
+        foreignRequests: 0,
+      };
       if (alias) {
         // The first operation's route, from the first tag's operation list.
         await page.goto(url, { waitUntil: "load" });
         const firstTag = await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").first().getAttribute("href");
         await page.evaluate((h) => (window.location.hash = h!), firstTag);
-        const firstOp = await page.locator(`[data-section-id="${firstTag!.slice(1)}"] [data-testid="items-navigation-list"] a[href]`).first().getAttribute("href");
+        const firstOp = await page
+          .locator(`[data-section-id="${firstTag!.slice(1)}"] [data-testid="items-navigation-list"] a[href]`)
+          .first()
+          .getAttribute("href");
         await page.waitForLoadState("networkidle");
         figures.loadBytes = loadBytes;
         figures.requests = requests;
@@ -190,7 +212,7 @@ export async function main(argv: string[]): Promise<number> {
     await buildDocs({ outDir: site, ifStale: true, log: (line) => console.error(line) });
     const bench = await benchDocs(site, runs);
     console.log(formatBench(bench));
-    if (values.json) writeFileSync(values.json, JSON.stringify(bench, null, 2) + "\n");
+    if (values.json) writeFileSync(values.json, `${JSON.stringify(bench, null, 2)}\n`);
     return 0;
   } catch (error) {
     console.error(`bench:docs: ${(error as Error).message}`);

@@ -88,7 +88,15 @@ function filesUnder(dir: string): string[] {
 function inputFiles(configPath: string, bundlePaths: string[], changelogs: string[]): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const code = ["build.ts", "pages.ts", "redoc.ts", "summary.ts"].map((name) => join(here, name));
-  return [configPath, ...bundlePaths, ...changelogs, ...filesUnder(TEMPLATE_DIR), ...code, join(repoRoot, "scripts/lib/gaps.ts"), redocBundlePath];
+  return [
+    configPath,
+    ...bundlePaths,
+    ...changelogs,
+    ...filesUnder(TEMPLATE_DIR),
+    ...code,
+    join(repoRoot, "scripts/lib/gaps.ts"),
+    redocBundlePath,
+  ];
 }
 
 /** A content hash of each input, by path relative to the repository (the build marker keeps them). */
@@ -140,15 +148,26 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
 
   const missing = registry.filter((e) => !existsSync(e.bundlePath));
   if (missing.length > 0) {
-    throw new Error(`bundled spec missing for ${missing.map((e) => `${e.alias} (${e.generatedDir}/openapi.yaml)`).join(", ")}; run \`npm run generate\` first`);
+    throw new Error(
+      `bundled spec missing for ${missing.map((e) => `${e.alias} (${e.generatedDir}/openapi.yaml)`).join(", ")}; run \`npm run generate\` first`,
+    );
   }
   const services = [...new Set(registry.map((e) => e.service))];
   const changelogs = findChangelogs(baseDir, services);
-  const inputs = inputHashes(inputFiles(configPath, registry.map((e) => e.bundlePath), [...changelogs.values()]));
+  const inputs = inputHashes(
+    inputFiles(
+      configPath,
+      registry.map((e) => e.bundlePath),
+      [...changelogs.values()],
+    ),
+  );
 
   if (existsSync(outDir) && readdirSync(outDir).length > 0) {
     const marker = readMarker(outDir);
-    if (!marker) throw new Error(`${outDir} exists and is not a docs build (no ${MARKER}); refusing to replace it. Choose another --out or remove it.`);
+    if (!marker)
+      throw new Error(
+        `${outDir} exists and is not a docs build (no ${MARKER}); refusing to replace it. Choose another --out or remove it.`,
+      );
     if (options.ifStale) {
       const changed = changedInputs(marker.inputs, inputs);
       if (changed.length === 0) {
@@ -214,7 +233,7 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
     writeFileSync(
       join(stage, MARKER),
-      JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, redoc: bundle.version, inputs }, null, 2) + "\n",
+      `${JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, redoc: bundle.version, inputs }, null, 2)}\n`,
     );
 
     rmSync(outDir, { recursive: true, force: true });
@@ -234,7 +253,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     values = parseArgs({
       args: argv,
-      options: { out: { type: "string" }, config: { type: "string" }, "if-stale": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        out: { type: "string" },
+        config: { type: "string" },
+        "if-stale": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: false,
     }).values;

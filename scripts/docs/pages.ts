@@ -119,9 +119,7 @@ export function renderIndex(apis: ApiSummary[], gaps: ApiGaps[], changelogs: Map
   const services = groupByService(apis);
   const sections = services.map(({ service, releases }) => {
     const title = releases[0].title;
-    const changelog = changelogs.has(service)
-      ? ` <a data-link="changelog" href="${escapeHtml(changelogPage(service))}">Changelog</a>`
-      : "";
+    const changelog = changelogs.has(service) ? ` <a data-link="changelog" href="${escapeHtml(changelogPage(service))}">Changelog</a>` : "";
     return `
     <section class="service" id="service-${escapeHtml(service)}" data-service="${escapeHtml(service)}">
       <div class="service-head"><h2>${escapeHtml(title)}</h2><span class="service-id">${escapeHtml(service)}</span>

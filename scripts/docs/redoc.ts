@@ -49,7 +49,9 @@ export function localRedocBundle(): LocalBundle {
   try {
     source = readFileSync(redocBundlePath, "utf8");
   } catch {
-    throw new Error(`Redoc bundle not found at ${redocBundlePath}: the installed @redocly/cli ${redoclyVersion} no longer ships it where scripts/docs/redoc.ts expects; update redocBundlePath`);
+    throw new Error(
+      `Redoc bundle not found at ${redocBundlePath}: the installed @redocly/cli ${redoclyVersion} no longer ships it where scripts/docs/redoc.ts expects; update redocBundlePath`,
+    );
   }
   let replaced = 0;
   const content = source.replace(LOGO, (_, name: string) => {
@@ -59,7 +61,9 @@ export function localRedocBundle(): LocalBundle {
   // (The bundle also knows an icon CDN, cdn.redocly.com/icons, used only for icons a Redocly config
   // names; build-docs pages name none, and the browser tests record every request.)
   if (replaced === 0 || content.includes("cdn.redoc.ly/")) {
-    throw new Error(`${redocBundlePath}: the Redoc bundle's CDN images changed (@redocly/cli ${redoclyVersion}); update LOGO in scripts/docs/redoc.ts so the site stays offline`);
+    throw new Error(
+      `${redocBundlePath}: the Redoc bundle's CDN images changed (@redocly/cli ${redoclyVersion}); update LOGO in scripts/docs/redoc.ts so the site stays offline`,
+    );
   }
   const version = /Version:\s*([\w.-]+)/.exec(source.slice(0, 400))?.[1] ?? "unknown";
   return { content, integrity: `sha384-${createHash("sha384").update(content).digest("base64")}`, version };
@@ -81,10 +85,15 @@ export function localizePage(html: string, bundleUrl: string, integrity: string)
     return bundleUrl;
   });
   if (imports === 0 || !out.includes(`import { hydrate } from "${bundleUrl}"`)) {
-    throw new Error(`build-docs (@redocly/cli ${redoclyVersion}) no longer imports Redoc from ${CDN_BUNDLE.source}; update localizePage in scripts/docs/redoc.ts`);
+    throw new Error(
+      `build-docs (@redocly/cli ${redoclyVersion}) no longer imports Redoc from ${CDN_BUNDLE.source}; update localizePage in scripts/docs/redoc.ts`,
+    );
   }
   out = out.replace(MODULE_PRELOAD, (_, href: string) => `<link rel="modulepreload" href="${href}" integrity="${integrity}" />`);
-  out = out.replace(/<a ([^>]*?)href="\/([^"]*)" data-discover="true"/g, (_, before: string, route: string) => `<a ${before}href="#/${route}" data-discover="true"`);
+  out = out.replace(
+    /<a ([^>]*?)href="\/([^"]*)" data-discover="true"/g,
+    (_, before: string, route: string) => `<a ${before}href="#/${route}" data-discover="true"`,
+  );
   return out;
 }
 

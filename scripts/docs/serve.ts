@@ -50,7 +50,7 @@ export function resolveInside(root: string, urlPath: string): { file: string; re
     return undefined;
   }
   if (decoded.includes("\0") || decoded.split(/[\\/]/).some((s) => s === ".." || (s.startsWith(".") && s.length > 1))) return undefined;
-  let file = resolve(root, "." + decoded);
+  let file = resolve(root, `.${decoded}`);
   if (file !== root && !file.startsWith(root + sep)) return undefined;
   let stat;
   try {
@@ -59,7 +59,7 @@ export function resolveInside(root: string, urlPath: string): { file: string; re
     return undefined;
   }
   if (stat.isDirectory()) {
-    if (!urlPath.endsWith("/")) return { file, redirect: urlPath + "/" };
+    if (!urlPath.endsWith("/")) return { file, redirect: `${urlPath}/` };
     file = join(file, "index.html");
     try {
       if (!statSync(file).isFile()) return undefined;
@@ -102,7 +102,11 @@ export function serveStatic(rootDir: string, options: ServeOptions = {}): Promis
   return new Promise((resolvePromise, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host ?? "127.0.0.1"}:${options.port ?? 0}`;
-      reject(error.code === "EADDRINUSE" ? new Error(`docs: port ${where} is already in use; choose another with --port`) : new Error(`docs: cannot listen on ${where}: ${error.message}`));
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`docs: port ${where} is already in use; choose another with --port`)
+          : new Error(`docs: cannot listen on ${where}: ${error.message}`),
+      );
     });
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
       const address = server.address();

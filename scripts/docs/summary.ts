@@ -142,7 +142,8 @@ function describeScheme(scheme: Json): string {
 export function authSchemes(doc: OpenApiDoc): AuthScheme[] {
   const names: string[] = [];
   const add = (requirements: Json) => {
-    for (const requirement of requirements ?? []) for (const name of Object.keys(requirement ?? {})) if (!names.includes(name)) names.push(name);
+    for (const requirement of requirements ?? [])
+      for (const name of Object.keys(requirement ?? {})) if (!names.includes(name)) names.push(name);
   };
   add(doc.security);
   for (const op of operationsOf(doc, "paths")) add(resolveRef(doc, doc.paths[op.path])[op.method].security);

@@ -45,7 +45,13 @@ interface OpticOperation {
   attributes: OpticAttribute[];
   parameters: Array<{ name: string; change: string; attributes: OpticAttribute[] }>;
   requestBody?: { change: string; attributes: OpticAttribute[]; contentTypes: OpticContent[] };
-  responses: Array<{ name: string; change: string; attributes: OpticAttribute[]; contentTypes: OpticContent[]; headers?: Array<{ name: string; change: string; attributes: OpticAttribute[] }> }>;
+  responses: Array<{
+    name: string;
+    change: string;
+    attributes: OpticAttribute[];
+    contentTypes: OpticContent[];
+    headers?: Array<{ name: string; change: string; attributes: OpticAttribute[] }>;
+  }>;
 }
 
 export interface Change {
@@ -72,7 +78,10 @@ const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** `/schema/properties/urls/items/properties/start` -> `urls[].start` */
 function fieldName(key: string): string {
-  const segments = key.replace(/^\/schema/, "").split("/").filter(Boolean);
+  const segments = key
+    .replace(/^\/schema/, "")
+    .split("/")
+    .filter(Boolean);
   let out = "";
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
@@ -117,15 +126,37 @@ function enumValues(schema: Json): Json[] | undefined {
   let found = false;
   const visit = (s: Json) => {
     if (!s || typeof s !== "object") return;
-    if (Array.isArray(s.enum)) (found = true), values.push(...s.enum);
-    if ("const" in s) (found = true), values.push(s.const);
+    if (Array.isArray(s.enum)) {
+      found = true;
+      values.push(...s.enum);
+    }
+    if ("const" in s) {
+      found = true;
+      values.push(s.const);
+    }
     for (const k of ["oneOf", "anyOf", "allOf"]) if (Array.isArray(s[k])) s[k].forEach(visit);
   };
   visit(schema);
   return found ? values : undefined;
 }
 
-const CONSTRAINTS = ["format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "multipleOf", "default", "readOnly", "writeOnly", "propertyNames"];
+const CONSTRAINTS = [
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "multipleOf",
+  "default",
+  "readOnly",
+  "writeOnly",
+  "propertyNames",
+];
 
 /**
  * Human summary of a changed schema attribute. Changes below it (properties, items) are reported by
@@ -134,8 +165,10 @@ const CONSTRAINTS = ["format", "pattern", "minimum", "maximum", "exclusiveMinimu
 function describeAttribute(attr: OpticAttribute): { text: string; deprecation: boolean; docOnly: boolean } {
   const before = (attr.before ?? {}) as Record<string, Json>;
   const after = (attr.after ?? {}) as Record<string, Json>;
-  if (attr.change === "added") return { text: after?.deprecated ? "added, already deprecated" : "added", deprecation: after?.deprecated === true, docOnly: false };
-  if (attr.change === "removed" || typeof before !== "object" || typeof after !== "object") return { text: attr.change, deprecation: false, docOnly: false };
+  if (attr.change === "added")
+    return { text: after?.deprecated ? "added, already deprecated" : "added", deprecation: after?.deprecated === true, docOnly: false };
+  if (attr.change === "removed" || typeof before !== "object" || typeof after !== "object")
+    return { text: attr.change, deprecation: false, docOnly: false };
   const parts: string[] = [];
   let deprecation = false;
   const beforeType = typeOf(before);
@@ -166,21 +199,35 @@ function describeAttribute(attr: OpticAttribute): { text: string; deprecation: b
   if (beforeType === afterType) {
     for (const key of CONSTRAINTS) {
       if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-      parts.push(before[key] === undefined ? `${key} ${short(after[key])} added` : after[key] === undefined ? `${key} ${short(before[key])} removed` : `${key} ${short(before[key])} → ${short(after[key])}`);
+      parts.push(
+        before[key] === undefined
+          ? `${key} ${short(after[key])} added`
+          : after[key] === undefined
+            ? `${key} ${short(before[key])} removed`
+            : `${key} ${short(before[key])} → ${short(after[key])}`,
+      );
     }
   }
   return { text: parts.join("; "), deprecation, docOnly: parts.length === 0 };
 }
 
-function nonBreakingReason(place: "request" | "response" | "status" | "parameter" | "operation", kind: string, deprecation: boolean, docOnly: boolean): string {
-  if (place === "status" && kind === "added") return "a newly documented response status; callers handle it like any other status of its class";
+function nonBreakingReason(
+  place: "request" | "response" | "status" | "parameter" | "operation",
+  kind: string,
+  deprecation: boolean,
+  docOnly: boolean,
+): string {
+  if (place === "status" && kind === "added")
+    return "a newly documented response status; callers handle it like any other status of its class";
   if (deprecation) return "a deprecation only announces a future removal; the element is still served and accepted";
   if (docOnly) return "documentation only; what is sent and accepted is unchanged";
-  if (kind === "added" && place === "response") return "a new response field, or a newly documented status; clients ignore what they do not read";
+  if (kind === "added" && place === "response")
+    return "a new response field, or a newly documented status; clients ignore what they do not read";
   if (kind === "added" && place === "request") return "a new optional request field; existing requests stay valid";
   if (kind === "added" && place === "parameter") return "a new optional parameter; existing requests stay valid";
   if (kind === "removed" && place === "request") return "a request field the server no longer reads; existing requests stay valid";
-  if (kind === "removed" && place === "parameter") return "a parameter the contract no longer documents; requests that still send it stay valid";
+  if (kind === "removed" && place === "parameter")
+    return "a parameter the contract no longer documents; requests that still send it stay valid";
   return "Optic's breaking-change rules accept it";
 }
 
@@ -188,7 +235,10 @@ interface Loaded {
   jsonLike: Json;
 }
 
-async function opticDiff(from: string, to: string): Promise<{ operations: OpticOperation[]; results: OpticResult[]; before: Json; after: Json }> {
+async function opticDiff(
+  from: string,
+  to: string,
+): Promise<{ operations: OpticOperation[]; results: OpticResult[]; before: Json; after: Json }> {
   const optic = join(repoRoot, "node_modules", "@useoptic", "optic", "build");
   const { loadSpec } = require(join(optic, "utils", "spec-loaders.js"));
   const { compute } = require(join(optic, "commands", "diff", "compute.js"));
@@ -199,7 +249,9 @@ async function opticDiff(from: string, to: string): Promise<{ operations: OpticO
   const before: Loaded = await loadSpec(from, config, options);
   const after: Loaded = await loadSpec(to, config, options);
   const computed = await compute([before, after], config, { check: true, path: to });
-  const changelog = jsonChangelog({ from: before.jsonLike, to: after.jsonLike }, computed.changelogData) as { operations: OpticOperation[] };
+  const changelog = jsonChangelog({ from: before.jsonLike, to: after.jsonLike }, computed.changelogData) as {
+    operations: OpticOperation[];
+  };
   return { operations: changelog.operations, results: computed.specResults.results, before: before.jsonLike, after: after.jsonLike };
 }
 
@@ -240,12 +292,17 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
         what: op.change === "added" ? "new operation" : "operation removed",
         breaking,
         reason: breaking
-          ? hits.find((h) => /operation removal/.test(h.name))?.error ?? "callers of the operation get 404 or 405"
+          ? (hits.find((h) => /operation removal/.test(h.name))?.error ?? "callers of the operation get 404 or 405")
           : "a new operation; existing calls are unaffected",
       });
       continue;
     }
-    const push = (pointer: string, label: string, place: "request" | "response" | "status" | "parameter" | "operation", attr: OpticAttribute) => {
+    const push = (
+      pointer: string,
+      label: string,
+      place: "request" | "response" | "status" | "parameter" | "operation",
+      attr: OpticAttribute,
+    ) => {
       const hits = breakingAt(pointer);
       const documentation = /^\/(examples?|description|summary|title|externalDocs|x-[^/]*)(\/|$)/.test(attr.key);
       const { text, deprecation, docOnly } = documentation ? { text: "", deprecation: false, docOnly: true } : describeAttribute(attr);
@@ -259,28 +316,55 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
         kind: deprecation ? "deprecated" : attr.change,
         what: attr.change === "changed" ? `${label}: ${text}` : `${label} ${text}`,
         breaking: hits.length > 0,
-        reason: hits.length > 0 ? [...new Set(hits.map((h) => `${h.error} (Optic rule: ${h.name})`))].join("; ") : nonBreakingReason(place, attr.change, deprecation, docOnly),
+        reason:
+          hits.length > 0
+            ? [...new Set(hits.map((h) => `${h.error} (Optic rule: ${h.name})`))].join("; ")
+            : nonBreakingReason(place, attr.change, deprecation, docOnly),
       });
     };
-    for (const attr of op.attributes) push(base + attr.key, attr.key === "/deprecated" ? "operation" : `operation ${attr.key.slice(1)}`, "operation", attr.key === "/deprecated" ? { ...attr, change: "changed", before: {}, after: { deprecated: attr.after } } : attr);
+    for (const attr of op.attributes)
+      push(
+        base + attr.key,
+        attr.key === "/deprecated" ? "operation" : `operation ${attr.key.slice(1)}`,
+        "operation",
+        attr.key === "/deprecated" ? { ...attr, change: "changed", before: {}, after: { deprecated: attr.after } } : attr,
+      );
     for (const param of op.parameters) {
       for (const attr of param.attributes.length ? param.attributes : [{ key: "", change: param.change as OpticAttribute["change"] }]) {
-        push(`${base}/parameters`, `${param.name.replace(/'([^']+)'/, "`$1`")}${attr.key ? ` ${attr.key.slice(1)}` : ""}`, "parameter", attr);
+        push(
+          `${base}/parameters`,
+          `${param.name.replace(/'([^']+)'/, "`$1`")}${attr.key ? ` ${attr.key.slice(1)}` : ""}`,
+          "parameter",
+          attr,
+        );
       }
     }
     for (const content of op.requestBody?.contentTypes ?? []) {
       for (const attr of content.attributes) {
-        push(`${base}/requestBody/content/${escapePointer(content.name)}${attr.key}`, `request field \`${fieldName(attr.key)}\``, "request", attr);
+        push(
+          `${base}/requestBody/content/${escapePointer(content.name)}${attr.key}`,
+          `request field \`${fieldName(attr.key)}\``,
+          "request",
+          attr,
+        );
       }
     }
     for (const response of op.responses) {
       const status = response.name.replace(/ response$/, "");
       if (response.change === "added" || response.change === "removed") {
-        push(`${base}/responses/${status}`, `response ${status}`, "status", { key: "", change: response.change as OpticAttribute["change"] });
+        push(`${base}/responses/${status}`, `response ${status}`, "status", {
+          key: "",
+          change: response.change as OpticAttribute["change"],
+        });
       }
       for (const content of response.contentTypes) {
         for (const attr of content.attributes) {
-          push(`${base}/responses/${status}/content/${escapePointer(content.name)}${attr.key}`, `response ${status} field \`${fieldName(attr.key)}\``, "response", attr);
+          push(
+            `${base}/responses/${status}/content/${escapePointer(content.name)}${attr.key}`,
+            `response ${status} field \`${fieldName(attr.key)}\``,
+            "response",
+            attr,
+          );
         }
       }
     }
@@ -288,7 +372,14 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
   // Breaking findings Optic made that no listed change accounts for (e.g. a parameter rule).
   for (const result of failing.filter((r) => !used.has(r))) {
     const name = result.where.split(" ").slice(0, 2).join(" ");
-    changes.push({ operation: name, operationId: operationId(after, name) ?? operationId(before, name), kind: "changed", what: result.where.slice(name.length).trim() || "operation", breaking: true, reason: `${result.error} (Optic rule: ${result.name})` });
+    changes.push({
+      operation: name,
+      operationId: operationId(after, name) ?? operationId(before, name),
+      kind: "changed",
+      what: result.where.slice(name.length).trim() || "operation",
+      breaking: true,
+      reason: `${result.error} (Optic rule: ${result.name})`,
+    });
   }
   const beforeHooks = Object.keys(before.webhooks ?? {});
   const afterHooks = Object.keys(after.webhooks ?? {});
@@ -319,13 +410,22 @@ function readable(path: string[]): string {
     const s = path[i];
     if (s === "properties" || s === "components") continue;
     if (s === "items") out.push("[]");
-    else if (s === "parameters" && /^\d+$/.test(path[i + 1] ?? "")) out.push("parameter"), i++;
-    else out.push(s);
+    else if (s === "parameters" && /^\d+$/.test(path[i + 1] ?? "")) {
+      out.push("parameter");
+      i++;
+    } else out.push(s);
   }
-  return out.join(".").replace(/\.\[\]/g, "[]").replace(/^paths\.([^.]*)\.(\w+)/, (_, p, m) => `${m.toUpperCase()} ${p}`);
+  return out
+    .join(".")
+    .replace(/\.\[\]/g, "[]")
+    .replace(/^paths\.([^.]*)\.(\w+)/, (_, p, m) => `${m.toUpperCase()} ${p}`);
 }
 
-const count = (doc: Json) => Object.values<Json>(doc.paths ?? {}).reduce((n, item) => n + Object.keys(item).filter((k) => /^(get|put|post|delete|patch|head|options|trace)$/.test(k)).length, 0);
+const count = (doc: Json) =>
+  Object.values<Json>(doc.paths ?? {}).reduce(
+    (n, item) => n + Object.keys(item).filter((k) => /^(get|put|post|delete|patch|head|options|trace)$/.test(k)).length,
+    0,
+  );
 
 function line(change: Change): string {
   const id = change.operationId ? ` (\`${change.operationId}\`)` : "";
@@ -334,7 +434,13 @@ function line(change: Change): string {
 }
 
 /** Markdown changelog of one service, newest release first. */
-export function renderChangelog(service: string, releases: ApiEntry[], diffs: ReleaseDiff[], lock: ReleaseLock, docs: Map<string, Json>): string {
+export function renderChangelog(
+  service: string,
+  releases: ApiEntry[],
+  diffs: ReleaseDiff[],
+  lock: ReleaseLock,
+  docs: Map<string, Json>,
+): string {
   const out: string[] = [
     "<!-- Generated by `npm run changelog` from the bundled specs and releases.lock.yaml. Do not edit. -->",
     `# Changelog: ${service}`,
@@ -354,7 +460,10 @@ export function renderChangelog(service: string, releases: ApiEntry[], diffs: Re
       const sections: Array<[string, Change[]]> = [
         ["Added operations", diff.changes.filter((c) => c.what === "new operation")],
         ["Deprecated", diff.changes.filter((c) => !c.breaking && c.kind === "deprecated")],
-        ["Other changes", diff.changes.filter((c) => !c.breaking && !["new operation", "operation removed"].includes(c.what) && c.kind !== "deprecated")],
+        [
+          "Other changes",
+          diff.changes.filter((c) => !c.breaking && !["new operation", "operation removed"].includes(c.what) && c.kind !== "deprecated"),
+        ],
       ];
       out.push(
         `Compared with ${diff.from.release}: ${sections[0][1].length} operations added, ` +
@@ -369,11 +478,15 @@ export function renderChangelog(service: string, releases: ApiEntry[], diffs: Re
         if (list.length) out.push(`### ${title}`, "", ...list.map(line), "");
       }
       if (diff.documentationOnly) {
-        out.push(`${diff.documentationOnly} further changes touch descriptions, summaries or examples only (not breaking; not listed).`, "");
+        out.push(
+          `${diff.documentationOnly} further changes touch descriptions, summaries or examples only (not breaking; not listed).`,
+          "",
+        );
       }
       if (diff.webhooks.added.length || diff.webhooks.removed.length) {
         out.push("### Webhooks", "");
-        for (const h of diff.webhooks.added) out.push(`- \`${h}\` added. Not breaking: a new callback the provider sends; receivers that do not subscribe are unaffected.`);
+        for (const h of diff.webhooks.added)
+          out.push(`- \`${h}\` added. Not breaking: a new callback the provider sends; receivers that do not subscribe are unaffected.`);
         for (const h of diff.webhooks.removed) out.push(`- \`${h}\` removed. **Breaking**: receivers no longer get it.`);
         out.push("");
       }

@@ -36,7 +36,7 @@ const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/
 
 /** `["paths", "/v1/x", "get"]` -> `/paths/~1v1~1x/get`; the root is the empty string. */
 export function toPointer(segments: readonly string[]): string {
-  return segments.map((s) => "/" + escapeSegment(s)).join("");
+  return segments.map((s) => `/${escapeSegment(s)}`).join("");
 }
 
 type Json = unknown;
@@ -122,7 +122,9 @@ export function collectApiGaps(entry: ApiEntry): ApiGaps {
   try {
     doc = parse(readFileSync(entry.bundlePath, "utf8"));
   } catch (error) {
-    throw new Error(`${entry.alias}: cannot read the bundled spec ${entry.bundlePath} (run \`npm run generate\`): ${(error as Error).message}`);
+    throw new Error(
+      `${entry.alias}: cannot read the bundled spec ${entry.bundlePath} (run \`npm run generate\`): ${(error as Error).message}`,
+    );
   }
   return { alias: entry.alias, service: entry.service, release: entry.release, gaps: collectGaps(doc) };
 }

@@ -117,7 +117,12 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * A handler for webhook `webhook` (its name under `webhooks:` or its operationId) of API `alias`.
  * Throws at once when the API or the webhook is unknown.
  */
-export function createCallbackHandler<T = unknown>(alias: string, webhook: string, onEvent: OnEvent<T>, options: CallbackHandlerOptions = {}): CallbackHandler {
+export function createCallbackHandler<T = unknown>(
+  alias: string,
+  webhook: string,
+  onEvent: OnEvent<T>,
+  options: CallbackHandlerOptions = {},
+): CallbackHandler {
   if (typeof onEvent !== "function") throw new TypeError("createCallbackHandler: onEvent must be a function");
   const entry = findApi(alias, loadRegistry(options.registry));
   const info = findWebhook(entry, webhook);
@@ -126,12 +131,16 @@ export function createCallbackHandler<T = unknown>(alias: string, webhook: strin
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const onError =
     options.onError ??
-    ((error: unknown) => process.stderr.write(`${entry.alias} ${info.name}: onEvent failed: ${error instanceof Error ? error.message : String(error)}\n`));
+    ((error: unknown) =>
+      process.stderr.write(`${entry.alias} ${info.name}: onEvent failed: ${error instanceof Error ? error.message : String(error)}\n`));
   /** Keys being processed in this process: later deliveries of the same key wait for the first. */
   const inflight = new Map<string, Promise<void>>();
 
   const invalid = (violations: ContractViolation[]) =>
-    json(400, { error: `invalid ${info.name} callback for ${entry.alias}`, violations: violations.map(({ in: where, path, message }) => ({ in: where, path, message })) });
+    json(400, {
+      error: `invalid ${info.name} callback for ${entry.alias}`,
+      violations: violations.map(({ in: where, path, message }) => ({ in: where, path, message })),
+    });
 
   async function processEvent(event: CallbackEvent<T>): Promise<CallbackReply> {
     try {
@@ -176,7 +185,14 @@ export function createCallbackHandler<T = unknown>(alias: string, webhook: strin
     if (!result.valid) return invalid(result.violations);
 
     const key = headers[IDEMPOTENCY_HEADER.toLowerCase()];
-    const event: CallbackEvent<T> = { alias: entry.alias, webhook: info.name, operationId: info.operationId, payload: payload as T, idempotencyKey: key, headers };
+    const event: CallbackEvent<T> = {
+      alias: entry.alias,
+      webhook: info.name,
+      operationId: info.operationId,
+      payload: payload as T,
+      idempotencyKey: key,
+      headers,
+    };
     if (key === undefined || key === "") return processEvent(event);
 
     const storeKey = `${entry.alias} ${info.name} ${key}`;
@@ -210,7 +226,10 @@ export function createCallbackHandler<T = unknown>(alias: string, webhook: strin
       else body = await readNodeBody(req, maxBody);
       reply = await handle({ method: req.method ?? "GET", headers: req.headers, body });
     } catch (error) {
-      reply = error instanceof BodyTooLarge ? json(413, { error: `the body exceeds ${maxBody} bytes` }) : json(400, { error: `cannot read the request: ${(error as Error).message}` });
+      reply =
+        error instanceof BodyTooLarge
+          ? json(413, { error: `the body exceeds ${maxBody} bytes` })
+          : json(400, { error: `cannot read the request: ${(error as Error).message}` });
     }
     if (!res.headersSent) {
       res.writeHead(reply.status, reply.headers);

@@ -35,4 +35,12 @@ export {
   type SendCallbackOptions,
   type SendCallbackResult,
 } from "./send.js";
-export { findWebhook, IDEMPOTENCY_HEADER, listWebhooks, webhooksOf, type WebhookExample, type WebhookInfo, type WebhookStatus } from "./webhooks.js";
+export {
+  findWebhook,
+  IDEMPOTENCY_HEADER,
+  listWebhooks,
+  webhooksOf,
+  type WebhookExample,
+  type WebhookInfo,
+  type WebhookStatus,
+} from "./webhooks.js";

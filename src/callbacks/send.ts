@@ -76,7 +76,9 @@ export function buildCallbackPayload(alias: string, webhook: string, choice: Pay
       const wantedStatus = choice.status.toLowerCase();
       const status = info.statuses.find((s) => String(s.code) === choice.status || s.status.toLowerCase() === wantedStatus);
       if (!status) {
-        throw new CallbackPayloadError(`${label} has no status "${choice.status}"; statuses: ${info.statuses.map((s) => `${s.code} ${s.status}`).join(", ")}`);
+        throw new CallbackPayloadError(
+          `${label} has no status "${choice.status}"; statuses: ${info.statuses.map((s) => `${s.code} ${s.status}`).join(", ")}`,
+        );
       }
       if (!isObject(payload) || !("status" in payload || "status_code" in payload)) {
         throw new CallbackPayloadError(`${label}: ${source} has no status or status_code member to set; pass the payload yourself`);
@@ -145,11 +147,29 @@ export async function sendCallback(alias: string, webhook: string, options: Send
     const started = performance.now();
     let delivery: Delivery;
     try {
-      const response = await doFetch(options.to, { method: info.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
-      delivery = { attempt, idempotencyKey: key, status: response.status, body: await response.text(), durationMs: Math.round(performance.now() - started) };
+      const response = await doFetch(options.to, {
+        method: info.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      delivery = {
+        attempt,
+        idempotencyKey: key,
+        status: response.status,
+        body: await response.text(),
+        durationMs: Math.round(performance.now() - started),
+      };
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message;
-      delivery = { attempt, idempotencyKey: key, status: 0, body: "", durationMs: Math.round(performance.now() - started), error: cause ?? (error as Error).message };
+      delivery = {
+        attempt,
+        idempotencyKey: key,
+        status: 0,
+        body: "",
+        durationMs: Math.round(performance.now() - started),
+        error: cause ?? (error as Error).message,
+      };
     }
     deliveries.push(delivery);
     options.onDelivery?.(delivery);

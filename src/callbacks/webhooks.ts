@@ -81,7 +81,8 @@ export function webhooksOf(api: string | ApiEntry, registryPath?: string): Webho
       const header = parameters.find((p) => p.in === "header" && String(p.name).toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
       const body = resolveRef(doc, op.requestBody);
       const content: Node = body?.content ?? {};
-      const contentType = Object.keys(content).find((m) => /^application\/(.+\+)?json$/i.test(m)) ?? Object.keys(content)[0] ?? "application/json";
+      const contentType =
+        Object.keys(content).find((m) => /^application\/(.+\+)?json$/i.test(m)) ?? Object.keys(content)[0] ?? "application/json";
       const media: Node = content[contentType] ?? {};
       const examples: WebhookExample[] = Object.entries<Node>(media.examples ?? {}).map(([exampleName, raw]) => {
         const example = resolveRef(doc, raw) ?? {};

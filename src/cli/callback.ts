@@ -32,7 +32,9 @@ function webhookHelp(registry: ApiEntry[]): string {
 
 export function defineCallback(command: Command, ctx: CliContext): Command {
   return command
-    .description("Send one of an API's webhooks to your endpoint as the provider would: a schema-valid payload from the spec's examples, with a fresh Idempotency-Key")
+    .description(
+      "Send one of an API's webhooks to your endpoint as the provider would: a schema-valid payload from the spec's examples, with a fresh Idempotency-Key",
+    )
     .argument("<alias>", "API, e.g. payment-initiation@1.0.0")
     .argument("<webhook>", "webhook name (under `webhooks:` in the spec) or its operationId, e.g. transactionCompleted")
     .requiredOption("--to <url>", "your endpoint", httpUrl)
@@ -50,14 +52,24 @@ export function defineCallback(command: Command, ctx: CliContext): Command {
         cmd: Command,
       ) => {
         const entry = ctx.registry.find((e) => e.alias === alias);
-        if (!entry) cmd.error(`error: unknown API "${alias}"; known: ${ctx.registry.map((e) => e.alias).join(", ")}`, { exitCode: 2, code: "bank-api-contracts.unknownApi" });
+        if (!entry)
+          cmd.error(`error: unknown API "${alias}"; known: ${ctx.registry.map((e) => e.alias).join(", ")}`, {
+            exitCode: 2,
+            code: "bank-api-contracts.unknownApi",
+          });
         if (options.data !== undefined && (options.example !== undefined || options.status !== undefined)) {
-          cmd.error("error: --data replaces the example: use it without --example and --status", { exitCode: 2, code: "bank-api-contracts.conflict" });
+          cmd.error("error: --data replaces the example: use it without --example and --status", {
+            exitCode: 2,
+            code: "bank-api-contracts.conflict",
+          });
         }
         const known = webhooksOf(entry);
         if (!known.some((w) => w.name === webhook || w.operationId === webhook)) {
           const list = known.length > 0 ? `known: ${known.map((w) => w.name).join(", ")}` : "it declares no webhooks";
-          cmd.error(`error: ${entry.alias} has no webhook "${webhook}"; ${list}`, { exitCode: 2, code: "bank-api-contracts.unknownWebhook" });
+          cmd.error(`error: ${entry.alias} has no webhook "${webhook}"; ${list}`, {
+            exitCode: 2,
+            code: "bank-api-contracts.unknownWebhook",
+          });
         }
         let payload: unknown;
         if (options.data !== undefined) {
@@ -80,7 +92,8 @@ export function defineCallback(command: Command, ctx: CliContext): Command {
         try {
           built = buildCallbackPayload(entry.alias, webhook, { status: options.status, example: options.example, payload });
         } catch (error) {
-          if (error instanceof CallbackPayloadError) cmd.error(`error: ${error.message}`, { exitCode: 2, code: "bank-api-contracts.payload" });
+          if (error instanceof CallbackPayloadError)
+            cmd.error(`error: ${error.message}`, { exitCode: 2, code: "bank-api-contracts.payload" });
           throw error;
         }
         process.stdout.write(`${entry.alias} ${built.webhook.name}: sending ${built.source} to ${options.to}\n`);
@@ -90,14 +103,18 @@ export function defineCallback(command: Command, ctx: CliContext): Command {
           idempotencyKey: options.key,
           repeat: options.repeat,
           onDelivery(d) {
-            const key = d.idempotencyKey ? ` Idempotency-Key: ${d.idempotencyKey}` : " (no Idempotency-Key: the spec does not name the header)";
+            const key = d.idempotencyKey
+              ? ` Idempotency-Key: ${d.idempotencyKey}`
+              : " (no Idempotency-Key: the spec does not name the header)";
             const outcome = d.error ? `failed: ${d.error}` : `${d.status} (${d.durationMs} ms)`;
             const body = d.status >= 200 && d.status < 300 ? "" : d.body ? `\n    ${d.body.slice(0, 2000).replace(/\n/g, "\n    ")}` : "";
             process.stdout.write(`  #${d.attempt} ${built.webhook.method}${key} -> ${outcome}${body}\n`);
           },
         });
         const count = `${result.deliveries.length} deliver${result.deliveries.length === 1 ? "y" : "ies"}`;
-        process.stdout.write(`${entry.alias} ${built.webhook.name}: ${count}, ${result.ok ? "every one answered 2xx" : "not every one answered 2xx"}\n`);
+        process.stdout.write(
+          `${entry.alias} ${built.webhook.name}: ${count}, ${result.ok ? "every one answered 2xx" : "not every one answered 2xx"}\n`,
+        );
         if (!result.ok) ctx.exitCode = 1;
       },
     );

@@ -37,14 +37,23 @@ async function needs<T>(feature: keyof typeof PEERS, load: () => Promise<T>): Pr
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !missing) throw error;
     const pkg = packageJson();
     const specs = PEERS[feature].map((name) => `${name}@${pkg.peerDependencies?.[name] ?? "latest"}`);
-    throw new CliFailure(`this command needs ${PEERS[feature].join(", ")} (optional peer dependencies of ${pkg.name}), and ${missing} is not installed:\n  npm install --save-dev ${specs.join(" ")}`);
+    throw new CliFailure(
+      `this command needs ${PEERS[feature].join(", ")} (optional peer dependencies of ${pkg.name}), and ${missing} is not installed:\n  npm install --save-dev ${specs.join(" ")}`,
+    );
   }
 }
 
 /** Left-aligned columns, two spaces apart. */
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -57,9 +66,14 @@ function countOperations(entry: ApiEntry): number {
   } catch {
     throw new CliFailure(`${entry.alias}: bundled spec ${entry.bundlePath} not found`);
   }
-  const doc = parse(text) as { paths?: Record<string, Record<string, unknown> & { $ref?: string }>; components?: { pathItems?: Record<string, Record<string, unknown>> } };
+  const doc = parse(text) as {
+    paths?: Record<string, Record<string, unknown> & { $ref?: string }>;
+    components?: { pathItems?: Record<string, Record<string, unknown>> };
+  };
   return Object.values(doc.paths ?? {}).reduce((sum, item) => {
-    const target = item.$ref?.startsWith("#/components/pathItems/") ? doc.components?.pathItems?.[item.$ref.split("/").pop()!] ?? {} : item;
+    const target = item.$ref?.startsWith("#/components/pathItems/")
+      ? (doc.components?.pathItems?.[item.$ref.split("/").pop()!] ?? {})
+      : item;
     return sum + METHODS.filter((m) => m in target).length;
   }, 0);
 }
@@ -107,16 +121,26 @@ function configure(command: Command, ctx: Context): Command {
   return command
     .exitOverride()
     .showHelpAfterError()
-    .addHelpText("afterAll", `\nKnown APIs (registry order, default ports from ${DEFAULT_PORT_BASE}): ${ctx.registry.map((e) => e.alias).join(", ")}`);
+    .addHelpText(
+      "afterAll",
+      `\nKnown APIs (registry order, default ports from ${DEFAULT_PORT_BASE}): ${ctx.registry.map((e) => e.alias).join(", ")}`,
+    );
 }
 
 /** `mock [alias...]`: also what `npm run mock` runs. */
 export function defineMock(command: Command, ctx: Context): Command {
   const maxBase = 65536 - ctx.registry.length;
   return command
-    .description("Serve the contract mock (Prism, the spec's examples) of each API given, default all, each on its default port; Ctrl-C stops")
+    .description(
+      "Serve the contract mock (Prism, the spec's examples) of each API given, default all, each on its default port; Ctrl-C stops",
+    )
     .argument("[alias...]", "APIs to serve (default: all)")
-    .option("--port-base <n>", `first port; the APIs take N, N+1, ... in registry order`, integer("--port-base", 1, maxBase), DEFAULT_PORT_BASE)
+    .option(
+      "--port-base <n>",
+      `first port; the APIs take N, N+1, ... in registry order`,
+      integer("--port-base", 1, maxBase),
+      DEFAULT_PORT_BASE,
+    )
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .action(async (aliases: string[], options: { portBase: number; host: string }, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
@@ -132,7 +156,10 @@ export function defineMock(command: Command, ctx: Context): Command {
         throw new CliFailure((error as Error).message);
       }
       process.stdout.write(
-        table([["API", "URL", "OPERATIONS", "AUTH"], ...mocks.map((m) => [m.alias, m.url, String(m.operations), m.auth.join(", ") || "none"])]) +
+        table([
+          ["API", "URL", "OPERATIONS", "AUTH"],
+          ...mocks.map((m) => [m.alias, m.url, String(m.operations), m.auth.join(", ") || "none"]),
+        ]) +
           `\n${mocks.length} mock(s) ready in ${Date.now() - started} ms. Request violations are in the sl-violations response header. Ctrl+C stops.\n`,
       );
       const received = await signal;
@@ -144,7 +171,9 @@ export function defineMock(command: Command, ctx: Context): Command {
 
 function defineProxy(command: Command, ctx: Context): Command {
   return command
-    .description("Validating proxy (Prism) in front of a real server: forwards every request to the upstream and reports each request or response that breaks the contract; Ctrl-C stops")
+    .description(
+      "Validating proxy (Prism) in front of a real server: forwards every request to the upstream and reports each request or response that breaks the contract; Ctrl-C stops",
+    )
     .argument("<alias>", "API whose contract applies, e.g. pay@1.3.0")
     .requiredOption("--upstream <url>", "base URL of the real server (the sandbox); request paths are appended to it", httpUrl)
     .option("--port <n>", "port to listen on (default: the API's default mock port)", integer("--port", 0, 65535))
@@ -171,15 +200,18 @@ function defineProxy(command: Command, ctx: Context): Command {
                 ? "ok"
                 : `${exchange.violations.length} violation(s)`;
             const lines = [`${exchange.method} ${exchange.url} -> ${exchange.status ?? "-"}: ${outcome}`];
-            for (const v of exchange.violations) lines.push(`    ${v.location.join(".")}: ${v.message}${v.severity === "Error" ? "" : ` (${v.severity.toLowerCase()})`}`);
-            process.stdout.write(lines.join("\n") + "\n");
+            for (const v of exchange.violations)
+              lines.push(`    ${v.location.join(".")}: ${v.message}${v.severity === "Error" ? "" : ` (${v.severity.toLowerCase()})`}`);
+            process.stdout.write(`${lines.join("\n")}\n`);
           },
         });
       } catch (error) {
         dispose();
         throw new CliFailure((error as Error).message);
       }
-      process.stdout.write(`${entry.alias} proxy ready: ${proxy.url} -> ${proxy.upstream}. Violations are printed below and sent in the sl-violations response header. Ctrl+C stops.\n`);
+      process.stdout.write(
+        `${entry.alias} proxy ready: ${proxy.url} -> ${proxy.upstream}. Violations are printed below and sent in the sl-violations response header. Ctrl+C stops.\n`,
+      );
       const received = await signal;
       dispose();
       process.stdout.write(`\n${received}: stopping the proxy\n`);
@@ -191,13 +223,18 @@ function readInput(command: Command, file: string): string {
   try {
     return readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (error) {
-    command.error(`error: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}`, { exitCode: 2, code: "bank-api-contracts.input" });
+    command.error(`error: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}`, {
+      exitCode: 2,
+      code: "bank-api-contracts.input",
+    });
   }
 }
 
 function defineValidate(command: Command, ctx: Context): Command {
   return command
-    .description("Validate a captured response body against the contract; prints each violation with its JSON path and exits 1 on any, 0 when it matches")
+    .description(
+      "Validate a captured response body against the contract; prints each violation with its JSON path and exits 1 on any, 0 when it matches",
+    )
     .argument("<alias>", "API, e.g. pay@1.3.0")
     .argument("<file>", "the body: a JSON file, or - for standard input (an empty file means no body)")
     .requiredOption("--operation <operationId>", "operation that produced the response, e.g. getMerchant")
@@ -217,14 +254,17 @@ function defineValidate(command: Command, ctx: Context): Command {
       try {
         result = createValidator(entry).validateResponse({ operationId: options.operation, status: options.status, body });
       } catch (error) {
-        if (error instanceof OperationNotFoundError) cmd.error(`error: ${error.message}`, { exitCode: 2, code: "bank-api-contracts.unknownOperation" });
+        if (error instanceof OperationNotFoundError)
+          cmd.error(`error: ${error.message}`, { exitCode: 2, code: "bank-api-contracts.unknownOperation" });
         throw error;
       }
       const what = `${entry.alias} ${options.operation} ${options.status}`;
       if (result.valid) {
         process.stdout.write(`${name}: matches the ${what} response\n`);
       } else {
-        process.stdout.write(`${name}: ${result.violations.length} violation(s) of the ${what} response\n${formatViolations(result.violations)}\n`);
+        process.stdout.write(
+          `${name}: ${result.violations.length} violation(s) of the ${what} response\n${formatViolations(result.violations)}\n`,
+        );
         ctx.exitCode = 1;
       }
     });
@@ -244,7 +284,7 @@ function defineList(command: Command, ctx: Context): Command {
         port: defaultPort(entry),
       }));
       if (options.json) {
-        process.stdout.write(JSON.stringify(rows, null, 2) + "\n");
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
       process.stdout.write(

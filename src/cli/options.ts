@@ -5,7 +5,8 @@ import { InvalidArgumentError } from "commander";
 export function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+    if (!/^\d+$/.test(value) || n < min || n > max)
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
     return n;
   };
 }

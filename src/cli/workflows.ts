@@ -175,7 +175,21 @@ export function redoclyCli(): string {
 }
 
 interface RespectJson {
-  files?: Record<string, { executedWorkflows?: Array<{ workflowId: string; status?: string; totalTimeMs?: number; executedSteps?: Array<{ stepId?: string; workflowId?: string; checks?: Array<{ name: string; passed: boolean; message?: string }> }> }> }>;
+  files?: Record<
+    string,
+    {
+      executedWorkflows?: Array<{
+        workflowId: string;
+        status?: string;
+        totalTimeMs?: number;
+        executedSteps?: Array<{
+          stepId?: string;
+          workflowId?: string;
+          checks?: Array<{ name: string; passed: boolean; message?: string }>;
+        }>;
+      }>;
+    }
+  >;
 }
 
 function summarize(json: RespectJson | undefined): WorkflowResult[] {
@@ -188,7 +202,12 @@ function summarize(json: RespectJson | undefined): WorkflowResult[] {
           if (!check.passed) failures.push({ stepId: String(step.stepId ?? "?"), check: check.name, message: check.message ?? "" });
         }
       }
-      results.push({ workflowId: workflow.workflowId, passed: workflow.status === "success" && failures.length === 0, durationMs: workflow.totalTimeMs ?? 0, failures });
+      results.push({
+        workflowId: workflow.workflowId,
+        passed: workflow.status === "success" && failures.length === 0,
+        durationMs: workflow.totalTimeMs ?? 0,
+        failures,
+      });
     }
   }
   return results;
@@ -197,9 +216,11 @@ function summarize(json: RespectJson | undefined): WorkflowResult[] {
 /** Runs the workflows of one Arazzo file with Redocly Respect; resolves when Respect exits. */
 export async function runWorkflows(filePath: string, options: RunWorkflowsOptions): Promise<RespectRun> {
   const file = loadWorkflowFile(filePath);
-  const servers = typeof options.server === "string" ? Object.fromEntries(file.sources.map((s) => [s.name, options.server as string])) : options.server;
+  const servers =
+    typeof options.server === "string" ? Object.fromEntries(file.sources.map((s) => [s.name, options.server as string])) : options.server;
   const unknown = Object.keys(servers).filter((name) => !file.sources.some((s) => s.name === name));
-  if (unknown.length > 0) throw new Error(`${filePath}: no sourceDescription named ${unknown.join(", ")} (known: ${file.sources.map((s) => s.name).join(", ")})`);
+  if (unknown.length > 0)
+    throw new Error(`${filePath}: no sourceDescription named ${unknown.join(", ")} (known: ${file.sources.map((s) => s.name).join(", ")})`);
   const tmp = mkdtempSync(join(tmpdir(), "respect-"));
   const jsonPath = join(tmp, "result.json");
   const args = [redoclyCli(), "respect", filePath, "--server", JSON.stringify(servers), "--json-output", jsonPath];
@@ -267,7 +288,10 @@ export interface CliContext {
 function lookupApi(command: Command, ctx: CliContext, alias: string): ApiEntry {
   const entry = ctx.registry.find((e) => e.alias === alias);
   if (!entry) {
-    command.error(`error: unknown API "${alias}"; known: ${ctx.registry.map((e) => e.alias).join(", ")}`, { exitCode: 2, code: "bank-api-contracts.unknownApi" });
+    command.error(`error: unknown API "${alias}"; known: ${ctx.registry.map((e) => e.alias).join(", ")}`, {
+      exitCode: 2,
+      code: "bank-api-contracts.unknownApi",
+    });
   }
   return entry;
 }
@@ -288,64 +312,89 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
       "Run the workflows of one API. Without --server, starts the API's contract mock on a free port and runs against it, filling required inputs from their examples; with --server, runs against that base URL and needs every required input (your credentials)",
     )
     .argument("<alias>", "API, e.g. pay@1.3.0")
-    .option("--server <url>", "base URL of the server to run against, e.g. your sandbox (default: a contract mock started for the run)", (value: string) => httpUrl(value).replace(/\/+$/, ""))
+    .option(
+      "--server <url>",
+      "base URL of the server to run against, e.g. your sandbox (default: a contract mock started for the run)",
+      (value: string) => httpUrl(value).replace(/\/+$/, ""),
+    )
     .option("--input <key=value>", "a workflow input, e.g. token=... or apiKey=... (repeatable)", parseInput)
     .option("--workflow <id...>", "run only these workflows (default: all of the file)")
     .option("--verbose", "print every request and response (credentials stay masked)")
     .addHelpText(
       "after",
-      "\nExamples:\n  bank-api-contracts workflows run pay@1.3.0\n  bank-api-contracts workflows run pay@1.3.0 --server https://sandbox.pay.your-provider.test --input token=\"$PAY_TOKEN\" --input flaggedInvoiceId=inv_...\n" +
+      '\nExamples:\n  bank-api-contracts workflows run pay@1.3.0\n  bank-api-contracts workflows run pay@1.3.0 --server https://sandbox.pay.your-provider.test --input token="$PAY_TOKEN" --input flaggedInvoiceId=inv_...\n' +
         "`bank-api-contracts workflows list <alias>` shows each workflow's inputs.",
     )
-    .action(async (alias: string, options: { server?: string; input?: Record<string, string>; workflow?: string[]; verbose?: boolean }, cmd: Command) => {
-      const entry = lookupApi(cmd, ctx, alias);
-      const given = options.input ?? {};
-      const file = workflowFileOf(entry);
-      const ids = options.workflow;
-      const unknownIds = (ids ?? []).filter((id) => !file.workflows.some((w) => w.workflowId === id));
-      if (unknownIds.length > 0) {
-        cmd.error(`error: ${entry.alias} has no workflow ${unknownIds.join(", ")}; known: ${file.workflows.map((w) => w.workflowId).join(", ")}`, { exitCode: 2, code: "bank-api-contracts.unknownWorkflow" });
-      }
-      const declared = inputsOf(file, ids);
-      const unknownInputs = Object.keys(given).filter((name) => !declared.some((i) => i.name === name));
-      if (unknownInputs.length > 0) {
-        cmd.error(`error: no workflow of ${entry.alias} takes the input ${unknownInputs.join(", ")}; inputs:\n${describeInputs(declared)}`, { exitCode: 2, code: "bank-api-contracts.unknownInput" });
-      }
-      let server = options.server;
-      let inputs: Record<string, unknown> = given;
-      let mock: { url: string; close(): Promise<void> } | undefined;
-      if (server) {
-        const missing = missingInputs(file, inputs, ids);
-        if (missing.length > 0) {
-          cmd.error(`error: running against ${server} needs these inputs:\n${describeInputs(missing)}`, { exitCode: 2, code: "bank-api-contracts.missingInput" });
+    .action(
+      async (
+        alias: string,
+        options: { server?: string; input?: Record<string, string>; workflow?: string[]; verbose?: boolean },
+        cmd: Command,
+      ) => {
+        const entry = lookupApi(cmd, ctx, alias);
+        const given = options.input ?? {};
+        const file = workflowFileOf(entry);
+        const ids = options.workflow;
+        const unknownIds = (ids ?? []).filter((id) => !file.workflows.some((w) => w.workflowId === id));
+        if (unknownIds.length > 0) {
+          cmd.error(
+            `error: ${entry.alias} has no workflow ${unknownIds.join(", ")}; known: ${file.workflows.map((w) => w.workflowId).join(", ")}`,
+            { exitCode: 2, code: "bank-api-contracts.unknownWorkflow" },
+          );
         }
-      } else {
-        inputs = mockInputs(file, given, ids);
-        let startMock;
+        const declared = inputsOf(file, ids);
+        const unknownInputs = Object.keys(given).filter((name) => !declared.some((i) => i.name === name));
+        if (unknownInputs.length > 0) {
+          cmd.error(
+            `error: no workflow of ${entry.alias} takes the input ${unknownInputs.join(", ")}; inputs:\n${describeInputs(declared)}`,
+            { exitCode: 2, code: "bank-api-contracts.unknownInput" },
+          );
+        }
+        let server = options.server;
+        let inputs: Record<string, unknown> = given;
+        let mock: { url: string; close(): Promise<void> } | undefined;
+        if (server) {
+          const missing = missingInputs(file, inputs, ids);
+          if (missing.length > 0) {
+            cmd.error(`error: running against ${server} needs these inputs:\n${describeInputs(missing)}`, {
+              exitCode: 2,
+              code: "bank-api-contracts.missingInput",
+            });
+          }
+        } else {
+          inputs = mockInputs(file, given, ids);
+          let startMock;
+          try {
+            ({ startMock } = await import("../mock/index.js"));
+          } catch (error) {
+            throw new Error(
+              `running against the mock needs Prism (@stoplight/prism-http, @stoplight/prism-http-server), which failed to load: ${(error as Error).message}; or pass --server`,
+            );
+          }
+          mock = await startMock(entry, { port: 0 });
+          server = mock.url;
+        }
+        process.stdout.write(
+          `${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? " (contract mock)" : ""}\n`,
+        );
         try {
-          ({ startMock } = await import("../mock/index.js"));
-        } catch (error) {
-          throw new Error(`running against the mock needs Prism (@stoplight/prism-http, @stoplight/prism-http-server), which failed to load: ${(error as Error).message}; or pass --server`);
+          const result = await runWorkflows(file.path, {
+            server: server!,
+            inputs,
+            workflowIds: ids,
+            verbose: options.verbose,
+            onOutput: (text) => process.stdout.write(text),
+          });
+          const passed = result.workflows.filter((w) => w.passed).length;
+          process.stdout.write(
+            `${entry.alias}: ${passed} of ${result.workflows.length} workflow(s) passed in ${(result.durationMs / 1000).toFixed(1)} s\n`,
+          );
+          if (!result.ok) ctx.exitCode = 1;
+        } finally {
+          await mock?.close();
         }
-        mock = await startMock(entry, { port: 0 });
-        server = mock.url;
-      }
-      process.stdout.write(`${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? " (contract mock)" : ""}\n`);
-      try {
-        const result = await runWorkflows(file.path, {
-          server: server!,
-          inputs,
-          workflowIds: ids,
-          verbose: options.verbose,
-          onOutput: (text) => process.stdout.write(text),
-        });
-        const passed = result.workflows.filter((w) => w.passed).length;
-        process.stdout.write(`${entry.alias}: ${passed} of ${result.workflows.length} workflow(s) passed in ${(result.durationMs / 1000).toFixed(1)} s\n`);
-        if (!result.ok) ctx.exitCode = 1;
-      } finally {
-        await mock?.close();
-      }
-    });
+      },
+    );
 
   command
     .command("list")
@@ -365,12 +414,14 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
         for (const workflow of file.workflows) {
           lines.push(`  ${workflow.workflowId}${workflow.summary ? `: ${workflow.summary}` : ""}`);
           for (const input of workflow.inputs) {
-            const notes = [input.required ? "required" : `default ${JSON.stringify(input.default)}`, input.secret ? "secret" : ""].filter(Boolean).join(", ");
+            const notes = [input.required ? "required" : `default ${JSON.stringify(input.default)}`, input.secret ? "secret" : ""]
+              .filter(Boolean)
+              .join(", ");
             lines.push(`    --input ${input.name}  (${notes})${input.description ? ` ${input.description}` : ""}`);
           }
         }
       }
-      process.stdout.write(lines.join("\n") + "\n");
+      process.stdout.write(`${lines.join("\n")}\n`);
     });
 
   return command;

@@ -34,11 +34,7 @@ export function recordOperation(response: Response, operation: Operation): void 
 function isViolation(value: unknown): value is Violation {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return (
-    Array.isArray(v.location) &&
-    v.location.every((part) => typeof part === "string") &&
-    typeof v.message === "string"
-  );
+  return Array.isArray(v.location) && v.location.every((part) => typeof part === "string") && typeof v.message === "string";
 }
 
 function violationList(value: unknown): Violation[] {
@@ -117,9 +113,7 @@ export class ApiError extends Error {
   constructor(response: Response, body: unknown, operation: Operation = recalledOperation(response), fault?: Fault) {
     const headerViolations = parseViolations(response.headers.get("sl-violations"));
     const violations =
-      headerViolations.length > 0
-        ? headerViolations
-        : violationList((body as { validation?: unknown } | null | undefined)?.validation);
+      headerViolations.length > 0 ? headerViolations : violationList((body as { validation?: unknown } | null | undefined)?.validation);
     const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
     const findings = violations.map((v) => `${v.location.join(".")}: ${v.message}`).join("; ");
     super(

@@ -50,17 +50,19 @@ export type Credential = string | (() => string | Promise<string>);
 
 type EnvironmentOf<S extends readonly ServerDefinition[]> = NonNullable<S[number]["environment"]>;
 
-type VariableNames<S extends readonly ServerDefinition[]> =
-  S[number] extends infer T ? (T extends ServerDefinition ? keyof T["variables"] & string : never) : never;
+type VariableNames<S extends readonly ServerDefinition[]> = S[number] extends infer T
+  ? T extends ServerDefinition
+    ? keyof T["variables"] & string
+    : never
+  : never;
 
-type VariableValue<S extends readonly ServerDefinition[], K extends string> =
-  S[number] extends infer T
-    ? T extends { variables: { [P in K]: infer V } }
-      ? V extends { enum: readonly (infer E)[] }
-        ? E
-        : string
-      : never
-    : never;
+type VariableValue<S extends readonly ServerDefinition[], K extends string> = S[number] extends infer T
+  ? T extends { variables: { [P in K]: infer V } }
+    ? V extends { enum: readonly (infer E)[] }
+      ? E
+      : string
+    : never
+  : never;
 
 /** Values for the server template's variables; each omitted one takes its default from the spec. */
 export type ServerVariables<S extends readonly ServerDefinition[]> = { [K in VariableNames<S>]?: VariableValue<S, K> };
@@ -94,8 +96,7 @@ type PathsWithMethod<Paths extends {}, Method extends HttpMethod> = {
 }[keyof Paths];
 type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 // As openapi-fetch: the init argument is optional exactly when nothing in it is required.
-type InitParam<Init> =
-  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** The result of a call when there was no usable HTTP answer (see FaultKind). */
 export interface FaultResult {
@@ -164,7 +165,10 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
 
 function checkCredential(definition: ApiDefinition, option: string, value: unknown, from: "is" | "returned"): string {
   if (typeof value !== "string" || value.trim() === "") {
-    fail(definition, `option "${option}" ${from} ${typeof value === "string" ? "an empty string" : `a ${typeof value}`}; expected a non-empty string`);
+    fail(
+      definition,
+      `option "${option}" ${from} ${typeof value === "string" ? "an empty string" : `a ${typeof value}`}; expected a non-empty string`,
+    );
   }
   if (!HEADER_VALUE.test(value)) fail(definition, `option "${option}" ${from} a value that is not a valid HTTP header value`);
   return value;
@@ -177,13 +181,20 @@ export function baseUrlOf(definition: ApiDefinition, options: Record<string, unk
   if (baseUrl !== undefined) fail(definition, `option "baseUrl" must be a non-empty string`);
   const environments = definition.servers.flatMap((s) => (s.environment ? [s.environment] : []));
   if (environment === undefined) {
-    fail(definition, `missing option "baseUrl" or "environment" (${environments.map((e) => `"${e}"`).join(" or ") || "the spec names no environments"})`);
+    fail(
+      definition,
+      `missing option "baseUrl" or "environment" (${environments.map((e) => `"${e}"`).join(" or ") || "the spec names no environments"})`,
+    );
   }
   const server = definition.servers.find((s) => s.environment === environment);
   if (!server) fail(definition, `unknown environment ${JSON.stringify(environment)}; known: ${environments.join(", ")}`);
   const given = (variables ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(given)) {
-    if (!(name in server.variables)) fail(definition, `unknown server variable "${name}" for environment "${server.environment}"; known: ${Object.keys(server.variables).join(", ")}`);
+    if (!(name in server.variables))
+      fail(
+        definition,
+        `unknown server variable "${name}" for environment "${server.environment}"; known: ${Object.keys(server.variables).join(", ")}`,
+      );
   }
   return server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const variable = server.variables[name];
@@ -225,7 +236,10 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
     const { option, header } = auth;
     const credential = opts[option];
     if (credential === undefined || credential === null) {
-      fail(definition, `missing option "${option}" (${auth.kind === "bearer" ? "the bearer access token" : `the API key, sent as ${header}`}, or a function returning it)`);
+      fail(
+        definition,
+        `missing option "${option}" (${auth.kind === "bearer" ? "the bearer access token" : `the API key, sent as ${header}`}, or a function returning it)`,
+      );
     }
     if (typeof credential !== "function") checkCredential(definition, option, credential, "is");
     client.use({
@@ -241,9 +255,16 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   const methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
   const raw = client as unknown as Record<string, (path: string, init?: Record<string, unknown>) => Promise<RawResult>>;
   const guarded: Record<string, unknown> = { use: client.use.bind(client), eject: client.eject.bind(client) };
-  for (const method of methods) guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, raw[method]);
+  for (const method of methods)
+    guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, raw[method]);
   guarded.request = (method: string, path: string, init?: Record<string, unknown>) =>
-    guard(String(method).toUpperCase(), path, init, baseFetch, (p, i) => client.request(method as never, p as never, i as never) as Promise<RawResult>);
+    guard(
+      String(method).toUpperCase(),
+      path,
+      init,
+      baseFetch,
+      (p, i) => client.request(method as never, p as never, i as never) as Promise<RawResult>,
+    );
   return guarded as unknown as ApiClient<Paths>;
 }
 
@@ -303,14 +324,25 @@ class DeferredRequest {
 }
 Object.setPrototypeOf(DeferredRequest.prototype, Request.prototype);
 for (const key of Object.getOwnPropertyNames(Request.prototype)) {
-  if (key === "constructor" || Object.prototype.hasOwnProperty.call(DeferredRequest.prototype, key) || ["url", "method", "headers"].includes(key)) continue;
+  if (key === "constructor" || Object.hasOwn(DeferredRequest.prototype, key) || ["url", "method", "headers"].includes(key)) continue;
   const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;
   Object.defineProperty(
     DeferredRequest.prototype,
     key,
     typeof descriptor.value === "function"
-      ? { configurable: true, writable: true, value(this: DeferredRequest, ...args: unknown[]) { return (this.materialize() as any)[key](...args); } }
-      : { configurable: true, get(this: DeferredRequest) { return (this.materialize() as any)[key]; } },
+      ? {
+          configurable: true,
+          writable: true,
+          value(this: DeferredRequest, ...args: unknown[]) {
+            return (this.materialize() as any)[key](...args);
+          },
+        }
+      : {
+          configurable: true,
+          get(this: DeferredRequest) {
+            return (this.materialize() as any)[key];
+          },
+        },
   );
 }
 type RawResult = { data?: unknown; error?: unknown; fault?: ApiError; response: Response };
@@ -333,12 +365,11 @@ async function guard(
   const tracked: FetchFunction = async (input, ext) => {
     sent = true;
     // The global fetch takes the URL and init as they are; an injected fetch gets a real Request.
-    answer =
-      DeferredRequest.is(input)
-        ? custom
-          ? await custom(input.materialize(), ext)
-          : await input.send(ext)
-        : await (custom ?? globalThis.fetch)(input, ext);
+    answer = DeferredRequest.is(input)
+      ? custom
+        ? await custom(input.materialize(), ext)
+        : await input.send(ext)
+      : await (custom ?? globalThis.fetch)(input, ext);
     return answer;
   };
   try {

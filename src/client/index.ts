@@ -16,4 +16,13 @@ export {
   type ServerVariable,
   type ServerVariables,
 } from "./factory.js";
-export { ApiError, parseViolations, unwrap, type DataOf, type FaultKind, type FetchResult, type Operation, type Violation } from "./errors.js";
+export {
+  ApiError,
+  parseViolations,
+  unwrap,
+  type DataOf,
+  type FaultKind,
+  type FetchResult,
+  type Operation,
+  type Violation,
+} from "./errors.js";

@@ -80,9 +80,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   const port = options.port ?? defaultPort(entry);
   const host = options.host ?? "127.0.0.1";
   if (!existsSync(specPath)) {
-    throw new Error(
-      `${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`,
-    );
+    throw new Error(`${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`);
   }
   const operations = await loadOperations(specPath);
   const server = createPrismServer(operations, { cache: options.cache });

@@ -1,5 +1,10 @@
 /** Binding a Prism server (the mock's or the proxy's) with an error that names the API and the port. */
-export async function listenOrExplain(server: { listen(port: number, host: string): Promise<string> }, alias: string, port: number, host: string): Promise<string> {
+export async function listenOrExplain(
+  server: { listen(port: number, host: string): Promise<string> },
+  alias: string,
+  port: number,
+  host: string,
+): Promise<string> {
   try {
     return await server.listen(port, host);
   } catch (error) {

@@ -210,7 +210,10 @@ interface Violation {
 
 const SEVERITY = ["Error", "Warning", "Information", "Hint"];
 
-function violationsOf(prefix: string, details: Array<{ path?: string[]; severity: number; code?: string | number; message: string }>): Violation[] {
+function violationsOf(
+  prefix: string,
+  details: Array<{ path?: string[]; severity: number; code?: string | number; message: string }>,
+): Violation[] {
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
 }
 
@@ -250,7 +253,11 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     response.end(bytes);
   }
 
-  function sendProblem(response: ServerResponse, error: Error & { status?: number; additional?: { headers?: Record<string, string> } }, key: string | undefined): void {
+  function sendProblem(
+    response: ServerResponse,
+    error: Error & { status?: number; additional?: { headers?: Record<string, string> } },
+    key: string | undefined,
+  ): void {
     if (response.writableEnded) return;
     response.setHeader("content-type", "application/problem+json");
     for (const [name, value] of Object.entries(error.additional?.headers ?? {})) response.setHeader(name, value);
@@ -262,7 +269,10 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     if (request.method === "OPTIONS" && headers.origin && headers["access-control-request-method"]) {
       request.resume();
       setCorsHeaders(request, response);
-      response.setHeader("Access-Control-Allow-Methods", headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS");
+      response.setHeader(
+        "Access-Control-Allow-Methods",
+        headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS",
+      );
       response.setHeader("Vary", "origin");
       response.setHeader("Content-Length", "0");
       response.statusCode = 204;

@@ -69,7 +69,10 @@ interface Diagnostic {
   severity: number;
 }
 type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
-type Outcome = Either<Error & { status?: number }, { output: { statusCode: number }; validations: { input: Diagnostic[]; output: Diagnostic[] } }>;
+type Outcome = Either<
+  Error & { status?: number },
+  { output: { statusCode: number }; validations: { input: Diagnostic[]; output: Diagnostic[] } }
+>;
 interface RequestInput {
   method: string;
   url: { path: string; query?: Record<string, string | string[]> };
@@ -78,12 +81,14 @@ interface RequestInput {
 const SEVERITIES = ["Error", "Warning", "Information", "Hint"];
 
 /** As prism-http-server builds the sl-violations entries. */
-const violation = (prefix: string) => (d: Diagnostic): ProxyViolation => ({
-  location: [prefix, ...(d.path ?? [])],
-  severity: SEVERITIES[d.severity] ?? String(d.severity),
-  code: d.code ?? "",
-  message: d.message,
-});
+const violation =
+  (prefix: string) =>
+  (d: Diagnostic): ProxyViolation => ({
+    location: [prefix, ...(d.path ?? [])],
+    severity: SEVERITIES[d.severity] ?? String(d.severity),
+    code: d.code ?? "",
+    message: d.message,
+  });
 
 function describeUrl(input: RequestInput): string {
   const query = new URLSearchParams();
@@ -101,7 +106,8 @@ function parseUpstream(alias: string, upstream: string | URL): URL {
   } catch {
     throw new Error(`${alias}: upstream ${JSON.stringify(String(upstream))} is not a URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${alias}: upstream must be an http or https URL, got ${url.href}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`${alias}: upstream must be an http or https URL, got ${url.href}`);
   return url;
 }
 

@@ -22,7 +22,12 @@ interface FetchResultLike {
 }
 
 function isFetchResult(value: unknown): value is FetchResultLike {
-  return typeof value === "object" && value !== null && typeof Response !== "undefined" && (value as FetchResultLike).response instanceof Response;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof Response !== "undefined" &&
+    (value as FetchResultLike).response instanceof Response
+  );
 }
 
 /**
@@ -31,7 +36,7 @@ function isFetchResult(value: unknown): value is FetchResultLike {
  * `status` when given (and is used when not).
  */
 export function toMatchContract(
-  this: MatcherContext | void,
+  this: MatcherContext | undefined,
   received: unknown,
   alias: string,
   operationId: string,

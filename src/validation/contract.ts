@@ -83,7 +83,7 @@ const JSON_MEDIA = /^application\/(.+\+)?json$/i;
 
 const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
 const unescapeToken = (token: string) => token.replace(/~1/g, "/").replace(/~0/g, "~");
-const pointer = (...tokens: string[]) => tokens.map((t) => "/" + escapeToken(t)).join("");
+const pointer = (...tokens: string[]) => tokens.map((t) => `/${escapeToken(t)}`).join("");
 
 /** Follows local `$ref`s from the node found at `at`; returns the target and its canonical pointer. */
 function follow(doc: Node, node: Node, at: string): Located {
@@ -94,7 +94,11 @@ function follow(doc: Node, node: Node, at: string): Located {
     if (seen.has(ref)) throw new Error(`${at}: $ref cycle through ${ref}`);
     seen.add(ref);
     at = decodeURIComponent(ref.slice(1));
-    node = at.split("/").slice(1).map(unescapeToken).reduce((n: Node | undefined, key) => n?.[key], doc) as Node;
+    node = at
+      .split("/")
+      .slice(1)
+      .map(unescapeToken)
+      .reduce((n: Node | undefined, key) => n?.[key], doc) as Node;
     if (node === undefined) throw new Error(`unresolved $ref ${ref}`);
   }
   return { node, at };
@@ -238,7 +242,7 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
     const { media, problem } = pickMedia(doc, content, contentType);
     if (problem) return [{ in: "body", path: "$", message: `${problem} for ${what}` }];
     if (media?.node.schema === undefined) return [];
-    return fromAjv(bodies.check(media.at + "/schema", body), body, "body", "$");
+    return fromAjv(bodies.check(`${media.at}/schema`, body), body, "body", "$");
   };
 
   return {
@@ -248,7 +252,8 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
     validateResponse({ operationId, status, body, contentType }) {
       const { op } = operation(operationId);
       const code = String(status);
-      if (!/^[1-5]\d\d$/.test(code)) throw new TypeError(`${alias} ${operationId}: status must be an HTTP status code, got ${JSON.stringify(status)}`);
+      if (!/^[1-5]\d\d$/.test(code))
+        throw new TypeError(`${alias} ${operationId}: status must be an HTTP status code, got ${JSON.stringify(status)}`);
       const declared = Object.keys(op.node.responses ?? {});
       const key =
         declared.find((c) => c === code) ??

@@ -36,7 +36,7 @@ export interface SpecValidator {
 }
 
 /** `/a/b~1c` -> the Ajv reference of that node in the document added as "spec". */
-const schemaRef = (at: string) => "spec#" + at.split("/").map(encodeURIComponent).join("/");
+const schemaRef = (at: string) => `spec#${at.split("/").map(encodeURIComponent).join("/")}`;
 
 export function specValidator(doc: object, options: SpecValidatorOptions = {}): SpecValidator {
   const ajv = new Ajv2020({

@@ -14,8 +14,9 @@ const KEY = "test-api-key-123";
 
 const disbursementDoc = loadBundle(findApi("disbursement@1.0.0").bundlePath);
 const createBody = disbursementDoc.paths["/v1/disbursements"].post.requestBody.content["application/json"].examples.philippines.value;
-const openBody = loadBundle(findApi("account-opening@1.0.0").bundlePath).paths["/v1/open-account"].post.requestBody.content["application/json"]
-  .examples.dummyBank.value;
+const openBody = loadBundle(findApi("account-opening@1.0.0").bundlePath).paths["/v1/open-account"].post.requestBody.content[
+  "application/json"
+].examples.dummyBank.value;
 
 /** One call per API: the client factory, a call through the client, and the same request without credentials. */
 const apis = [

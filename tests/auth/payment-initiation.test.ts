@@ -38,9 +38,22 @@ describe("createPaymentInitiationClient sends the x-api-key header", () => {
 
   it("builds the sandbox and live URLs from {direct_url}", async () => {
     const { fetch, requests } = recordingFetch();
-    await createPaymentInitiationClient({ environment: "sandbox", variables: { direct_domain: "direct.example.org" }, apiKey: KEY, fetch }).GET("/v1/transfer");
-    await createPaymentInitiationClient({ environment: "live", variables: { direct_domain: "direct.example.org" }, apiKey: KEY, fetch }).GET("/v1/transfer");
-    expect(requests.map((r) => r.url)).toEqual(["https://sandbox.direct.example.org/v1/transfer", "https://direct.example.org/v1/transfer"]);
+    await createPaymentInitiationClient({
+      environment: "sandbox",
+      variables: { direct_domain: "direct.example.org" },
+      apiKey: KEY,
+      fetch,
+    }).GET("/v1/transfer");
+    await createPaymentInitiationClient({
+      environment: "live",
+      variables: { direct_domain: "direct.example.org" },
+      apiKey: KEY,
+      fetch,
+    }).GET("/v1/transfer");
+    expect(requests.map((r) => r.url)).toEqual([
+      "https://sandbox.direct.example.org/v1/transfer",
+      "https://direct.example.org/v1/transfer",
+    ]);
   });
 
   it("refuses to be created without a key", () => {

@@ -17,21 +17,34 @@ const NOWHERE = "http://127.0.0.1:9";
 
 /** One call per statement operation, with a valid request. */
 const statementCalls: Array<[string, (client: StatementClient) => Promise<{ response: Response }>]> = [
-  ["POST /v1/statement-init", (c) =>
-    c.POST("/v1/statement-init", { body: { country: "ID", bank_codes: ["DUMMY_BANK_PERSONAL"], app_redirect_duration: 60 } })],
-  ["POST /v1/statement-retrieval", (c) =>
-    c.POST("/v1/statement-retrieval", {
-      body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { credential_type: "EMAIL", identifier: "u@example.com", secret: "p" } },
-    })],
+  [
+    "POST /v1/statement-init",
+    (c) => c.POST("/v1/statement-init", { body: { country: "ID", bank_codes: ["DUMMY_BANK_PERSONAL"], app_redirect_duration: 60 } }),
+  ],
+  [
+    "POST /v1/statement-retrieval",
+    (c) =>
+      c.POST("/v1/statement-retrieval", {
+        body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { credential_type: "EMAIL", identifier: "u@example.com", secret: "p" } },
+      }),
+  ],
   ["GET /v1/statements", (c) => c.GET("/v1/statements", { params: { query: { statement_ids: "st_1" } } })],
   ["POST /v1/tfa", (c) => c.POST("/v1/tfa", { body: { purpose: "BankCredentialLogin", purpose_id: "st_1", token: "123456" } })],
 ];
 
 /** One call per balance operation, with a valid request. */
 const balanceCalls: Array<[string, (client: BalanceClient) => Promise<{ response: Response }>]> = [
-  ["POST /v1/balance-init", (c) => c.POST("/v1/balance-init", { body: { country: "PH", bank_codes: ["BDO_PERSONAL"], auto_consent: false } })],
-  ["POST /v1/balance", (c) =>
-    c.POST("/v1/balance", { body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { credential_type: "TOKEN", identifier: "tok_1", secret: "" } } })],
+  [
+    "POST /v1/balance-init",
+    (c) => c.POST("/v1/balance-init", { body: { country: "PH", bank_codes: ["BDO_PERSONAL"], auto_consent: false } }),
+  ],
+  [
+    "POST /v1/balance",
+    (c) =>
+      c.POST("/v1/balance", {
+        body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { credential_type: "TOKEN", identifier: "tok_1", secret: "" } },
+      }),
+  ],
   ["GET /v1/get_balance", (c) => c.GET("/v1/get_balance")],
 ];
 
@@ -50,11 +63,16 @@ describe("createStatementClient sends the x-api-key header", () => {
     const variables = { statement_domain: "statement.example.org" };
     await createStatementClient({ environment: "sandbox", variables, apiKey: KEY, fetch }).GET("/v1/statements");
     await createStatementClient({ environment: "live", variables, apiKey: KEY, fetch }).GET("/v1/statements");
-    expect(requests.map((r) => r.url)).toEqual(["https://sandbox.statement.example.org/v1/statements", "https://statement.example.org/v1/statements"]);
+    expect(requests.map((r) => r.url)).toEqual([
+      "https://sandbox.statement.example.org/v1/statements",
+      "https://statement.example.org/v1/statements",
+    ]);
   });
 
   it("refuses to be created without a key", () => {
-    expect(() => createStatementClient({ baseUrl: NOWHERE } as never)).toThrow(/createStatementClient: missing option "apiKey" \(the API key, sent as x-api-key/);
+    expect(() => createStatementClient({ baseUrl: NOWHERE } as never)).toThrow(
+      /createStatementClient: missing option "apiKey" \(the API key, sent as x-api-key/,
+    );
   });
 });
 
@@ -79,16 +97,28 @@ describe("createBalanceClient sends Authorization: Bearer", () => {
 
   it("builds the sandbox and live URLs from their own host variables", async () => {
     const { fetch, requests } = recordingFetch();
-    await createBalanceClient({ environment: "sandbox", variables: { balance_sandbox_domain: "sb.balance.example.org" }, accessToken: TOKEN, fetch }).GET("/v1/get_balance");
-    await createBalanceClient({ environment: "live", variables: { balance_domain: "balance.example.org" }, accessToken: TOKEN, fetch }).GET("/v1/get_balance");
-    expect(requests.map((r) => r.url)).toEqual(["https://sb.balance.example.org/v1/get_balance", "https://balance.example.org/v1/get_balance"]);
-    expect(() => createBalanceClient({ environment: "live", variables: { balance_sandbox_domain: "x.example.org" }, accessToken: TOKEN })).toThrow(
-      /unknown server variable "balance_sandbox_domain" for environment "live"/,
+    await createBalanceClient({
+      environment: "sandbox",
+      variables: { balance_sandbox_domain: "sb.balance.example.org" },
+      accessToken: TOKEN,
+      fetch,
+    }).GET("/v1/get_balance");
+    await createBalanceClient({ environment: "live", variables: { balance_domain: "balance.example.org" }, accessToken: TOKEN, fetch }).GET(
+      "/v1/get_balance",
     );
+    expect(requests.map((r) => r.url)).toEqual([
+      "https://sb.balance.example.org/v1/get_balance",
+      "https://balance.example.org/v1/get_balance",
+    ]);
+    expect(() =>
+      createBalanceClient({ environment: "live", variables: { balance_sandbox_domain: "x.example.org" }, accessToken: TOKEN }),
+    ).toThrow(/unknown server variable "balance_sandbox_domain" for environment "live"/);
   });
 
   it("refuses to be created without a token", () => {
-    expect(() => createBalanceClient({ baseUrl: NOWHERE } as never)).toThrow(/createBalanceClient: missing option "accessToken" \(the bearer access token/);
+    expect(() => createBalanceClient({ baseUrl: NOWHERE } as never)).toThrow(
+      /createBalanceClient: missing option "accessToken" \(the bearer access token/,
+    );
   });
 });
 

@@ -123,7 +123,12 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (
 
     it("--repeat: the same callback delivered 3 times with one key reaches onEvent once", async () => {
       r.events.length = 0;
-      const result = await sendCallback(webhook.alias, webhook.name, { to: r.url, fetch: r.fetch, repeat: 2, idempotencyKey: `repeat-${form}-${Date.now()}` });
+      const result = await sendCallback(webhook.alias, webhook.name, {
+        to: r.url,
+        fetch: r.fetch,
+        repeat: 2,
+        idempotencyKey: `repeat-${form}-${Date.now()}`,
+      });
       expect(result.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
       expect(result.deliveries.map((d) => JSON.parse(d.body).duplicate)).toEqual([false, true, true]);
       expect(new Set(result.deliveries.map((d) => d.idempotencyKey)).size).toBe(1);
@@ -132,7 +137,10 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (
 
     it("answers 400 with the violations to a body that is not JSON, and does not call onEvent", async () => {
       r.events.length = 0;
-      const answer = await r.post({ body: '{"status": ', headers: { "content-type": "application/json", [IDEMPOTENCY_HEADER]: `bad-${form}-${Date.now()}` } });
+      const answer = await r.post({
+        body: '{"status": ',
+        headers: { "content-type": "application/json", [IDEMPOTENCY_HEADER]: `bad-${form}-${Date.now()}` },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.violations).toEqual([{ in: "body", path: "$", message: expect.stringMatching(/^is not valid JSON/) }]);
       expect(r.events).toHaveLength(0);
@@ -140,9 +148,16 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (
 
     it("answers 400 to a body of an undeclared media type, and does not call onEvent", async () => {
       r.events.length = 0;
-      const answer = await r.post({ body: "status=COMPLETED", headers: { "content-type": "application/x-www-form-urlencoded", [IDEMPOTENCY_HEADER]: `form-${Date.now()}` } });
+      const answer = await r.post({
+        body: "status=COMPLETED",
+        headers: { "content-type": "application/x-www-form-urlencoded", [IDEMPOTENCY_HEADER]: `form-${Date.now()}` },
+      });
       expect(answer.status).toBe(400);
-      expect(answer.body.violations[0]).toMatchObject({ in: "body", path: "$", message: expect.stringContaining("application/x-www-form-urlencoded") });
+      expect(answer.body.violations[0]).toMatchObject({
+        in: "body",
+        path: "$",
+        message: expect.stringContaining("application/x-www-form-urlencoded"),
+      });
       expect(r.events).toHaveLength(0);
     });
 
@@ -156,7 +171,11 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (
         if (webhook.idempotencyKey?.required) {
           const answer = await send();
           expect(answer.status).toBe(400);
-          expect(answer.body.violations).toContainEqual({ in: "header", path: `header.${webhook.idempotencyKey.name}`, message: "is required" });
+          expect(answer.body.violations).toContainEqual({
+            in: "header",
+            path: `header.${webhook.idempotencyKey.name}`,
+            message: "is required",
+          });
           expect(r.events).toHaveLength(0);
         } else {
           expect((await send()).status).toBe(200);

@@ -132,7 +132,7 @@ describe("callback, misuse and failures", () => {
     try {
       const result = await cli("callback", webhook.alias, webhook.name, "--to", url);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('-> 503');
+      expect(result.stdout).toContain("-> 503");
       expect(result.stdout).toContain('{"error":"maintenance"}');
       expect(result.stdout).toContain("not every one answered 2xx");
     } finally {

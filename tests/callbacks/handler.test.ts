@@ -23,7 +23,13 @@ const valid = { order_id: "ord_9", status_code: 1, status: "PAID", amount: { cur
 function deliver(handler: ReturnType<typeof createCallbackHandler>, body: unknown, key?: string) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (key !== undefined) headers["idempotency-key"] = key;
-  return handler.fetch(new Request("https://partner.example.test/cb", { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+  return handler.fetch(
+    new Request("https://partner.example.test/cb", {
+      method: "POST",
+      headers,
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
 }
 
 describe("the webhook catalogue", () => {
@@ -46,9 +52,13 @@ describe("the webhook catalogue", () => {
   });
 
   it("names the known webhooks when one is unknown, and finds one by operationId too", () => {
-    expect(() => createCallbackHandler(ALIAS, "orderShipped", () => {}, { registry })).toThrow('shop@1.0.0 has no webhook "orderShipped"; known: orderPaid');
+    expect(() => createCallbackHandler(ALIAS, "orderShipped", () => {}, { registry })).toThrow(
+      'shop@1.0.0 has no webhook "orderShipped"; known: orderPaid',
+    );
     expect(createCallbackHandler(ALIAS, "notifyOrderPaid", () => {}, { registry }).webhook.name).toBe("orderPaid");
-    expect(() => createCallbackHandler("nope@1.0.0", "orderPaid", () => {}, { registry })).toThrow(/unknown API "nope@1.0.0"; known: shop@1.0.0/);
+    expect(() => createCallbackHandler("nope@1.0.0", "orderPaid", () => {}, { registry })).toThrow(
+      /unknown API "nope@1.0.0"; known: shop@1.0.0/,
+    );
   });
 });
 
@@ -56,7 +66,11 @@ describe("validation", () => {
   it("answers 400 with every violation by JSON path, and does not call onEvent", async () => {
     const events: CallbackEvent[] = [];
     const handler = createCallbackHandler(ALIAS, "orderPaid", (e) => void events.push(e), { registry });
-    const response = await deliver(handler, { order_id: 7, status: "SHIPPED", amount: { cur: "idr", num: "1000" }, extra: true }, "key-00000001");
+    const response = await deliver(
+      handler,
+      { order_id: 7, status: "SHIPPED", amount: { cur: "idr", num: "1000" }, extra: true },
+      "key-00000001",
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toBe("application/json");
     const body = await response.json();
@@ -90,7 +104,11 @@ describe("validation", () => {
   it("accepts a body a framework already parsed (req.body), as express.json() leaves it", async () => {
     const events: CallbackEvent[] = [];
     const handler = createCallbackHandler(ALIAS, "orderPaid", (e) => void events.push(e), { registry });
-    const reply = await handler.handle({ method: "POST", headers: { "Idempotency-Key": "key-00000004", "Content-Type": "application/json" }, body: { parsed: valid } });
+    const reply = await handler.handle({
+      method: "POST",
+      headers: { "Idempotency-Key": "key-00000004", "Content-Type": "application/json" },
+      body: { parsed: valid },
+    });
     expect(reply.status).toBe(200);
     expect(events[0].payload).toEqual(valid);
     expect(events[0].headers["idempotency-key"]).toBe("key-00000004");
@@ -201,17 +219,33 @@ describe("the memory store", () => {
 
 describe("payloads for sending", () => {
   it("takes the first example by default, a named one with example, a status variant with status", () => {
-    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry })).toMatchObject({ payload: { order_id: "ord_1", status: "PAID" }, source: 'example "paid"' });
-    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry, example: "refunded" }).payload).toMatchObject({ order_id: "ord_2", status_code: 2 });
+    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry })).toMatchObject({
+      payload: { order_id: "ord_1", status: "PAID" },
+      source: 'example "paid"',
+    });
+    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry, example: "refunded" }).payload).toMatchObject({
+      order_id: "ord_2",
+      status_code: 2,
+    });
     expect(buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "refunded" }).source).toBe('example "refunded"');
     const byCode = buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "2", example: "paid" });
-    expect(byCode).toMatchObject({ payload: { order_id: "ord_1", status_code: 2, status: "REFUNDED" }, source: 'example "paid", status 2 REFUNDED' });
-    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "REFUNDED" }).payload).toMatchObject({ status_code: 2, status: "REFUNDED" });
+    expect(byCode).toMatchObject({
+      payload: { order_id: "ord_1", status_code: 2, status: "REFUNDED" },
+      source: 'example "paid", status 2 REFUNDED',
+    });
+    expect(buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "REFUNDED" }).payload).toMatchObject({
+      status_code: 2,
+      status: "REFUNDED",
+    });
   });
 
   it("refuses unknown examples and statuses, and payloads that break the schema, naming what exists", () => {
-    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, example: "lost" })).toThrow('shop@1.0.0 orderPaid has no example "lost"; examples: paid, refunded, broken');
-    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "9" })).toThrow('has no status "9"; statuses: 1 PAID, 2 REFUNDED');
+    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, example: "lost" })).toThrow(
+      'shop@1.0.0 orderPaid has no example "lost"; examples: paid, refunded, broken',
+    );
+    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, status: "9" })).toThrow(
+      'has no status "9"; statuses: 1 PAID, 2 REFUNDED',
+    );
     let error: unknown;
     try {
       buildCallbackPayload(ALIAS, "orderPaid", { registry, example: "broken" });
@@ -219,8 +253,12 @@ describe("payloads for sending", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(CallbackPayloadError);
-    expect((error as CallbackPayloadError).violations).toEqual([{ in: "body", path: "$.order_id", message: "must be string", keyword: "type" }]);
-    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, payload: { order_id: "x", status: "LOST" } })).toThrow(/\$\.status: must be one of "PAID", "REFUNDED"/);
+    expect((error as CallbackPayloadError).violations).toEqual([
+      { in: "body", path: "$.order_id", message: "must be string", keyword: "type" },
+    ]);
+    expect(() => buildCallbackPayload(ALIAS, "orderPaid", { registry, payload: { order_id: "x", status: "LOST" } })).toThrow(
+      /\$\.status: must be one of "PAID", "REFUNDED"/,
+    );
   });
 
   it("sendCallback reports a delivery that could not connect, without throwing", async () => {

@@ -33,7 +33,19 @@ export const contractCases: ContractCase[] = bundled.flatMap((api) => {
     }
     if (wrong.field === undefined) continue;
     const name = `${entry.alias} ${op.operationId} ${status}`;
-    return [{ name, api, alias: entry.alias, op, operationId: op.operationId, status, valid: media.examples[0].value, invalid: wrong.body, field: wrong.field }];
+    return [
+      {
+        name,
+        api,
+        alias: entry.alias,
+        op,
+        operationId: op.operationId,
+        status,
+        valid: media.examples[0].value,
+        invalid: wrong.body,
+        field: wrong.field,
+      },
+    ];
   }
   return [];
 });

@@ -49,15 +49,31 @@ describe("misuse prints the usage on stderr and exits 2", () => {
     ["no command", [], "Usage: bank-api-contracts [options] [command]"],
     ["an unknown command", ["serve"], "error: unknown command 'serve'"],
     ["an unknown alias (mock)", ["mock", first.alias, "no-such-api@9.9.9"], `error: unknown API "no-such-api@9.9.9"; known: ${known}`],
-    ["an unknown alias (validate)", ["validate", "nope@1.0.0", "-", "--operation", "x", "--status", "200"], `error: unknown API "nope@1.0.0"; known: ${known}`],
-    ["an unknown alias (proxy)", ["proxy", "nope@1.0.0", "--upstream", "http://127.0.0.1:1"], `error: unknown API "nope@1.0.0"; known: ${known}`],
+    [
+      "an unknown alias (validate)",
+      ["validate", "nope@1.0.0", "-", "--operation", "x", "--status", "200"],
+      `error: unknown API "nope@1.0.0"; known: ${known}`,
+    ],
+    [
+      "an unknown alias (proxy)",
+      ["proxy", "nope@1.0.0", "--upstream", "http://127.0.0.1:1"],
+      `error: unknown API "nope@1.0.0"; known: ${known}`,
+    ],
     ["a port base out of range", ["mock", "--port-base", "0"], "--port-base must be an integer from 1 to"],
     ["an unknown option", ["list", "--bogus"], "error: unknown option '--bogus'"],
     ["a missing --upstream", ["proxy", first.alias], "error: required option '--upstream <url>' not specified"],
     ["an upstream that is no URL", ["proxy", first.alias, "--upstream", "sandbox"], 'not a URL: "sandbox"'],
     ["a missing --status", ["validate", first.alias, "-", "--operation", "x"], "error: required option '--status <code>' not specified"],
-    ["a status that is no HTTP status", ["validate", first.alias, "-", "--operation", "x", "--status", "2000"], "--status must be an integer from 100 to 599"],
-    ["a missing file argument", ["validate", first.alias, "--operation", "x", "--status", "200"], "error: missing required argument 'file'"],
+    [
+      "a status that is no HTTP status",
+      ["validate", first.alias, "-", "--operation", "x", "--status", "2000"],
+      "--status must be an integer from 100 to 599",
+    ],
+    [
+      "a missing file argument",
+      ["validate", first.alias, "--operation", "x", "--status", "200"],
+      "error: missing required argument 'file'",
+    ],
   ])("%s", async (_, args, message) => {
     const { code, stderr, stdout } = await cliInProcess(args);
     expect(stderr).toContain(message);
@@ -71,7 +87,9 @@ describe("misuse prints the usage on stderr and exits 2", () => {
     const file = join(dir, "empty-object.json");
     writeFileSync(file, "{}");
     const { code, stderr } = await cliInProcess(["validate", first.alias, file, "--operation", "noSuchOperation", "--status", "200"]);
-    const ids = operations(bundled[0].doc, { webhooks: true }).map((op) => op.operationId).join(", ");
+    const ids = operations(bundled[0].doc, { webhooks: true })
+      .map((op) => op.operationId)
+      .join(", ");
     expect(stderr).toContain(`error: ${first.alias}: unknown operationId "noSuchOperation"; known: ${ids}`);
     expect(code).toBe(2);
   });
@@ -104,7 +122,9 @@ describe("list", () => {
     expect(stdout.split("\n")[0]).toMatch(/^ALIAS\s+API\s+RELEASE\s+OPERATIONS\s+PORT$/);
     for (const row of rows) {
       const release = row.latest ? escapeRegExp(row.release) : `${escapeRegExp(row.release)} \\(older\\)`;
-      expect(stdout).toMatch(new RegExp(`^${escapeRegExp(row.alias)}\\s+${escapeRegExp(row.api)}\\s+${release}\\s+${row.operations}\\s+${row.port}$`, "m"));
+      expect(stdout).toMatch(
+        new RegExp(`^${escapeRegExp(row.alias)}\\s+${escapeRegExp(row.api)}\\s+${release}\\s+${row.operations}\\s+${row.port}$`, "m"),
+      );
     }
     expect(stdout.trim().split("\n")).toHaveLength(rows.length + 1);
   });
@@ -135,7 +155,12 @@ describe("validate, on every API", () => {
     writeFileSync(wrong, JSON.stringify(c.invalid));
     const bad = await cliInProcess(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), wrong]);
     const path = propertyPath(c.field);
-    expect(bad.stdout).toMatch(new RegExp(`^${escapeRegExp(wrong)}: \\d+ violation\\(s\\) of the ${escapeRegExp(`${c.alias} ${c.operationId} ${c.status}`)} response$`, "m"));
+    expect(bad.stdout).toMatch(
+      new RegExp(
+        `^${escapeRegExp(wrong)}: \\d+ violation\\(s\\) of the ${escapeRegExp(`${c.alias} ${c.operationId} ${c.status}`)} response$`,
+        "m",
+      ),
+    );
     expect(bad.stdout).toMatch(new RegExp(`^  ${escapeRegExp(path)}: must be`, "m"));
     expect(bad.code).toBe(1);
   });
@@ -175,13 +200,19 @@ describe("mock", () => {
       expect(run.stdout()).toContain(`${picked.length} mock(s) ready`);
       for (const { entry, doc } of picked) {
         const url = `http://127.0.0.1:${base + entry.index}`;
-        expect(run.stdout()).toMatch(new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"));
+        expect(run.stdout()).toMatch(
+          new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
+        );
         const op = operations(doc)[0];
         const params = requestParams(doc, op);
         const body = jsonRequest(doc, op)?.examples[0]?.value;
         const response = await fetch(url + requestUrl(op, params), {
           method: op.method.toUpperCase(),
-          headers: { ...params.header, ...credentialHeaders(doc, op), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            ...params.header,
+            ...credentialHeaders(doc, op),
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);

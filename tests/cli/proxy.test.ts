@@ -112,7 +112,12 @@ describe("bank-api-contracts proxy", () => {
       const invalid = await call(c, url!, { "x-variant": "invalid" });
       expect(invalid.headers.get("sl-violations")).toContain(`"location":["response","body","${c.field}"]`);
       await waitFor(run, "violation(s)");
-      expect(run.stdout()).toMatch(new RegExp(`^${escapeRegExp(line)}\\S* -> ${c.status}: \\d+ violation\\(s\\)\\n(    .*\\n)*    response\\.body\\.${escapeRegExp(c.field)}: `, "m"));
+      expect(run.stdout()).toMatch(
+        new RegExp(
+          `^${escapeRegExp(line)}\\S* -> ${c.status}: \\d+ violation\\(s\\)\\n(    .*\\n)*    response\\.body\\.${escapeRegExp(c.field)}: `,
+          "m",
+        ),
+      );
 
       run.child.kill("SIGTERM");
       expect(await run.exit).toBe(0);

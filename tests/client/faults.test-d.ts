@@ -4,7 +4,7 @@
  * and the declared error body keep openapi-fetch's types.
  */
 import { expectTypeOf } from "vitest";
-import { type ApiClient, ApiError, type FaultKind, type FaultResult, unwrap } from "../../src/client/index.js";
+import { type ApiClient, type ApiError, type FaultKind, type FaultResult, unwrap } from "../../src/client/index.js";
 
 interface paths {
   "/items/{id}": {

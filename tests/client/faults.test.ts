@@ -61,21 +61,26 @@ const calls: Call[] = bundled.map((api) => {
     alias: api.entry.alias,
     method: op.method.toUpperCase(),
     path: op.path,
-    run: (client, init = {}) => client[op.method.toUpperCase()](op.path, { params, ...(example === undefined ? {} : { body: example }), ...init }),
+    run: (client, init = {}) =>
+      client[op.method.toUpperCase()](op.path, { params, ...(example === undefined ? {} : { body: example }), ...init }),
   };
 });
 
 const clients = new Map<string, AnyClient>();
 async function clientFor(call: Call): Promise<AnyClient> {
   let client = clients.get(call.alias);
-  if (!client) clients.set(call.alias, (client = await createTestClient(bundled.find((a) => a.entry.alias === call.alias)!.entry, baseUrl)));
+  if (!client)
+    clients.set(call.alias, (client = await createTestClient(bundled.find((a) => a.entry.alias === call.alias)!.entry, baseUrl)));
   return client;
 }
 
 type Result = Awaited<ReturnType<AnyClient[string]>> & { fault?: ApiError };
 
 async function expectFault(call: Call, result: Result, kind: ApiError["kind"], status: number) {
-  expect(result.fault, `${call.alias}: expected a ${kind} fault, got ${JSON.stringify({ data: result.data, error: result.error })}`).toBeInstanceOf(ApiError);
+  expect(
+    result.fault,
+    `${call.alias}: expected a ${kind} fault, got ${JSON.stringify({ data: result.data, error: result.error })}`,
+  ).toBeInstanceOf(ApiError);
   const fault = result.fault!;
   expect(fault).toMatchObject({ kind, status, method: call.method, path: call.path, body: undefined });
   expect(result.data).toBeUndefined();
@@ -107,7 +112,9 @@ describe.each(calls.map((c) => [c.alias, c] as const))("%s client", (_, call) =>
     expect(result.fault).toBeUndefined();
     expect(result.response.status).toBe(500);
     expect(result.error).toBe("<h1>boom</h1>");
-    expect(() => unwrap(result)).toThrow(expect.objectContaining({ kind: "http", status: 500, body: "<h1>boom</h1>", method: call.method, path: call.path }));
+    expect(() => unwrap(result)).toThrow(
+      expect.objectContaining({ kind: "http", status: 500, body: "<h1>boom</h1>", method: call.method, path: call.path }),
+    );
   });
 
   it.each([
@@ -194,7 +201,11 @@ describe.each(calls.map((c) => [c.alias, c] as const))("%s client", (_, call) =>
 describe("errors before the request goes out", () => {
   it("a credential function that throws rejects the call with its own error (the caller's to fix, not a fault)", async () => {
     const client = createApiClient<{ "/x": { get: { responses: {} } } }>(
-      { name: "createTestClient", servers: [], auth: { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" } },
+      {
+        name: "createTestClient",
+        servers: [],
+        auth: { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" },
+      },
       {
         baseUrl,
         accessToken: () => {

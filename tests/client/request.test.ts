@@ -46,7 +46,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const definition = { name: "createEchoClient", servers: [], auth: { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" } } as const;
+const definition = {
+  name: "createEchoClient",
+  servers: [],
+  auth: { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" },
+} as const;
 const call = (client: ReturnType<typeof createApiClient<paths>>) =>
   client.POST("/echo/{id}", { params: { path: { id: "a b" }, query: { q: "1" } }, body: { n: 1, s: "é" } });
 
@@ -56,7 +60,13 @@ describe("the request middleware sees", () => {
     const seen: unknown[] = [];
     client.use({
       async onRequest({ request }) {
-        seen.push(request instanceof Request, request.method, request.url, await request.clone().json(), request.signal instanceof AbortSignal);
+        seen.push(
+          request instanceof Request,
+          request.method,
+          request.url,
+          await request.clone().json(),
+          request.signal instanceof AbortSignal,
+        );
         request.headers.set("x-trace", "abc");
       },
     });
@@ -70,7 +80,11 @@ describe("the request middleware sees", () => {
     const client = createApiClient<paths>(definition, { baseUrl, accessToken: "t0k" });
     client.use({
       onRequest({ request }) {
-        return new Request(request.url.replace("/echo/", "/echo/replaced-"), { method: "POST", headers: request.headers, body: '{"n":2,"s":"x"}' });
+        return new Request(request.url.replace("/echo/", "/echo/replaced-"), {
+          method: "POST",
+          headers: request.headers,
+          body: '{"n":2,"s":"x"}',
+        });
       },
     });
     const echo = unwrap(await call(client));
@@ -85,7 +99,11 @@ describe("an injected fetch", () => {
       baseUrl,
       accessToken: "t0k",
       fetch: async (input: Request) => {
-        received.push({ real: input.constructor === Request, body: await input.clone().json(), authorization: input.headers.get("authorization") });
+        received.push({
+          real: input.constructor === Request,
+          body: await input.clone().json(),
+          authorization: input.headers.get("authorization"),
+        });
         return fetch(input);
       },
     });

@@ -21,20 +21,35 @@ const cases: ExampleCase[] = bundled.flatMap(({ entry, doc }) => {
     const label = `${entry.alias} ${op.operationId}`;
     const request = requestContents(doc, op).flatMap((media) =>
       media.schema
-        ? media.examples.map((ex) => ({ name: `${label} request ${media.mediaType} "${ex.name}"`, validate, schemaAt: media.schema!.at, value: ex.value }))
+        ? media.examples.map((ex) => ({
+            name: `${label} request ${media.mediaType} "${ex.name}"`,
+            validate,
+            schemaAt: media.schema!.at,
+            value: ex.value,
+          }))
         : [],
     );
     const responses = Object.entries(op.responses).flatMap(([code, response]) =>
       responseContents(doc, response).flatMap((media) =>
         media.schema
-          ? media.examples.map((ex) => ({ name: `${label} ${code} ${media.mediaType} "${ex.name}"`, validate, schemaAt: media.schema!.at, value: ex.value }))
+          ? media.examples.map((ex) => ({
+              name: `${label} ${code} ${media.mediaType} "${ex.name}"`,
+              validate,
+              schemaAt: media.schema!.at,
+              value: ex.value,
+            }))
           : [],
       ),
     );
     const parameters = op.parameters.flatMap((param) => {
       const content = parameterContent(doc, param);
       return content.schema
-        ? content.examples.map((ex) => ({ name: `${label} parameter ${content.mediaType} "${ex.name}"`, validate, schemaAt: content.schema!.at, value: ex.value }))
+        ? content.examples.map((ex) => ({
+            name: `${label} parameter ${content.mediaType} "${ex.name}"`,
+            validate,
+            schemaAt: content.schema!.at,
+            value: ex.value,
+          }))
         : [];
     });
     return [...request, ...responses, ...parameters];

@@ -31,7 +31,11 @@ const mocks = new Map<string, MockServer>();
 const validators = new Map<string, SpecValidator>();
 
 beforeAll(async () => {
-  for (const mock of await startMocks(bundled.map((api) => api.entry), { freePorts: true })) mocks.set(mock.alias, mock);
+  for (const mock of await startMocks(
+    bundled.map((api) => api.entry),
+    { freePorts: true },
+  ))
+    mocks.set(mock.alias, mock);
 }, 60_000);
 
 afterAll(async () => {
@@ -94,10 +98,15 @@ describe("every operation answers its spec example through the generated client"
     const client = await createTestClient(api.entry, mockUrl(api));
     const example = requestExample(c);
     const call = client[op.method.toUpperCase()];
-    const { data, error, response } = await call(op.path, { params: requestParams(api.doc, op), ...(example.hasBody ? { body: example.body } : {}) });
+    const { data, error, response } = await call(op.path, {
+      params: requestParams(api.doc, op),
+      ...(example.hasBody ? { body: example.body } : {}),
+    });
 
     const expected = successResponse(op);
-    expect(response.status, `sl-violations: ${response.headers.get("sl-violations")}; body: ${JSON.stringify(error)}`).toBe(expected.status);
+    expect(response.status, `sl-violations: ${response.headers.get("sl-violations")}; body: ${JSON.stringify(error)}`).toBe(
+      expected.status,
+    );
     expect(response.headers.get("sl-violations"), "Prism found the request or its own answer invalid").toBeNull();
     const content = responseContents(api.doc, expected.response).find((m) => isJsonMedia(m.mediaType));
     if (content?.schema) {

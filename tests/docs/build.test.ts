@@ -22,7 +22,14 @@ beforeAll(() => {
   config = join(tmp, "redocly.yaml");
   writeFileSync(
     config,
-    ["apis:", "  alpha@1.0.0:", "    root: specs/alpha/1.0.0/openapi.yaml", "  beta@2.0.0:", "    root: specs/beta/2.0.0/openapi.yaml", ""].join("\n"),
+    [
+      "apis:",
+      "  alpha@1.0.0:",
+      "    root: specs/alpha/1.0.0/openapi.yaml",
+      "  beta@2.0.0:",
+      "    root: specs/beta/2.0.0/openapi.yaml",
+      "",
+    ].join("\n"),
   );
   for (const dir of ["generated/alpha/1.0.0", "generated/beta/2.0.0"]) {
     mkdirSync(join(tmp, dir), { recursive: true });
@@ -41,8 +48,12 @@ describe("docs:build", () => {
   it("writes the index, the open questions, one Redoc page and spec per API, and the changelog of the service that has one", async () => {
     const result = await buildDocs({ outDir: out, configPath: config });
     expect(result).toMatchObject({ skipped: false, apis: ["alpha@1.0.0", "beta@2.0.0"], gaps: 4 });
-    for (const path of ["index.html", "open-questions.html", "assets/redoc.standalone.js", "assets/site.css", MARKER]) expect(existsSync(join(out, path)), path).toBe(true);
-    for (const [service, release] of [["alpha", "1.0.0"], ["beta", "2.0.0"]]) {
+    for (const path of ["index.html", "open-questions.html", "assets/redoc.standalone.js", "assets/site.css", MARKER])
+      expect(existsSync(join(out, path)), path).toBe(true);
+    for (const [service, release] of [
+      ["alpha", "1.0.0"],
+      ["beta", "2.0.0"],
+    ]) {
       const page = read(`apis/${service}/${release}/index.html`);
       expect(page).toContain('import { hydrate } from "../../../assets/redoc.standalone.js"');
       expect(page).not.toMatch(/cdn\.redocly\.com|cdn\.redoc\.ly/);

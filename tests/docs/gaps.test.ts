@@ -22,7 +22,14 @@ describe("collectGaps", () => {
         },
       },
     },
-    webhooks: { paid: { post: { operationId: "notifyPaid", requestBody: { content: { "application/json": { schema: { "x-unspecified": ["payload", "not shown"] } } } } } } },
+    webhooks: {
+      paid: {
+        post: {
+          operationId: "notifyPaid",
+          requestBody: { content: { "application/json": { schema: { "x-unspecified": ["payload", "not shown"] } } } },
+        },
+      },
+    },
     components: { schemas: { Error: { type: "object", "x-unspecified": "The error body is not shown." } } },
   };
 
@@ -74,6 +81,8 @@ describe("collectRegistryGaps", () => {
 
   it("names the API and the file when a bundled spec is missing", () => {
     const entry = { ...registry[0], alias: "ghost@9.9.9", bundlePath: "/nonexistent/generated/ghost/9.9.9/openapi.yaml" } as ApiEntry;
-    expect(() => collectApiGaps(entry)).toThrow(/ghost@9\.9\.9: cannot read the bundled spec \/nonexistent\/generated\/ghost\/9\.9\.9\/openapi\.yaml/);
+    expect(() => collectApiGaps(entry)).toThrow(
+      /ghost@9\.9\.9: cannot read the bundled spec \/nonexistent\/generated\/ghost\/9\.9\.9\/openapi\.yaml/,
+    );
   });
 });

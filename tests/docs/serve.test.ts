@@ -33,7 +33,10 @@ afterAll(async () => {
 });
 
 /** A raw request: the path is sent exactly as given (fetch would normalise `..`). */
-function raw(path: string, method = "GET"): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  path: string,
+  method = "GET",
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: server.port, path, method }, (res) => {
       let body = "";

@@ -130,7 +130,9 @@ describe("docs site: files", () => {
     for (const api of apis) {
       const html = readFileSync(join(siteDir, api.page), "utf8");
       const depth = api.page.split("/").length - 1;
-      expect(html, `${api.alias}: imports the shared bundle`).toContain(`import { hydrate } from "${"../".repeat(depth)}assets/redoc.standalone.js"`);
+      expect(html, `${api.alias}: imports the shared bundle`).toContain(
+        `import { hydrate } from "${"../".repeat(depth)}assets/redoc.standalone.js"`,
+      );
       expect(Buffer.byteLength(html), `${api.alias}: the bundle is not inlined`).toBeLessThan(bundleBytes / 2);
       expect(readFileSync(join(siteDir, api.spec)).equals(readFileSync(api.bundlePath)), `${api.alias}: ${api.spec}`).toBe(true);
     }
@@ -141,7 +143,8 @@ describe("docs site: files", () => {
       .filter((d) => d.isFile() && d.name.endsWith(".html"))
       .map((d) => join(d.parentPath, d.name));
     expect(pages.length).toBeGreaterThanOrEqual(apis.length + 2);
-    const external = /<(?:script|link|img|iframe|source|video|audio)\b[^>]*\s(?:src|href|srcset)=["']?(?:https?:)?\/\/|url\(\s*["']?(?:https?:)?\/\/|@import\s+["'](?:https?:)?\/\/|\bfrom\s*["'](?:https?:)?\/\//i;
+    const external =
+      /<(?:script|link|img|iframe|source|video|audio)\b[^>]*\s(?:src|href|srcset)=["']?(?:https?:)?\/\/|url\(\s*["']?(?:https?:)?\/\/|@import\s+["'](?:https?:)?\/\/|\bfrom\s*["'](?:https?:)?\/\//i;
     for (const page of pages) expect(readFileSync(page, "utf8"), relative(siteDir, page)).not.toMatch(external);
   });
 });
@@ -153,6 +156,7 @@ describe("docs site: index", () => {
       for (const api of apis) {
         const card = page.locator(`article[data-alias="${api.alias}"]`);
         await expect(card.count(), api.alias).resolves.toBe(1);
+        // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
         const field = (name: string) => card.locator(`[data-field="${name}"]`).first().innerText();
         expect(await field("service")).toBe(api.service);
         expect(await field("release")).toBe(api.release);
@@ -228,8 +232,13 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
       await redocReady(record);
       await page.screenshot({ path: screenshotName(`api-${api.service}-${api.release}-overview`) });
       // Server-rendered sidebar links are hash routes, as the client router renders them.
-      const sidebar = await page.locator("[data-component-name='Menu/Menu'] a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
-      expect(sidebar.filter((href) => !href.startsWith("#/")), "sidebar links that are not hash routes").toEqual([]);
+      const sidebar = await page
+        .locator("[data-component-name='Menu/Menu'] a[href]")
+        .evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
+      expect(
+        sidebar.filter((href) => !href.startsWith("#/")),
+        "sidebar links that are not hash routes",
+      ).toEqual([]);
 
       // Every operation's route: the operations each tag's page lists, and any untagged operation,
       // which the sidebar shows at its top level.
@@ -240,7 +249,9 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
           .locator(":scope > [data-component-name='Menu/MenuItem'].menu-item-type-operation > a")
           .evaluateAll((as) => as.map((a) => a.getAttribute("href")!)),
       );
-      const groups = await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
+      const groups = await page
+        .locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a")
+        .evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
       for (const route of groups) {
         await showRoute(record, route);
         const list = page.locator(`[data-section-id="${route.slice(1)}"] [data-testid="items-navigation-list"]`);
@@ -261,7 +272,9 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
           const method = panel?.querySelector("[data-component-name='Tag/Tag']");
           return {
             heading: heading?.textContent ?? "",
-            webhook: Array.from(heading?.querySelectorAll("[data-component-name='Tag/Tag']") ?? []).some((t) => t.textContent === "Webhook"),
+            webhook: Array.from(heading?.querySelectorAll("[data-component-name='Tag/Tag']") ?? []).some(
+              (t) => t.textContent === "Webhook",
+            ),
             method: (method?.textContent ?? "").toUpperCase(),
             target: method?.nextElementSibling?.textContent ?? "",
           };
@@ -287,7 +300,9 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
         .filter({ has: page.locator("[data-component-name='Tags/HttpTag']") })
         .first();
       await hit.waitFor();
-      expect((await hit.locator("[data-component-name='Tags/HttpTag']").textContent())?.toUpperCase(), `search hit for "${name}"`).toBe(op.method.toUpperCase());
+      expect((await hit.locator("[data-component-name='Tags/HttpTag']").textContent())?.toUpperCase(), `search hit for "${name}"`).toBe(
+        op.method.toUpperCase(),
+      );
       await page.screenshot({ path: screenshotName(`api-${api.service}-${api.release}-search`) });
       await hit.click();
       await page.locator("[data-item-kind='httpItem'] h2", { hasText: name }).first().waitFor();
@@ -301,6 +316,7 @@ describe("docs site: open questions", () => {
     await visit("open-questions.html", "open-questions", async ({ page }) => {
       const total = apis.reduce((n, api) => n + unspecified(api.doc).length, 0);
       expect(await page.locator("tr[data-gap]").count()).toBe(total);
+      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
       expect(await page.locator('[data-field="total"]').innerText()).toBe(String(total));
       for (const api of apis) {
         const rows = page.locator(`tr[data-gap="${api.alias}"]`);
@@ -320,7 +336,10 @@ describe("npm start", () => {
     exit: Promise<number | null>;
   }
   const start = (...args: string[]): Run => {
-    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), ["scripts/start.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), ["scripts/start.ts", ...args], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk) => (stdout += chunk));
@@ -367,7 +386,7 @@ describe("npm start", () => {
   it("rejects bad arguments with the usage and exit code 2", async () => {
     const run = start("--port", "eighty");
     expect(await run.exit).toBe(2);
-    expect(run.stderr()).toContain('--port must be an integer');
+    expect(run.stderr()).toContain("--port must be an integer");
     expect(run.stderr()).toContain("usage: npm start");
   });
 });

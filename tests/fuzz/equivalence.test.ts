@@ -22,11 +22,23 @@ const mocks = new Map<string, MockServer>();
 const stock = new Map<string, { url: string; close: () => Promise<void> }>();
 
 beforeAll(async () => {
-  for (const mock of await startMocks(bundled.map((api) => api.entry), { freePorts: true })) mocks.set(mock.alias, mock);
+  for (const mock of await startMocks(
+    bundled.map((api) => api.entry),
+    { freePorts: true },
+  ))
+    mocks.set(mock.alias, mock);
   for (const api of bundled) {
     const server = createServer(await getHttpOperationsFromSpec(api.entry.bundlePath), {
       components: { logger: pino({ level: "silent", customLevels: { success: 31 } }) as never },
-      config: { mock: { dynamic: false }, checkSecurity: true, validateRequest: true, validateResponse: true, errors: false, upstreamProxy: undefined, isProxy: false },
+      config: {
+        mock: { dynamic: false },
+        checkSecurity: true,
+        validateRequest: true,
+        validateResponse: true,
+        errors: false,
+        upstreamProxy: undefined,
+        isProxy: false,
+      },
       cors: true,
     });
     stock.set(api.entry.alias, { url: await server.listen(0, "127.0.0.1"), close: () => server.close() });
@@ -65,7 +77,10 @@ async function expectSame(alias: string, r: Request) {
 
 const models = bundled.flatMap((api) => {
   const validator = specValidator(api.doc);
-  return operations(api.doc).map((op) => ({ name: `${api.entry.alias} ${op.operationId}`, model: operationModel(api.entry.alias, api.doc, op, validator) }));
+  return operations(api.doc).map((op) => ({
+    name: `${api.entry.alias} ${op.operationId}`,
+    model: operationModel(api.entry.alias, api.doc, op, validator),
+  }));
 });
 
 describe("the mock answers as Prism's own server", () => {
@@ -100,7 +115,11 @@ describe("the mock answers as Prism's own server", () => {
       { ...valid, headers: { ...valid.headers, prefer: "code=404" } },
       { ...valid, headers: { ...valid.headers, prefer: "code=abc" } },
       { ...valid, headers: { ...valid.headers, origin: "https://partner.example", "access-control-expose-headers": "sl-violations" } },
-      { method: "OPTIONS", path: valid.path, headers: { origin: "https://partner.example", "access-control-request-method": valid.method } },
+      {
+        method: "OPTIONS",
+        path: valid.path,
+        headers: { origin: "https://partner.example", "access-control-request-method": valid.method },
+      },
       ...(valid.body === undefined ? [] : [{ ...valid, headers: { ...valid.headers, "content-type": "text/plain" } }]),
     ];
     for (const r of cases) await expectSame(model.alias, r);

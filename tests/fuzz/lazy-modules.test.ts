@@ -12,7 +12,9 @@ import { loadRegistry } from "../../src/registry.js";
 import { startMock } from "../../src/mock/index.js";
 
 const require = createRequire(import.meta.url);
-const fakerFiles = () => Object.keys(require.cache).filter((path) => /[/\\\\]@faker-js[/\\\\]faker[/\\\\]dist[/\\\\]/.test(path) && !path.endsWith("index.js")).length;
+const fakerFiles = () =>
+  Object.keys(require.cache).filter((path) => /[/\\\\]@faker-js[/\\\\]faker[/\\\\]dist[/\\\\]/.test(path) && !path.endsWith("index.js"))
+    .length;
 
 const dir = mkdtempSync(join(tmpdir(), "lazy-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -17,13 +17,24 @@ import { type CaseKind, GOOD, operationModel, type OperationModel, type Outcome,
 
 const SEED = 20251121;
 /** Runs per operation and kind (valid requests get more). */
-const RUNS: Record<CaseKind, number> = { valid: 6, "wrong-type": 3, "missing-required": 3, "out-of-enum": 3, "oversized-string": 3, "broken-json": 2 };
+const RUNS: Record<CaseKind, number> = {
+  valid: 6,
+  "wrong-type": 3,
+  "missing-required": 3,
+  "out-of-enum": 3,
+  "oversized-string": 3,
+  "broken-json": 2,
+};
 const TIMEOUT_MS = 5000;
 
 const mocks = new Map<string, MockServer>();
 
 beforeAll(async () => {
-  for (const mock of await startMocks(bundled.map((api) => api.entry), { freePorts: true })) mocks.set(mock.alias, mock);
+  for (const mock of await startMocks(
+    bundled.map((api) => api.entry),
+    { freePorts: true },
+  ))
+    mocks.set(mock.alias, mock);
 }, 60_000);
 
 afterAll(async () => {
@@ -32,7 +43,10 @@ afterAll(async () => {
 
 const models = bundled.flatMap((api) => {
   const validator = specValidator(api.doc);
-  return operations(api.doc).map((op) => ({ name: `${api.entry.alias} ${op.operationId}`, model: operationModel(api.entry.alias, api.doc, op, validator) }));
+  return operations(api.doc).map((op) => ({
+    name: `${api.entry.alias} ${op.operationId}`,
+    model: operationModel(api.entry.alias, api.doc, op, validator),
+  }));
 });
 
 /** Outcome counts per API and kind, printed at the end. */

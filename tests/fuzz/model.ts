@@ -6,7 +6,7 @@
  * (short, in `npm test`) and scripts/fuzz.ts (`npm run fuzz`, long). Generic over the registry.
  */
 import fc from "fast-check";
-import { type SpecValidator } from "../helpers/ajv.js";
+import type { SpecValidator } from "../helpers/ajv.js";
 import {
   credentialHeaders,
   declaredErrorStatus,
@@ -96,13 +96,17 @@ const RESERVED_HEADERS = new Set(["authorization", "content-type", "accept"]);
 export function operationModel(alias: string, doc: Doc, op: Operation, validator: SpecValidator): OperationModel {
   const json = jsonRequest(doc, op);
   const bodySchema = json?.schema;
-  const params = op.parameters.filter((p) => !(p.value.in === "header" && RESERVED_HEADERS.has(p.value.name.toLowerCase())) && p.value.in !== "cookie");
+  const params = op.parameters.filter(
+    (p) => !(p.value.in === "header" && RESERVED_HEADERS.has(p.value.name.toLowerCase())) && p.value.in !== "cookie",
+  );
 
   const paramsArbitrary: fc.Arbitrary<Params> = fc
     .tuple(
       ...params.map((param) => {
         const value = paramArbitrary(doc, param);
-        return param.value.required || param.value.in === "path" ? value.map((v) => [param, v] as const) : fc.option(value, { nil: undefined }).map((v) => [param, v] as const);
+        return param.value.required || param.value.in === "path"
+          ? value.map((v) => [param, v] as const)
+          : fc.option(value, { nil: undefined }).map((v) => [param, v] as const);
       }),
     )
     .map((entries) => {
@@ -118,7 +122,9 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
     });
 
   const bodyArbitrary: fc.Arbitrary<Json> = bodySchema ? arbitraryFor(doc, bodySchema.value, bodySchema.at) : fc.constant(undefined);
-  const valid: fc.Arbitrary<FuzzCase> = fc.record({ params: paramsArbitrary, body: bodyArbitrary }).map((v) => ({ kind: "valid" as const, ...v }));
+  const valid: fc.Arbitrary<FuzzCase> = fc
+    .record({ params: paramsArbitrary, body: bodyArbitrary })
+    .map((v) => ({ kind: "valid" as const, ...v }));
 
   /** Mutations of the parameters: a required one left out, a typed one given a wrong value, an enum one a value outside. */
   const paramSites = params.flatMap((param) => {
@@ -130,15 +136,18 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
       query: p.query.filter(([n]) => !(where === "query" && n === name)),
       header: Object.fromEntries(Object.entries(p.header).filter(([n]) => !(where === "header" && n === name))),
     });
-    const withValue = (value: string) => (p: Params): Params => {
-      const rest = without(p);
-      if (where === "query") return { ...rest, query: [...rest.query, [name, value]] };
-      if (where === "header") return { ...rest, header: { ...rest.header, [name]: value } };
-      return { ...rest, path: { ...rest.path, [name]: value } };
-    };
+    const withValue =
+      (value: string) =>
+      (p: Params): Params => {
+        const rest = without(p);
+        if (where === "query") return { ...rest, query: [...rest.query, [name, value]] };
+        if (where === "header") return { ...rest, header: { ...rest.header, [name]: value } };
+        return { ...rest, path: { ...rest.path, [name]: value } };
+      };
     if (required && where !== "path") sites.push({ kind: "missing-required", apply: without, target: [where, name] });
     const types = admittedTypes(doc, schema, `${param.at}/schema`);
-    if (types && [...types].every((t) => ["integer", "number", "boolean"].includes(t))) sites.push({ kind: "wrong-type", apply: withValue("not-a-number"), target: [where, name] });
+    if (types && [...types].every((t) => ["integer", "number", "boolean"].includes(t)))
+      sites.push({ kind: "wrong-type", apply: withValue("not-a-number"), target: [where, name] });
     if (Array.isArray(schema.enum) && schema.enum.every((e: Json) => typeof e === "string")) {
       sites.push({ kind: "out-of-enum", apply: withValue("not-in-enum"), target: [where, name] });
     }
@@ -157,7 +166,10 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
     if (kind === "broken-json") {
       return fc.tuple(valid, fc.nat(), fc.constantFrom("truncate", "garble")).map(([c, n, how]) => {
         const text = JSON.stringify(c.body ?? {});
-        let raw = how === "truncate" ? text.slice(0, n % Math.max(text.length, 1)) : `${text.slice(0, n % (text.length + 1))}\u0000}{${text.slice(n % (text.length + 1))}`;
+        let raw =
+          how === "truncate"
+            ? text.slice(0, n % Math.max(text.length, 1))
+            : `${text.slice(0, n % (text.length + 1))}\u0000}{${text.slice(n % (text.length + 1))}`;
         if (raw.trim() === "" || isJson(raw)) raw = `${raw}{"`;
         return { ...c, kind, rawBody: raw, target: ["body"] };
       });
@@ -166,14 +178,18 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
       const bodySites = bodySchema ? mutationSites(doc, bodySchema.value, bodySchema.at, c.body).filter((s) => s.kind === kind) : [];
       const choices: Array<() => FuzzCase> = [
         ...bodySites.map((site) => () => ({ ...c, kind, body: site.apply(c.body), target: ["body", ...site.path] })),
-        ...paramSites.filter((s) => s.kind === kind).map((site) => () => ({ ...c, kind, params: site.apply(c.params), target: site.target, paramMutation: true })),
+        ...paramSites
+          .filter((s) => s.kind === kind)
+          .map((site) => () => ({ ...c, kind, params: site.apply(c.params), target: site.target, paramMutation: true })),
       ];
       return choices.length === 0 ? fc.constant(undefined) : fc.constantFrom(...choices).map((make) => make());
     });
   }
 
   function request(c: FuzzCase) {
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(c.params.path[name] ?? String(parameterValue(doc, op.parameters.find((p) => p.value.name === name)!))));
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(c.params.path[name] ?? String(parameterValue(doc, op.parameters.find((p) => p.value.name === name)!))),
+    );
     const query = new URLSearchParams(c.params.query).toString();
     const headers: Record<string, string> = { ...c.params.header, ...credentialHeaders(doc, op) };
     const body = c.rawBody ?? (json && c.body !== undefined ? JSON.stringify(c.body) : undefined);
@@ -189,22 +205,32 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
     if (bodySchema && c.body !== undefined && c.kind !== "broken-json") {
       const { valid: ok, errors } = validator.validate(bodySchema.at, c.body);
       if (c.kind === "valid" && !ok) return { outcome: "skipped: generated value invalid" as const, detail: errors };
-      if (c.kind !== "valid" && !c.paramMutation && ok) return { outcome: "skipped: mutation left it valid" as const, detail: JSON.stringify(c.target) };
+      if (c.kind !== "valid" && !c.paramMutation && ok)
+        return { outcome: "skipped: mutation left it valid" as const, detail: JSON.stringify(c.target) };
     }
     const r = request(c);
     let response: Response;
     let text: string;
     try {
-      response = await fetch(baseUrl + r.path, { method: r.method, headers: r.headers, body: r.body, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(baseUrl + r.path, {
+        method: r.method,
+        headers: r.headers,
+        body: r.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       const name = (error as Error).name;
-      return { outcome: name === "TimeoutError" || name === "AbortError" ? ("timeout" as const) : ("connection error" as const), detail: `${r.method} ${r.path}: ${error}` };
+      return {
+        outcome: name === "TimeoutError" || name === "AbortError" ? ("timeout" as const) : ("connection error" as const),
+        detail: `${r.method} ${r.path}: ${error}`,
+      };
     }
     const status = response.status;
     const detail = `${r.method} ${r.path} ${c.kind} at ${JSON.stringify(c.target ?? [])} -> ${status} sl-violations: ${response.headers.get("sl-violations")} body: ${text.slice(0, 300)} request body: ${(r.body ?? "").slice(0, 300)}`;
     if (status >= 500) return { outcome: "5xx" as const, status, detail };
-    if (c.kind === "valid") return { outcome: status === success ? ("2xx as declared" as const) : ("wrong status" as const), status, detail };
+    if (c.kind === "valid")
+      return { outcome: status === success ? ("2xx as declared" as const) : ("wrong status" as const), status, detail };
     if (c.kind === "broken-json") {
       let code: unknown;
       try {
@@ -212,13 +238,21 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
       } catch {
         code = undefined;
       }
-      return { outcome: status === 400 && code === "invalid_json" ? ("400 invalid JSON" as const) : ("wrong status" as const), status, detail };
+      return {
+        outcome: status === 400 && code === "invalid_json" ? ("400 invalid JSON" as const) : ("wrong status" as const),
+        status,
+        detail,
+      };
     }
     if (status !== invalidStatus) return { outcome: "wrong status" as const, status, detail };
     // The violation must be at the mutated member or at one of its parents (Ajv reports a missing member at its parent).
     const target = ["request", ...(c.target ?? [])].map(String);
     const found = violations(response, text).some(
-      (v) => v.severity === "Error" && v.location.length >= 2 && v.location.length <= target.length && v.location.every((part, i) => String(part) === target[i]),
+      (v) =>
+        v.severity === "Error" &&
+        v.location.length >= 2 &&
+        v.location.length <= target.length &&
+        v.location.every((part, i) => String(part) === target[i]),
     );
     return { outcome: found ? ("4xx with violations" as const) : ("4xx without the violation" as const), status, detail };
   }

@@ -60,7 +60,9 @@ function stringArbitrary(schema: Json): fc.Arbitrary<string> {
     "date-time": fc
       .date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2099-12-31T23:59:59Z"), noInvalidDate: true })
       .map((d) => d.toISOString()),
-    date: fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    date: fc
+      .date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
     time: fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(11)),
     email: fc.emailAddress(),
     uri: fc.webUrl(),
@@ -71,7 +73,8 @@ function stringArbitrary(schema: Json): fc.Arbitrary<string> {
     hostname: fc.domain(),
   };
   let base: fc.Arbitrary<string>;
-  if (schema.format && byFormat[schema.format]) base = pattern ? byFormat[schema.format].filter((s) => pattern.test(s)) : byFormat[schema.format];
+  if (schema.format && byFormat[schema.format])
+    base = pattern ? byFormat[schema.format].filter((s) => pattern.test(s)) : byFormat[schema.format];
   else if (pattern) base = fc.stringMatching(pattern);
   // Printable ASCII half the time, any code point (Ajv counts code points, as the "binary" unit does) otherwise.
   else return fc.oneof(fc.string({ unit: "grapheme-ascii", minLength, maxLength }), fc.string({ unit: "binary", minLength, maxLength }));
@@ -91,7 +94,14 @@ function numberArbitrary(schema: Json, integer: boolean): fc.Arbitrary<number> {
   if (integer) return fc.integer({ min: Math.ceil(min), max: Math.floor(max) });
   const exclusive = typeof schema.exclusiveMinimum === "number" || typeof schema.exclusiveMaximum === "number";
   return fc
-    .double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: exclusive && typeof schema.exclusiveMinimum === "number", maxExcluded: exclusive && typeof schema.exclusiveMaximum === "number" })
+    .double({
+      min,
+      max,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: exclusive && typeof schema.exclusiveMinimum === "number",
+      maxExcluded: exclusive && typeof schema.exclusiveMaximum === "number",
+    })
     .map((v) => (Object.is(v, -0) ? 0 : v));
 }
 
@@ -143,7 +153,9 @@ function arbitraryOfType(doc: Doc, s: Json, at: string, kind: string, depth: num
       const required = new Set<string>(s.required ?? []);
       const names = Object.keys(properties).filter((name) => required.has(name) || depth < MAX_DEPTH);
       const record = fc.record(
-        Object.fromEntries(names.map((name) => [name, arbitraryFor(doc, properties[name], `${at}${pointer("properties", name)}`, depth + 1)])),
+        Object.fromEntries(
+          names.map((name) => [name, arbitraryFor(doc, properties[name], `${at}${pointer("properties", name)}`, depth + 1)]),
+        ),
         { requiredKeys: names.filter((name) => required.has(name)) },
       );
       const extra = s.additionalProperties;
@@ -164,7 +176,9 @@ function arbitraryOfType(doc: Doc, s: Json, at: string, kind: string, depth: num
 /** The properties of an object schema that a request sends: all but the `readOnly` ones. */
 function writableProperties(doc: Doc, s: Json, at: string): Record<string, Json> {
   return Object.fromEntries(
-    Object.entries<Json>(s.properties ?? {}).filter(([name, p]) => resolveSchema(doc, p, `${at}${pointer("properties", name)}`).schema?.readOnly !== true),
+    Object.entries<Json>(s.properties ?? {}).filter(
+      ([name, p]) => resolveSchema(doc, p, `${at}${pointer("properties", name)}`).schema?.readOnly !== true,
+    ),
   );
 }
 
@@ -253,7 +267,9 @@ export function mutationSites(doc: Doc, schema: Json, at: string, value: Json, p
     for (const [name, propertySchema] of Object.entries<Json>(writableProperties(doc, s, here))) {
       const inner = mutationSites(doc, propertySchema, `${here}${pointer("properties", name)}`, value[name], [...path, name]);
       // An absent optional member can be added with a wrong value, not mutated inside.
-      sites.push(...(name in value ? inner : inner.filter((site) => site.path.length === path.length + 1 && site.kind !== "missing-required")));
+      sites.push(
+        ...(name in value ? inner : inner.filter((site) => site.path.length === path.length + 1 && site.kind !== "missing-required")),
+      );
     }
   }
   if (Array.isArray(value) && s.items !== undefined && value.length > 0) {

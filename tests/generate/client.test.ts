@@ -36,7 +36,12 @@ afterAll(() => fx?.remove());
 describe("credentials", () => {
   it("sets Authorization: Bearer for an http bearer scheme, keeping the caller's headers", async () => {
     const { fetch, requests } = fakeFetch();
-    const client = shop.createShopClient({ baseUrl: "http://localhost:4010", accessToken: TOKEN, fetch, headers: { "x-request-id": "r1" } });
+    const client = shop.createShopClient({
+      baseUrl: "http://localhost:4010",
+      accessToken: TOKEN,
+      fetch,
+      headers: { "x-request-id": "r1" },
+    });
     await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "it_1" } } });
     expect(requests).toHaveLength(1);
     expect(requests[0].headers.get("authorization")).toBe(`Bearer ${TOKEN}`);
@@ -69,7 +74,9 @@ describe("credentials", () => {
     expect(() => shop.createShopClient({ baseUrl: "http://localhost" })).toThrow(
       new TypeError(`createShopClient: missing option "accessToken" (the bearer access token, or a function returning it)`),
     );
-    expect(() => keys.createKeyStoreV100Client({ baseUrl: "http://localhost" })).toThrow(/createKeyStoreV100Client: missing option "apiKey"/);
+    expect(() => keys.createKeyStoreV100Client({ baseUrl: "http://localhost" })).toThrow(
+      /createKeyStoreV100Client: missing option "apiKey"/,
+    );
     expect(() => shop.createShopClient({ baseUrl: "http://localhost", accessToken: "" })).toThrow(TypeError);
     expect(() => shop.createShopClient({ baseUrl: "http://localhost", accessToken: 42 })).toThrow(/"accessToken" is a number/);
   });
@@ -92,13 +99,19 @@ describe("base URL", () => {
     expect(await call(shop.createShopClient, { environment: "sandbox", accessToken: TOKEN }, "/v1/items/{item_id}")).toBe(
       "https://sandbox.shop.example.com/api/v1/items/it_1",
     );
-    expect(await call(keys.createKeyStoreClient, { environment: "sandbox", apiKey: KEY })).toBe("https://eu.sandbox.keys.example.com/v1/keys");
+    expect(await call(keys.createKeyStoreClient, { environment: "sandbox", apiKey: KEY })).toBe(
+      "https://eu.sandbox.keys.example.com/v1/keys",
+    );
   });
 
   it("substitutes the given variables", async () => {
-    expect(await call(shop.createShopClient, { environment: "live", variables: { shop_domain: "shop.example.org" }, accessToken: TOKEN }, "/v1/items/{item_id}")).toBe(
-      "https://shop.example.org/api/v1/items/it_1",
-    );
+    expect(
+      await call(
+        shop.createShopClient,
+        { environment: "live", variables: { shop_domain: "shop.example.org" }, accessToken: TOKEN },
+        "/v1/items/{item_id}",
+      ),
+    ).toBe("https://shop.example.org/api/v1/items/it_1");
     expect(await call(keys.createKeyStoreClient, { environment: "live", variables: { region: "us", base_path: "v2" }, apiKey: KEY })).toBe(
       "https://us.keys.example.com/v2/keys",
     );
@@ -121,7 +134,13 @@ describe("no credential leaks", () => {
     let seenOptions: unknown;
     client.use({ onRequest: ({ options }: { options: unknown }) => void (seenOptions = options) });
     await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "x" } } });
-    const forms = [String(client), JSON.stringify(client), inspect(client, { depth: 5, showHidden: true }), JSON.stringify(seenOptions), inspect(seenOptions, { depth: 5 })];
+    const forms = [
+      String(client),
+      JSON.stringify(client),
+      inspect(client, { depth: 5, showHidden: true }),
+      JSON.stringify(seenOptions),
+      inspect(seenOptions, { depth: 5 }),
+    ];
     for (const form of forms) expect(form).not.toContain(TOKEN);
   });
 
@@ -151,9 +170,13 @@ describe("no credential leaks", () => {
   it("keeps the token out of ApiError", async () => {
     const { fetch } = fakeFetch(() => Response.json({ title: "Unauthorized" }, { status: 401, statusText: "Unauthorized" }));
     const client = shop.createShopClient({ baseUrl: "http://localhost", accessToken: TOKEN, fetch });
-    const error = await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "x" } } }).then(unwrap).catch((e: unknown) => e);
+    const error = await client
+      .GET("/v1/items/{item_id}", { params: { path: { item_id: "x" } } })
+      .then(unwrap)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    for (const form of [String(error), (error as Error).stack, JSON.stringify(error), inspect(error, { depth: 5 })]) expect(form).not.toContain(TOKEN);
+    for (const form of [String(error), (error as Error).stack, JSON.stringify(error), inspect(error, { depth: 5 })])
+      expect(form).not.toContain(TOKEN);
   });
 });
 
@@ -184,7 +207,10 @@ describe("ApiError and unwrap", () => {
         }),
     );
     const client = shop.createShopClient({ baseUrl: "http://localhost", accessToken: TOKEN, fetch });
-    const error = (await client.POST("/v1/items", { body: { price: "x" } }).then(unwrap).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .POST("/v1/items", { body: { price: "x" } })
+      .then(unwrap)
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.name).toBe("ApiError");
     expect(error).toMatchObject({ status: 422, method: "POST", path: "/v1/items", body: problem, violations });
@@ -196,7 +222,10 @@ describe("ApiError and unwrap", () => {
   it("names the path template, not the filled-in URL, and falls back to a problem body's validation array", async () => {
     const { fetch } = fakeFetch(() => Response.json({ title: "Invalid", validation: violations.slice(0, 1) }, { status: 400 }));
     const client = shop.createShopClient({ baseUrl: "http://localhost", accessToken: TOKEN, fetch });
-    const error = (await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "it_9" } } }).then(unwrap).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .GET("/v1/items/{item_id}", { params: { path: { item_id: "it_9" } } })
+      .then(unwrap)
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.path).toBe("/v1/items/{item_id}");
     expect(error.violations).toEqual(violations.slice(0, 1));
   });

@@ -61,9 +61,17 @@ describe("generate", () => {
     const latest = await fx.load("shop/1.1.0/client.ts");
     const previous = await fx.load("shop/1.0.0/client.ts");
     const keys = await fx.load("key-store/1.0.0/client.ts");
-    expect(Object.keys(latest).filter((k) => k.startsWith("create")).sort()).toEqual(["createShopClient", "createShopV110Client"]);
+    expect(
+      Object.keys(latest)
+        .filter((k) => k.startsWith("create"))
+        .sort(),
+    ).toEqual(["createShopClient", "createShopV110Client"]);
     expect(Object.keys(previous).filter((k) => k.startsWith("create"))).toEqual(["createShopV100Client"]);
-    expect(Object.keys(keys).filter((k) => k.startsWith("create")).sort()).toEqual(["createKeyStoreClient", "createKeyStoreV100Client"]);
+    expect(
+      Object.keys(keys)
+        .filter((k) => k.startsWith("create"))
+        .sort(),
+    ).toEqual(["createKeyStoreClient", "createKeyStoreV100Client"]);
   });
 
   it("exports servers and the auth kind from the spec", async () => {
@@ -153,7 +161,9 @@ describe("misuse", () => {
     );
     const result = await runGenerate(["--config", join(dir, "redocly.yaml")]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/shop@9\.0\.0: bundling specs\/shop\/9\.0\.0\/openapi\.yaml failed:\n.*specs\/shop\/9\.0\.0\/openapi\.yaml/);
+    expect(result.stderr).toMatch(
+      /shop@9\.0\.0: bundling specs\/shop\/9\.0\.0\/openapi\.yaml failed:\n.*specs\/shop\/9\.0\.0\/openapi\.yaml/,
+    );
     expect(existsSync(join(dir, "generated"))).toBe(false);
   });
 });

@@ -26,7 +26,10 @@ const linesOf = (text: string, heading: string) => {
   const start = text.indexOf(`### ${heading}\n`);
   if (start < 0) return [];
   const end = text.indexOf("\n### ", start + 4);
-  return text.slice(start, end < 0 ? undefined : end).split("\n").filter((l) => l.startsWith("- "));
+  return text
+    .slice(start, end < 0 ? undefined : end)
+    .split("\n")
+    .filter((l) => l.startsWith("- "));
 };
 
 describe("changelogs", () => {
@@ -98,7 +101,8 @@ describe("Pay 1.2.0 -> 1.3.0 names what the source states", () => {
 
   it("the fields 1.3.0 deprecates: active_url_count, accounts, summary, short_code and message", () => {
     const deprecated = linesOf(release, "Deprecated").join("\n");
-    for (const field of ["active_url_count", "summary", "message"]) expect(deprecated).toMatch(new RegExp(`field \`${field}\`: deprecated`));
+    for (const field of ["active_url_count", "summary", "message"])
+      expect(deprecated).toMatch(new RegExp(`field \`${field}\`: deprecated`));
     expect(deprecated).toContain("field `short_code` added, already deprecated");
     const inventory = linesOf(release, "Deprecated in 1.3.0 (still served)").join("\n");
     for (const field of ["active_url_count", "accounts", "summary", "short_code", "message"]) expect(inventory).toContain(`.${field}\``);
@@ -115,7 +119,9 @@ describe("deprecatedElements", () => {
   it("names deprecated properties, parameters and operations readably", () => {
     const doc = {
       paths: { "/v1/x": { get: { deprecated: true, parameters: [{ name: "q", deprecated: true }] } } },
-      components: { schemas: { A: { properties: { old: { deprecated: true }, list: { items: { properties: { gone: { deprecated: true } } } } } } } },
+      components: {
+        schemas: { A: { properties: { old: { deprecated: true }, list: { items: { properties: { gone: { deprecated: true } } } } } } },
+      },
     };
     expect(deprecatedElements(doc)).toEqual(["GET /v1/x", "GET /v1/x.parameter", "schemas.A.old", "schemas.A.list[].gone"]);
   });

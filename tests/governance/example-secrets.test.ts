@@ -37,7 +37,15 @@ describe("the credential detector", () => {
   });
   it("collects strings from named examples, schema examples and nested values", () => {
     const doc = {
-      paths: { "/x": { post: { requestBody: { content: { "application/json": { examples: { a: { value: { creds: { client_secret: "s", list: ["t"] } } } } } } } } } },
+      paths: {
+        "/x": {
+          post: {
+            requestBody: {
+              content: { "application/json": { examples: { a: { value: { creds: { client_secret: "s", list: ["t"] } } } } } },
+            },
+          },
+        },
+      },
       components: { schemas: { K: { properties: { api_key: { type: "string", examples: ["k"] } } } } },
     };
     expect(exampleStrings(doc).map(({ key, value }) => `${key}=${value}`)).toEqual(["client_secret=s", "list=t", "api_key=k"]);

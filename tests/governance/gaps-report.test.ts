@@ -26,7 +26,9 @@ describe("report:gaps", () => {
     const gaps = collectRegistryGaps(entries);
     const { table } = currentStatus(entries);
     for (const api of gaps) {
-      expect(table).toMatch(new RegExp(`^\\| \`${api.alias.replace(/[.@]/g, "\\$&")}\` \\|.*\\| ${api.gaps.length} \\| http://127\\.0\\.0\\.1:\\d+ \\|$`, "m"));
+      expect(table).toMatch(
+        new RegExp(`^\\| \`${api.alias.replace(/[.@]/g, "\\$&")}\` \\|.*\\| ${api.gaps.length} \\| http://127\\.0\\.0\\.1:\\d+ \\|$`, "m"),
+      );
     }
     const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
     expect(total).toBeGreaterThan(0);
@@ -44,6 +46,10 @@ describe("report:gaps", () => {
     expect(misuse.stderr).toContain("Usage: report:gaps");
     const unknown = await run(tsx, [script, "nope@1.0.0"]).catch((e) => e);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(`known: ${loadRegistry().map((e) => e.alias).join(", ")}`);
+    expect(unknown.stderr).toContain(
+      `known: ${loadRegistry()
+        .map((e) => e.alias)
+        .join(", ")}`,
+    );
   }, 30_000);
 });

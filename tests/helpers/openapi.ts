@@ -20,10 +20,10 @@ export function loadBundle(path: string): Doc {
 
 /** RFC 6901 pointer from raw segments: ["paths", "/v1/x", "get"] -> "/paths/~1v1~1x/get". */
 export function pointer(...segments: Array<string | number>): string {
-  return segments.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
-function unescape(segment: string): string {
+function unescapeToken(segment: string): string {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
@@ -42,7 +42,11 @@ export function deref(doc: Doc, value: Json, at: string): Located {
     if (seen.has(ref)) throw new Error(`${at}: $ref cycle through ${ref}`);
     seen.add(ref);
     at = decodeURIComponent(ref.slice(1));
-    value = at.split("/").slice(1).map(unescape).reduce((node: Json, key) => node?.[key], doc);
+    value = at
+      .split("/")
+      .slice(1)
+      .map(unescapeToken)
+      .reduce((node: Json, key) => node?.[key], doc);
     if (value === undefined) throw new Error(`unresolved $ref ${ref}`);
   }
   return { value, at };
@@ -95,7 +99,7 @@ function mediaContent(doc: Doc, content: Located | undefined): MediaContent[] {
 }
 
 function segmentsOf(at: string): string[] {
-  return at === "" ? [] : at.split("/").slice(1).map(unescape);
+  return at === "" ? [] : at.split("/").slice(1).map(unescapeToken);
 }
 
 /** Every operation of the document: paths x methods, and (with `webhooks`) the webhooks. */
@@ -107,7 +111,10 @@ export function operations(doc: Doc, { webhooks = false } = {}): Operation[] {
       return METHODS.filter((method) => item.value[method]).map((method): Operation => {
         const op = locate(doc, ...segmentsOf(item.at), method);
         const params = new Map<string, Located>();
-        for (const [owner, list] of [[item, item.value.parameters], [op, op.value.parameters]] as const) {
+        for (const [owner, list] of [
+          [item, item.value.parameters],
+          [op, op.value.parameters],
+        ] as const) {
           (list ?? []).forEach((_: Json, i: number) => {
             const p = locate(doc, ...segmentsOf(owner.at), "parameters", i);
             params.set(`${p.value.in}:${p.value.name}`, p);
@@ -146,7 +153,9 @@ export function jsonRequest(doc: Doc, op: Operation): MediaContent | undefined {
 
 /** The success response Prism answers with: the lowest 2xx (or 2XX) the operation declares. */
 export function successResponse(op: Operation): { status: number; response: Located } {
-  const codes = Object.keys(op.responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort();
+  const codes = Object.keys(op.responses)
+    .filter((c) => /^2(\d\d|XX)$/i.test(c))
+    .sort();
   if (codes.length === 0) throw new Error(`${op.operationId}: no 2xx response declared`);
   return { status: Number(codes[0].replace(/XX$/i, "00")), response: op.responses[codes[0]] };
 }
@@ -206,7 +215,8 @@ export function requestParams(doc: Doc, op: Operation) {
     const { name, in: where, required } = param.value;
     if (where === "path") params.path[name] = parameterValue(doc, param);
     else if (where === "query" && required) params.query[name] = parameterValue(doc, param);
-    else if (where === "header" && required && !RESERVED_HEADERS.has(name.toLowerCase())) params.header[name] = String(parameterValue(doc, param));
+    else if (where === "header" && required && !RESERVED_HEADERS.has(name.toLowerCase()))
+      params.header[name] = String(parameterValue(doc, param));
   }
   return params;
 }
@@ -221,7 +231,9 @@ export function requestUrl(op: Operation, params: ReturnType<typeof requestParam
 /** The operation's effective security schemes (operation `security`, else the document's). */
 export function securitySchemes(doc: Doc, op: Operation): Json[] {
   const requirements: Json[] = op.value.security ?? doc.security ?? [];
-  return requirements.flatMap((req: Json) => Object.keys(req)).map((name: string) => locate(doc, "components", "securitySchemes", name).value);
+  return requirements
+    .flatMap((req: Json) => Object.keys(req))
+    .map((name: string) => locate(doc, "components", "securitySchemes", name).value);
 }
 
 /** True when the operation requires credentials (an empty requirement `{}` makes them optional). */
@@ -270,8 +282,13 @@ function jsonType(value: Json): string {
 /** Top-level properties of an object schema, own and from `allOf`, in order. */
 function schemaProperties(doc: Doc, schema: Located): Array<[string, Located]> {
   const s = schema.value;
-  const own: Array<[string, Located]> = Object.keys(s.properties ?? {}).map((name) => [name, locate(doc, ...segmentsOf(schema.at), "properties", name)]);
-  const inherited = (s.allOf ?? []).flatMap((_: Json, i: number) => schemaProperties(doc, locate(doc, ...segmentsOf(schema.at), "allOf", i)));
+  const own: Array<[string, Located]> = Object.keys(s.properties ?? {}).map((name) => [
+    name,
+    locate(doc, ...segmentsOf(schema.at), "properties", name),
+  ]);
+  const inherited = (s.allOf ?? []).flatMap((_: Json, i: number) =>
+    schemaProperties(doc, locate(doc, ...segmentsOf(schema.at), "allOf", i)),
+  );
   return [...own, ...inherited];
 }
 

@@ -41,7 +41,8 @@ export async function createTestClient(entry: ApiEntry, baseUrl: string): Promis
     throw new Error(`${entry.clientPath}: expected one create...${suffix} export, found ${names.join(", ") || "none"}`);
   }
   const auth = module.auth as { option?: "accessToken" | "apiKey" } | undefined;
-  const credential = auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
+  const credential =
+    auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
   return (module[names[0]] as (options: object) => AnyClient)({ baseUrl, ...credential });
 }
 

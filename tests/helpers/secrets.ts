@@ -14,7 +14,8 @@ export interface Finding {
   why: string;
 }
 
-const SECRET_KEY = /(secret|passw(or)?d|passcode|pin$|token|api[_-]?key|private[_-]?key|access[_-]?key|signature|credential|authorization)/i;
+const SECRET_KEY =
+  /(secret|passw(or)?d|passcode|pin$|token|api[_-]?key|private[_-]?key|access[_-]?key|signature|credential|authorization)/i;
 
 const PLACEHOLDER =
   /(<[^<>]+>|\{\{[^}]+\}\}|\$\{[^}]+\}|example|placeholder|your[_-]|redacted|changeme|replace[_-]?me|dummy|sample|x{4,}|\*{3,}|\.\.\.|…|not[_-]?a[_-]?real|fake)/i;

@@ -15,7 +15,12 @@ export const METHODS = ["get", "put", "post", "delete", "patch", "options", "hea
 
 /** A field table in the source's notation, `name type; name type`, as `{ name: type }`. */
 export const fields = (spec: string): Record<string, string> =>
-  Object.fromEntries(spec.trim().split(/\s*;\s*/).map((pair) => pair.split(/\s+/) as [string, string]));
+  Object.fromEntries(
+    spec
+      .trim()
+      .split(/\s*;\s*/)
+      .map((pair) => pair.split(/\s+/) as [string, string]),
+  );
 
 /** A comma-separated value list, `A, B, C`, as `["A", "B", "C"]`. */
 export const values = (list: string): string[] => list.trim().split(/\s*,\s*/);

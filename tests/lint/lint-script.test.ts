@@ -27,7 +27,10 @@ const lintFixture = (name: string, ...aliases: string[]) => lint("--config", `${
 
 /** `<file>:<line>:` of the first line of a fixture file that contains `text`. */
 function locationOf(file: string, text: string): string {
-  const line = readFileSync(join(repoRoot, file), "utf8").split("\n").findIndex((l) => l.includes(text)) + 1;
+  const line =
+    readFileSync(join(repoRoot, file), "utf8")
+      .split("\n")
+      .findIndex((l) => l.includes(text)) + 1;
   expect(line, `"${text}" in ${file}`).toBeGreaterThan(0);
   return `${file}:${line}:`;
 }

@@ -40,9 +40,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const linesReported = (rule: string, file: string) =>
-  [...new Set(results.filter((r) => r.code === rule && r.source === file).map((r) => r.range.start.line + 1))].sort(
-    (a, b) => a - b,
-  );
+  [...new Set(results.filter((r) => r.code === rule && r.source === file).map((r) => r.range.start.line + 1))].sort((a, b) => a - b);
 
 const linesExpected = (file: string) =>
   readFileSync(file, "utf8")
@@ -51,7 +49,9 @@ const linesExpected = (file: string) =>
 
 describe("custom Spectral rules", () => {
   it("has a fixture folder for every rule and a rule for every fixture folder", () => {
-    const folders = readdirSync(fixtureDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(fixtureDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(folders.sort()).toEqual([...customRules].sort());
   });
 

@@ -18,7 +18,14 @@ function unjustified(file: string, text = readFileSync(join(repoRoot, file), "ut
     if (!off) return;
     let j = i - 1;
     // Walk up over the other off lines of the same run and the `rules:`/`files:` lines of an override.
-    while (j >= 0 && (/^\s*[\w:.-]+:\s*off\b/.test(lines[j]) || /^\s*(rules|files):\s*$/.test(lines[j]) || /^\s*- "/.test(lines[j]) || /^\s*- files:\s*$/.test(lines[j]))) j--;
+    while (
+      j >= 0 &&
+      (/^\s*[\w:.-]+:\s*off\b/.test(lines[j]) ||
+        /^\s*(rules|files):\s*$/.test(lines[j]) ||
+        /^\s*- "/.test(lines[j]) ||
+        /^\s*- files:\s*$/.test(lines[j]))
+    )
+      j--;
     const comment = /^\s*#/.test(lines[j] ?? "") || /#\s*\S/.test(line);
     if (!comment) missing.push(`${file}:${i + 1} ${off[1]}`);
   });
@@ -36,7 +43,8 @@ describe("lint configuration", () => {
   });
 
   it("the check finds an off rule without a reason", () => {
-    const text = 'rules:\n  # reason\n  a: off\n  b: off\n\noverrides:\n  - files:\n      - "x"\n    rules:\n      c: off\n      d: off # inline reason\n';
+    const text =
+      'rules:\n  # reason\n  a: off\n  b: off\n\noverrides:\n  - files:\n      - "x"\n    rules:\n      c: off\n      d: off # inline reason\n';
     expect(unjustified("fixture.yaml", text)).toEqual(["fixture.yaml:10 c"]);
   });
 });

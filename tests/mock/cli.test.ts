@@ -4,7 +4,6 @@
  * It runs the package CLI's `mock` command (src/cli); tests/cli/ covers the other commands.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
 import { credentialHeaders, jsonRequest, loadBundle, operations, requestParams, requestUrl, successResponse } from "../helpers/openapi.js";
@@ -12,7 +11,7 @@ import { freePortRange, isPortFree, occupyPort } from "../helpers/ports.js";
 
 const registry = loadRegistry();
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 interface Run {
   child: ChildProcess;
@@ -22,7 +21,10 @@ interface Run {
 }
 
 function run(...args: string[]): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock.ts", ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
@@ -49,14 +51,20 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
       for (const entry of registry) {
         const doc = loadBundle(entry.bundlePath);
         const url = `http://127.0.0.1:${base + entry.index}`;
-        expect(mock.stdout()).toMatch(new RegExp(`^${escape(entry.alias)}\\s+${escape(url)}\\s+${operations(doc).length}\\s+\\S`, "m"));
+        expect(mock.stdout()).toMatch(
+          new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
+        );
 
         const op = operations(doc)[0];
         const params = requestParams(doc, op);
         const body = jsonRequest(doc, op)?.examples[0]?.value;
         const response = await fetch(url + requestUrl(op, params), {
           method: op.method.toUpperCase(),
-          headers: { ...params.header, ...credentialHeaders(doc, op), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            ...params.header,
+            ...credentialHeaders(doc, op),
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
@@ -76,7 +84,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     try {
       await waitFor(mock, "ready");
       expect(mock.stdout()).toContain("1 mock(s) ready");
-      expect(mock.stdout()).toMatch(new RegExp(`^${escape(first.alias)}\\s+${escape(`http://127.0.0.1:${base}`)}\\s`, "m"));
+      expect(mock.stdout()).toMatch(new RegExp(`^${escapeRegExp(first.alias)}\\s+${escapeRegExp(`http://127.0.0.1:${base}`)}\\s`, "m"));
       mock.child.kill("SIGTERM");
       expect(await mock.exit).toBe(0);
       expect(await isPortFree(base)).toBe(true);
@@ -93,7 +101,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
 
   it.each([
     ["an unknown flag", ["--bogus"], "unknown option '--bogus'"],
-    ["a non-numeric port base", ["--port-base", "abc"], '--port-base must be an integer'],
+    ["a non-numeric port base", ["--port-base", "abc"], "--port-base must be an integer"],
     ["an unknown alias", ["no-such-api@9.9.9"], 'unknown API "no-such-api@9.9.9"'],
   ])("exits 2 with usage and the known aliases on %s", async (_, args, message) => {
     const mock = run(...args);

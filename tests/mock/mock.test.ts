@@ -23,7 +23,9 @@ describe("startMock", () => {
       const op = operations(doc).find((o) => o.operationId === "getOrder")!;
       const response = await fetch(`${mock.url}/v1/order/o-1`, { headers: credentialHeaders(doc, op) });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual(doc.paths["/v1/order/{order_id}"].get.responses["200"].content["application/json"].examples.paid.value);
+      expect(await response.json()).toEqual(
+        doc.paths["/v1/order/{order_id}"].get.responses["200"].content["application/json"].examples.paid.value,
+      );
     } finally {
       await mock.close();
     }
@@ -42,7 +44,11 @@ describe("startMock", () => {
     const mock = await startMock(first.alias, { port: 0 });
     await mock.close();
     expect(mock.alias).toBe(first.alias);
-    await expect(startMock("no-such-api@9.9.9", { port: 0 })).rejects.toThrow(`known: ${loadRegistry().map((e) => e.alias).join(", ")}`);
+    await expect(startMock("no-such-api@9.9.9", { port: 0 })).rejects.toThrow(
+      `known: ${loadRegistry()
+        .map((e) => e.alias)
+        .join(", ")}`,
+    );
   });
 
   it("fails with the port and the alias when the port is in use", async () => {
@@ -56,7 +62,9 @@ describe("startMock", () => {
 
   it("tells to run npm run generate when the bundle is missing", async () => {
     const missing = { ...shop, bundlePath: join(repoRoot, "tests/fixtures/mock/generated/none/openapi.yaml") };
-    await expect(startMock(missing, { port: 0 })).rejects.toThrow(/shop@1\.0\.0: bundled spec .*none\/openapi\.yaml not found; run `npm run generate`/);
+    await expect(startMock(missing, { port: 0 })).rejects.toThrow(
+      /shop@1\.0\.0: bundled spec .*none\/openapi\.yaml not found; run `npm run generate`/,
+    );
   });
 });
 

@@ -48,7 +48,7 @@ function exec(file: string, args: string[], cwd: string, extraEnv: Record<string
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(file, args, { cwd, env: { ...env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : 1) : 0;
+      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started });
     });
   });
@@ -107,9 +107,14 @@ function consumerLock(tarball: string, integrity: string, peers: string[], regis
     packages[key] = entry;
     for (const dep of Object.keys(entry.dependencies ?? {})) todo.push([key, dep, false]);
     for (const dep of Object.keys(entry.optionalDependencies ?? {})) todo.push([key, dep, true]);
-    for (const dep of Object.keys(entry.peerDependencies ?? {})) todo.push([key, dep, entry.peerDependenciesMeta?.[dep]?.optional === true]);
+    for (const dep of Object.keys(entry.peerDependencies ?? {}))
+      todo.push([key, dep, entry.peerDependenciesMeta?.[dep]?.optional === true]);
   }
-  const sorted = Object.fromEntries(Object.keys(packages).sort().map((key) => [key, packages[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(packages)
+      .sort()
+      .map((key) => [key, packages[key]]),
+  );
   return {
     packageJson: { name: "consumer", private: true, type: "module", dependencies },
     lock: { name: "consumer", lockfileVersion: 3, requires: true, packages: sorted },
@@ -137,7 +142,10 @@ function readmeBlock(what: string): string {
   const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
   const marker = readme.split("\n").findIndex((line) => line.startsWith("<!-- tests/package/consumer.test.ts") && line.includes(what));
   if (marker === -1) throw new Error(`README.md has no "<!-- tests/package/consumer.test.ts ... ${what}" marker`);
-  const rest = readme.split("\n").slice(marker + 1).join("\n");
+  const rest = readme
+    .split("\n")
+    .slice(marker + 1)
+    .join("\n");
   const block = /^```ts\n([\s\S]*?)^```$/m.exec(rest);
   if (!block) throw new Error(`README.md: no \`\`\`ts block after the "${what}" marker`);
   return block[1];
@@ -161,8 +169,13 @@ beforeAll(async () => {
   tarball = join(work, packed.filename);
   Object.assign(measured, { packMs: pack.ms, tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount });
 
-  const registryUrl = ok(await exec("npm", ["config", "get", "registry"], work), "npm config get registry").stdout.trim().replace(/\/?$/, "/");
-  for (const [dir, deps] of [[full, peers], [clientOnly, []]] as Array<[string, string[]]>) {
+  const registryUrl = ok(await exec("npm", ["config", "get", "registry"], work), "npm config get registry")
+    .stdout.trim()
+    .replace(/\/?$/, "/");
+  for (const [dir, deps] of [
+    [full, peers],
+    [clientOnly, []],
+  ] as Array<[string, string[]]>) {
     mkdirSync(dir);
     const { packageJson, lock } = consumerLock(tarball, packed.integrity, deps, registryUrl);
     writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
@@ -184,7 +197,8 @@ beforeAll(async () => {
 
   // The partner's dev tools, linked from this repository (they are not the package's business).
   for (const tool of ["typescript", "vitest", "@types/node"]) {
-    if (!existsSync(join(full, "node_modules", tool))) symlinkSync(join(repoRoot, "node_modules", tool), join(full, "node_modules", tool), "dir");
+    if (!existsSync(join(full, "node_modules", tool)))
+      symlinkSync(join(repoRoot, "node_modules", tool), join(full, "node_modules", tool), "dir");
   }
   mockPortBase = await freePortRange(registry.length);
   cases = await apiCases();
@@ -194,7 +208,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   mkdirSync(join(repoRoot, "test-output"), { recursive: true });
-  writeFileSync(join(repoRoot, "test-output/package.json"), JSON.stringify(measured, null, 2) + "\n");
+  writeFileSync(join(repoRoot, "test-output/package.json"), `${JSON.stringify(measured, null, 2)}\n`);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -279,7 +293,7 @@ function writeProjectFiles(): void {
       );
     }
   }
-  writeFileSync(join(full, "clients.ts"), lines.join("\n") + "\n");
+  writeFileSync(join(full, "clients.ts"), `${lines.join("\n")}\n`);
 
   const calls = cases.map((c) => ({ ...c, port: mockPortBase + c.index }));
   writeFileSync(
@@ -335,37 +349,62 @@ describe("the tarball", () => {
       expect(files).toContain(`${entry.generatedDir}/openapi.yaml`);
       expect(files).toContain(`specs/${entry.service}/CHANGELOG.md`);
     }
-    for (const file of ["package.json", "README.md", "redocly.yaml", "dist/src/cli/bin.js", "dist/src/testing/index.js", "dist/src/client/index.d.ts"]) {
+    for (const file of [
+      "package.json",
+      "README.md",
+      "redocly.yaml",
+      "dist/src/cli/bin.js",
+      "dist/src/testing/index.js",
+      "dist/src/client/index.d.ts",
+    ]) {
       expect(files).toContain(file);
     }
     const shipped = (f: string) => /^specs\/[^/]+\/CHANGELOG\.md$/.test(f);
-    expect(files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f))))).toEqual([]);
+    expect(
+      files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)))),
+    ).toEqual([]);
   });
 
-  it("passes publint, warnings and suggestions included", async () => {
-    const result = await exec(bin("publint"), ["run", tarball, "--strict", "--level", "suggestion"], work);
-    expect(result.stdout + result.stderr).toContain("All good!");
-    expect(result.code).toBe(0);
-  }, SLOW);
+  it(
+    "passes publint, warnings and suggestions included",
+    async () => {
+      const result = await exec(bin("publint"), ["run", tarball, "--strict", "--level", "suggestion"], work);
+      expect(result.stdout + result.stderr).toContain("All good!");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 
-  it("has types that resolve for ESM consumers on every entry (are-the-types-wrong)", async () => {
-    const specs = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith(".yaml"));
-    const result = await exec(bin("attw"), [tarball, "--profile", "esm-only", "--format", "json", "--exclude-entrypoints", ...specs], work);
-    const report = JSON.parse(result.stdout) as {
-      analysis: { entrypoints: Record<string, { resolutions: Record<string, { resolution?: { isTypeScript: boolean; fileName: string } }> }> };
-      problems: Record<string, Array<{ resolutionKind?: string; entrypoint?: string }>>;
-    };
-    // esm-only: ESM consumers (node16/nodenext from ESM, bundlers); `require` is covered by require(esm) on the Node versions in engines.
-    const problems = Object.values(report.problems).flat().filter((p) => !["node10", "node16-cjs"].includes(p.resolutionKind ?? ""));
-    expect(problems).toEqual([]);
-    const entrypoints = Object.keys(manifest.exports).filter((s) => !s.endsWith(".yaml") && s !== "./package.json");
-    for (const subpath of entrypoints) {
-      for (const kind of ["node16-esm", "bundler"]) {
-        expect(report.analysis.entrypoints[subpath]?.resolutions[kind]?.resolution?.isTypeScript, `${subpath} (${kind})`).toBe(true);
+  it(
+    "has types that resolve for ESM consumers on every entry (are-the-types-wrong)",
+    async () => {
+      const specs = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith(".yaml"));
+      const result = await exec(
+        bin("attw"),
+        [tarball, "--profile", "esm-only", "--format", "json", "--exclude-entrypoints", ...specs],
+        work,
+      );
+      const report = JSON.parse(result.stdout) as {
+        analysis: {
+          entrypoints: Record<string, { resolutions: Record<string, { resolution?: { isTypeScript: boolean; fileName: string } }> }>;
+        };
+        problems: Record<string, Array<{ resolutionKind?: string; entrypoint?: string }>>;
+      };
+      // esm-only: ESM consumers (node16/nodenext from ESM, bundlers); `require` is covered by require(esm) on the Node versions in engines.
+      const problems = Object.values(report.problems)
+        .flat()
+        .filter((p) => !["node10", "node16-cjs"].includes(p.resolutionKind ?? ""));
+      expect(problems).toEqual([]);
+      const entrypoints = Object.keys(manifest.exports).filter((s) => !s.endsWith(".yaml") && s !== "./package.json");
+      for (const subpath of entrypoints) {
+        for (const kind of ["node16-esm", "bundler"]) {
+          expect(report.analysis.entrypoints[subpath]?.resolutions[kind]?.resolution?.isTypeScript, `${subpath} (${kind})`).toBe(true);
+        }
       }
-    }
-    expect(result.code).toBe(0);
-  }, SLOW);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 });
 
 describe("installed without the test tools (client only)", () => {
@@ -376,62 +415,111 @@ describe("installed without the test tools (client only)", () => {
     expect(names.length).toBeLessThanOrEqual(6);
   });
 
-  it("imports every client (and the runtime) from its subpath", async () => {
-    const checks = cases.map((c) => `if (typeof (await import(${JSON.stringify(c.subpath)})).create${c.names.versioned}Client !== "function") throw new Error(${JSON.stringify(c.subpath)});`);
-    writeFileSync(join(clientOnly, "check.mjs"), [...checks, `const { unwrap, ApiError } = await import("bank-api-contracts");`, `console.log(typeof unwrap, typeof ApiError);`].join("\n"));
-    const result = await exec(process.execPath, ["check.mjs"], clientOnly);
-    expect(result.stderr).toBe("");
-    expect(result.stdout.trim()).toBe("function function");
-  }, SLOW);
+  it(
+    "imports every client (and the runtime) from its subpath",
+    async () => {
+      const checks = cases.map(
+        (c) =>
+          `if (typeof (await import(${JSON.stringify(c.subpath)})).create${c.names.versioned}Client !== "function") throw new Error(${JSON.stringify(c.subpath)});`,
+      );
+      writeFileSync(
+        join(clientOnly, "check.mjs"),
+        [
+          ...checks,
+          `const { unwrap, ApiError } = await import("bank-api-contracts");`,
+          `console.log(typeof unwrap, typeof ApiError);`,
+        ].join("\n"),
+      );
+      const result = await exec(process.execPath, ["check.mjs"], clientOnly);
+      expect(result.stderr).toBe("");
+      expect(result.stdout.trim()).toBe("function function");
+    },
+    SLOW,
+  );
 
-  it("can be require()d from CommonJS (require of ES modules, on the Node versions in engines)", async () => {
-    const [c] = cases;
-    const script = `const m = require(${JSON.stringify(c.subpath)}); const { ApiError } = require("bank-api-contracts"); console.log(typeof m.create${c.names.versioned}Client, typeof ApiError);`;
-    const result = await exec(process.execPath, ["-e", script], clientOnly);
-    expect(result.stdout.trim()).toBe("function function");
-    expect(result.code).toBe(0);
-  }, SLOW);
+  it(
+    "can be require()d from CommonJS (require of ES modules, on the Node versions in engines)",
+    async () => {
+      const [c] = cases;
+      const script = `const m = require(${JSON.stringify(c.subpath)}); const { ApiError } = require("bank-api-contracts"); console.log(typeof m.create${c.names.versioned}Client, typeof ApiError);`;
+      const result = await exec(process.execPath, ["-e", script], clientOnly);
+      expect(result.stdout.trim()).toBe("function function");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 
-  it("runs `list`; `mock` and `validate` exit 1 naming the optional peers to install", async () => {
-    const cli = join(clientOnly, "node_modules/.bin/bank-api-contracts");
-    writeFileSync(join(clientOnly, "body.json"), "{}");
-    const [list, mock, validate] = await Promise.all([
-      exec(cli, ["list"], clientOnly),
-      exec(cli, ["mock", registry[0].alias, "--port-base", String(mockPortBase)], clientOnly),
-      exec(cli, ["validate", registry[0].alias, "body.json", "--operation", cases[0].call.operationId, "--status", "200"], clientOnly),
-    ]);
-    expect(list.code).toBe(0);
-    for (const entry of registry) expect(list.stdout).toContain(entry.alias);
-    expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies["@stoplight/prism-http"]}`);
-    expect(mock.code).toBe(1);
-    expect(validate.stderr).toContain("needs ajv, ajv-formats");
-    expect(validate.code).toBe(1);
-  }, SLOW);
+  it(
+    "runs `list`; `mock` and `validate` exit 1 naming the optional peers to install",
+    async () => {
+      const cli = join(clientOnly, "node_modules/.bin/bank-api-contracts");
+      writeFileSync(join(clientOnly, "body.json"), "{}");
+      const [list, mock, validate] = await Promise.all([
+        exec(cli, ["list"], clientOnly),
+        exec(cli, ["mock", registry[0].alias, "--port-base", String(mockPortBase)], clientOnly),
+        exec(cli, ["validate", registry[0].alias, "body.json", "--operation", cases[0].call.operationId, "--status", "200"], clientOnly),
+      ]);
+      expect(list.code).toBe(0);
+      for (const entry of registry) expect(list.stdout).toContain(entry.alias);
+      expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies["@stoplight/prism-http"]}`);
+      expect(mock.code).toBe(1);
+      expect(validate.stderr).toContain("needs ajv, ajv-formats");
+      expect(validate.code).toBe(1);
+    },
+    SLOW,
+  );
 });
 
 describe("installed with the test tools", () => {
-  it("type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error", async () => {
-    const result = await exec(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], full);
-    measured.typecheckMs = result.ms;
-    expect(result.stdout + result.stderr).toBe("");
-    expect(result.code).toBe(0);
-  }, SLOW);
+  it(
+    "type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error",
+    async () => {
+      const result = await exec(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], full);
+      measured.typecheckMs = result.ms;
+      expect(result.stdout + result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 
-  it("runs README's vitest example, and the CLI's mock called through every client and checked with toMatchContract", async () => {
-    const result = await exec(
-      process.execPath,
-      [join(full, "node_modules/vitest/vitest.mjs"), "run", "--root", full, "--reporter", "json", "--outputFile", "vitest.json", "--testTimeout", "60000", "--hookTimeout", "120000"],
-      full,
-    );
-    measured.vitestMs = result.ms;
-    const report = existsSync(join(full, "vitest.json")) ? JSON.parse(readFileSync(join(full, "vitest.json"), "utf8")) : undefined;
-    expect(report, result.stdout + result.stderr).toBeDefined();
-    const tests = report.testResults.flatMap((file: { name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }) =>
-      file.assertionResults.map((t) => ({ file: file.name.slice(full.length + 1), name: t.fullName, status: t.status, failure: t.failureMessages.join("\n") })),
-    );
-    expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
-    expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
-    expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
-    expect(result.code).toBe(0);
-  }, SLOW);
+  it(
+    "runs README's vitest example, and the CLI's mock called through every client and checked with toMatchContract",
+    async () => {
+      const result = await exec(
+        process.execPath,
+        [
+          join(full, "node_modules/vitest/vitest.mjs"),
+          "run",
+          "--root",
+          full,
+          "--reporter",
+          "json",
+          "--outputFile",
+          "vitest.json",
+          "--testTimeout",
+          "60000",
+          "--hookTimeout",
+          "120000",
+        ],
+        full,
+      );
+      measured.vitestMs = result.ms;
+      const report = existsSync(join(full, "vitest.json")) ? JSON.parse(readFileSync(join(full, "vitest.json"), "utf8")) : undefined;
+      expect(report, result.stdout + result.stderr).toBeDefined();
+      const tests = report.testResults.flatMap(
+        (file: { name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }) =>
+          file.assertionResults.map((t) => ({
+            file: file.name.slice(full.length + 1),
+            name: t.fullName,
+            status: t.status,
+            failure: t.failureMessages.join("\n"),
+          })),
+      );
+      expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
+      expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
+      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
 });

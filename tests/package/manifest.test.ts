@@ -27,13 +27,17 @@ describe("package.json", () => {
         types: `./dist/generated/${entry.service}/${entry.release}/client.d.ts`,
         default: `./dist/generated/${entry.service}/${entry.release}/client.js`,
       });
-      expect(manifest.exports[`./specs/${entry.service}/${entry.release}/openapi.yaml`]).toBe(`./generated/${entry.service}/${entry.release}/openapi.yaml`);
+      expect(manifest.exports[`./specs/${entry.service}/${entry.release}/openapi.yaml`]).toBe(
+        `./generated/${entry.service}/${entry.release}/openapi.yaml`,
+      );
       if (entry.latest) expect(manifest.exports[`./${entry.service}`]).toEqual(manifest.exports[`./${entry.service}/${entry.release}`]);
     }
   });
 
   it("points every export at a file the build makes from an existing source, or at a shipped file", () => {
-    const targets = Object.values(manifest.exports as Record<string, string | Record<string, string>>).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t)));
+    const targets = Object.values(manifest.exports as Record<string, string | Record<string, string>>).flatMap((t) =>
+      typeof t === "string" ? [t] : Object.values(t),
+    );
     for (const target of [...targets, manifest.main, manifest.types, ...Object.values(manifest.bin as Record<string, string>)]) {
       const source = target.replace(/^\.?\/?dist\//, "").replace(/\.d\.ts$|\.js$/, ".ts");
       expect(existsSync(join(repoRoot, source)), `${target} (from ${source})`).toBe(true);
@@ -42,7 +46,9 @@ describe("package.json", () => {
 
   it("refuses a service whose name is one of the package's own subpaths", () => {
     const [first] = registry;
-    expect(() => manifestFields([{ ...first, alias: "testing@1.0.0", service: "testing" }])).toThrow('the service name "testing" would shadow');
+    expect(() => manifestFields([{ ...first, alias: "testing@1.0.0", service: "testing" }])).toThrow(
+      'the service name "testing" would shadow',
+    );
   });
 });
 
@@ -79,12 +85,21 @@ describe("what the shipped code imports", () => {
   it("everything else imports only dependencies, optional peer dependencies and Node's modules", () => {
     const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})]);
     const imports = bareImports(["src/testing/index.ts", "src/cli/bin.ts", "src/callbacks/index.ts"]);
-    const undeclared = [...imports].filter(([name]) => !isBuiltin(name) && !allowed.has(name)).map(([name, file]) => `${name} (imported by ${file})`);
+    const undeclared = [...imports]
+      .filter(([name]) => !isBuiltin(name) && !allowed.has(name))
+      .map(([name, file]) => `${name} (imported by ${file})`);
     expect(undeclared).toEqual([]);
   });
 
   it("declares Prism, Ajv and Redocly as optional peers, so that a client-only install leaves them out", () => {
-    for (const name of ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core", "ajv", "ajv-formats", "@redocly/cli"]) {
+    for (const name of [
+      "@stoplight/prism-http",
+      "@stoplight/prism-http-server",
+      "@stoplight/prism-core",
+      "ajv",
+      "ajv-formats",
+      "@redocly/cli",
+    ]) {
       expect(manifest.dependencies[name], name).toBeUndefined();
       expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
     }

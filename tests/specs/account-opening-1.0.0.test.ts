@@ -10,14 +10,21 @@ const { doc, schemas, valid, typesOf, jsonSchemaOf, operationKeys } = specUnderT
 
 const resources: Record<string, Record<string, string>> = {
   Bank: fields("code string; name string; logo_url string; products []BankProduct"),
-  BankProduct: fields("code string; name string; description string; interest string; facilities []string; requirements []string; costs []string"),
+  BankProduct: fields(
+    "code string; name string; description string; interest string; facilities []string; requirements []string; costs []string",
+  ),
   UserDetail: fields("user_name string; user_phone_number string; user_email string"),
 };
 
 const endpoints: Array<[string, string, string, string | null, string]> = [
   ["get", "/v1/product-list", "listBankProducts", null, "banks []Bank"],
-  ["post", "/v1/open-account", "openAccount", "reference_id string; bank_code BankCode; product_code BankProductCode; user_detail UserDetail",
-    "application_id string; application_url string; reference_id string"],
+  [
+    "post",
+    "/v1/open-account",
+    "openAccount",
+    "reference_id string; bank_code BankCode; product_code BankProductCode; user_detail UserDetail",
+    "application_id string; application_url string; reference_id string",
+  ],
   ["post", "/v1/status-inquiry", "inquireApplicationStatus", "application_id string", "status ApplicationStatus; reference_id string"],
 ];
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { endpointKeys, fields, type Schema, values as list, specUnderTest } from "../helpers/spec.js";
 
 /** The source's type notation: string, int32, int64, bytes, bool, date, Name, []Name (an enum of strings is `string`). */
-const { doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("balance@1.0.0", {
+const { doc, schemas, valid, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("balance@1.0.0", {
   refs: { Bytes: "bytes" },
   stringFormats: { date: "date" },
 });
@@ -31,16 +31,29 @@ const resources: Record<string, Record<string, string>> = {
 
 /** Every balance endpoint: method, path, operationId, request fields (null: no body), response fields. */
 const endpoints: Array<[string, string, string, string | null, string]> = [
-  ["post", "/v1/balance-init", "initBalance",
+  [
+    "post",
+    "/v1/balance-init",
+    "initBalance",
     `country string; bank_codes []BankCode; external_id string; app_redirect_uri string; organization_display_name string;
      app_redirect_error_uri string; app_redirect_duration string; remember_me bool; link_id string; auto_consent bool`,
-    "balance_id string; redirect_uri string"],
-  ["post", "/v1/balance", "retrieveBalance",
+    "balance_id string; redirect_uri string",
+  ],
+  [
+    "post",
+    "/v1/balance",
+    "retrieveBalance",
     `bank_code BankCode; credential Credential; period_days int32; start_date date; end_date date; account_number string;
      api_credential APICredential; external_id string; channel string; client_key_id string`,
-    "request_id string; status Status; site_response string; challenge Challenge"],
-  ["get", "/v1/get_balance", "listBalances", null,
-    "balances []BalanceResponse; next_page_token string; message string; total_count int32; previous_page_token string"],
+    "request_id string; status Status; site_response string; challenge Challenge",
+  ],
+  [
+    "get",
+    "/v1/get_balance",
+    "listBalances",
+    null,
+    "balances []BalanceResponse; next_page_token string; message string; total_count int32; previous_page_token string",
+  ],
 ];
 
 const currencies = list(`UNKNOWN_CURRENCY, AFN, EUR, ALL, DZD, USD, AOA, XCD, ARS, AMD, AWG, AUD, AZN, BSD, BHD, BDT, BYR, BZD,
@@ -63,7 +76,10 @@ describe("balance@1.0.0 operations", () => {
     if (request === null) expect(op.requestBody).toBeUndefined();
     else expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
     expect(typesOf(jsonSchemaOf(op.responses["200"]))).toEqual(fields(response));
-    const described = { ...(request === null ? {} : propertiesOf(jsonSchemaOf(op.requestBody))), ...propertiesOf(jsonSchemaOf(op.responses["200"])) };
+    const described = {
+      ...(request === null ? {} : propertiesOf(jsonSchemaOf(op.requestBody))),
+      ...propertiesOf(jsonSchemaOf(op.responses["200"])),
+    };
     for (const [field, prop] of Object.entries(described)) expect(prop.description, `${path} ${field}`).toBeTruthy();
   });
 
@@ -80,7 +96,9 @@ describe("balance@1.0.0 operations", () => {
   it("balance: channel WEB or MOBILE; client_key_id empty means plain text, a value means encrypted", () => {
     const props = propertiesOf(schemas.RetrieveBalanceRequest);
     expect(props.channel.enum).toEqual(["WEB", "MOBILE"]);
-    expect(props.client_key_id.description).toMatch(/empty means the credentials are sent in\s+plain text, a value means they are encrypted/);
+    expect(props.client_key_id.description).toMatch(
+      /empty means the credentials are sent in\s+plain text, a value means they are encrypted/,
+    );
     expect(props.period_days.description).toMatch(/depends on the bank's site/);
     expect(valid("RetrieveBalanceRequest", { start_date: "2024-01-01", end_date: "2024-06-30" })).toBe(true);
     expect(valid("RetrieveBalanceRequest", { start_date: "2024-1-1" })).toBe(false);
@@ -149,22 +167,29 @@ describe("balance@1.0.0 types", () => {
 
 describe("balance@1.0.0 enumerations", () => {
   it("BankCode (balance): its 15 values", () => {
-    expect(schemas.BankCode.enum).toEqual(list(`UNKNOWN_BANK, MANDIRI_PERSONAL, BCA_PERSONAL, BNI_PERSONAL, BRI_PERSONAL,
+    expect(schemas.BankCode.enum).toEqual(
+      list(`UNKNOWN_BANK, MANDIRI_PERSONAL, BCA_PERSONAL, BNI_PERSONAL, BRI_PERSONAL,
       BCA_CORPORATE, DUMMY_BANK_PERSONAL, BDO_PERSONAL, BPI_PERSONAL, KASIKORNBANK_PERSONAL, PNB_PERSONAL, UNIONBANK_PERSONAL,
-      UNIONBANK_CORPORATE, METROBANK_PERSONAL, RCBC_PERSONAL`));
+      UNIONBANK_CORPORATE, METROBANK_PERSONAL, RCBC_PERSONAL`),
+    );
     expect(schemas.BankCode["x-enumDescriptions"].DUMMY_BANK_PERSONAL).toMatch(/sandbox/);
   });
 
   it("CredentialType, ChallengeType, Status, AccountType", () => {
     expect(schemas.CredentialType.enum).toEqual(["EMAIL", "Type_MSISDN", "TOKEN", "CLIENT_CREDENTIAL"]);
     expect(schemas.ChallengeType.enum).toEqual(["TEXT", "IMAGE", "IN_APP", "SMS", "MGENCODE", "HYBRID", "PIN"]);
-    expect(schemas.Status.enum).toEqual(list(`UNKNOWN_Status, INITIATED, CONSENT_GRANTED, AUTH_IN_PROGRESS, AWAITING_TFA,
-      TFA_IN_PROGRESS, RETRIEVAL_IN_PROGRESS, AUTH_FAILED, FAILED, SUCCESS, CANCELLED, INACTIVATED, PURGED`));
+    expect(schemas.Status.enum).toEqual(
+      list(`UNKNOWN_Status, INITIATED, CONSENT_GRANTED, AUTH_IN_PROGRESS, AWAITING_TFA,
+      TFA_IN_PROGRESS, RETRIEVAL_IN_PROGRESS, AUTH_FAILED, FAILED, SUCCESS, CANCELLED, INACTIVATED, PURGED`),
+    );
     expect(schemas.AccountType.enum).toEqual(["UNKNOWN_AccountType", "CHECKING", "SAVINGS"]);
   });
 
   it("gives the meanings the source states", () => {
-    expect(schemas.Status["x-enumDescriptions"]).toEqual({ INACTIVATED: "Waiting for user input.", PURGED: "The balance data was purged." });
+    expect(schemas.Status["x-enumDescriptions"]).toEqual({
+      INACTIVATED: "Waiting for user input.",
+      PURGED: "The balance data was purged.",
+    });
     expect(schemas.ChallengeType["x-enumDescriptions"].IN_APP).toMatch(/Asynchronous.*outside the service's control/);
     expect(schemas.ChallengeType["x-enumDescriptions"].MGENCODE).toMatch(/bank app/);
     expect(schemas.ChallengeType["x-enumDescriptions"].HYBRID).toMatch(/bank-specific mix/);

@@ -9,7 +9,8 @@ import { violations } from "../helpers/openapi.js";
 import { endpointKeys, fields, METHODS, type Schema, specUnderTest } from "../helpers/spec.js";
 
 /** The source's type notation: string, bool, int32, Name, []Name; a type list as `integer|string`; `const: true` is `bool`. */
-const { entry, doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("disbursement@1.0.0");
+const { entry, doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonSchemaOf, operationKeys } =
+  specUnderTest("disbursement@1.0.0");
 
 const record = `corporate_id string; reference_id string; type DisbursementType; source_account SourceAccount;
   destination_account DestinationAccountRecord; source_amount SourceAmount; destination_amount DestinationAmountRecord;
@@ -42,11 +43,28 @@ const resources: Record<string, Record<string, string>> = {
 
 /** The four endpoints: method, path, operationId, request fields, 200 response fields. */
 const endpoints: Array<[string, string, string, string | null, string]> = [
-  ["post", "/v1/disbursements", "createDisbursements", "credentials Credentials; disbursements []DisbursementItem", "result []DisbursementOutcome"],
+  [
+    "post",
+    "/v1/disbursements",
+    "createDisbursements",
+    "credentials Credentials; disbursements []DisbursementItem",
+    "result []DisbursementOutcome",
+  ],
   ["get", "/v1/disbursements", "listDisbursements", null, "disbursements []Disbursement; total_record integer|string"],
-  ["post", "/v1/disbursements/external-status-updates", "refreshDisbursementStatuses",
-    "credentials StatusRefreshCredentials; disbursement_request_id string; disbursement_ids []string", "result []DisbursementOutcome"],
-  ["post", "/v1/disbursements/account-inquiry", "inquireBankAccount", "bank_account BankAccount", "result InquiryResult; bank_account BankAccount"],
+  [
+    "post",
+    "/v1/disbursements/external-status-updates",
+    "refreshDisbursementStatuses",
+    "credentials StatusRefreshCredentials; disbursement_request_id string; disbursement_ids []string",
+    "result []DisbursementOutcome",
+  ],
+  [
+    "post",
+    "/v1/disbursements/account-inquiry",
+    "inquireBankAccount",
+    "bank_account BankAccount",
+    "result InquiryResult; bank_account BankAccount",
+  ],
 ];
 
 describe("disbursement@1.0.0 operations", () => {
@@ -167,13 +185,28 @@ describe("disbursement@1.0.0 reference_id and the Philippine address (schema)", 
 
   it("accepts a reference_id of 40 characters and rejects one of 41", () => {
     expect(schemas.DisbursementItem.properties.reference_id.maxLength).toBe(40);
-    expect(valid("DisbursementItem", withItem((i) => (i.reference_id = "r".repeat(40))))).toBe(true);
-    expect(valid("DisbursementItem", withItem((i) => (i.reference_id = "r".repeat(41))))).toBe(false);
+    expect(
+      valid(
+        "DisbursementItem",
+        withItem((i) => (i.reference_id = "r".repeat(40))),
+      ),
+    ).toBe(true);
+    expect(
+      valid(
+        "DisbursementItem",
+        withItem((i) => (i.reference_id = "r".repeat(41))),
+      ),
+    ).toBe(false);
   });
 
   it("requires the address for a Philippine destination bank (PH_...) and not for others", () => {
     expect(valid("DisbursementItem", item)).toBe(true);
-    expect(valid("DisbursementItem", withItem((i) => delete i.destination_account.address))).toBe(false);
+    expect(
+      valid(
+        "DisbursementItem",
+        withItem((i) => delete i.destination_account.address),
+      ),
+    ).toBe(false);
     const indonesian = withItem((i) => {
       delete i.destination_account.address;
       i.destination_account.bank = "ID_BCA";
@@ -185,7 +218,12 @@ describe("disbursement@1.0.0 reference_id and the Philippine address (schema)", 
   });
 
   it("rejects the other type values", () => {
-    expect(valid("DisbursementItem", withItem((i) => (i.type = "SCHEDULED")))).toBe(false);
+    expect(
+      valid(
+        "DisbursementItem",
+        withItem((i) => (i.type = "SCHEDULED")),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -44,42 +44,64 @@ const depositAccount = `bank_code integer; account_number string; account_first_
  */
 const endpoints: Array<[string, string, string, string[], string | null, string]> = [
   ["get", "/v1/merchant", "getMerchant", ["merchant_id"], null, "Merchant"],
-  ["post", "/v1/merchant", "createMerchant", [], `name string; address_line1 string; address_line2 string; city string;
+  [
+    "post",
+    "/v1/merchant",
+    "createMerchant",
+    [],
+    `name string; address_line1 string; address_line2 string; city string;
     state_province string; country string; email_address string; mobile_country_code string; mobile_number string;
-    url_expiry integer`, ""],
-  ["put", "/v1/merchant/{merchant_id}", "updateMerchant", [], `url_expiry integer; merchant_id string; name string;
-    email string; mobile_country_code string; mobile_number string`, ""],
-  ["post", "/v1/invoice", "createInvoice", [], `merchant_id string; account_id string; amount PayAmount; item_id string;
+    url_expiry integer`,
+    "",
+  ],
+  [
+    "put",
+    "/v1/merchant/{merchant_id}",
+    "updateMerchant",
+    [],
+    `url_expiry integer; merchant_id string; name string;
+    email string; mobile_country_code string; mobile_number string`,
+    "",
+  ],
+  [
+    "post",
+    "/v1/invoice",
+    "createInvoice",
+    [],
+    `merchant_id string; account_id string; amount PayAmount; item_id string;
     description string; remarks string; customer_name string; expiry integer`,
-    "url string; expiry timestamp; message string; invoice_id string"],
+    "url string; expiry timestamp; message string; invoice_id string",
+  ],
   ["get", "/v1/invoice", "listInvoices", ["merchant_id", "start", "end", "limit"], null, "InvoiceList"],
   ["post", "/v1/deposit-account", "createDepositAccount", [], depositAccount, "account_id string"],
   ["put", "/v1/deposit-account/{account_id}", "updateDepositAccount", [], `${depositAccount}; account_id string`, ""],
   ["get", "/v1/supported-banks", "listSupportedBanks", [], null, "banks map<string>"],
 ];
 
-
 describe("pay@1.2.0 operations", () => {
   it("has exactly the 8 operations of release 1.2.0", () => {
     expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
-  it.each(endpoints)("%s %s (%s): bearer auth, only 200, the source's parameters and fields", (method, path, _id, query, request, response) => {
-    const op = doc.paths[path][method];
-    expect(op.security).toEqual([{ bearerAuth: [] }]);
-    expect(Object.keys(op.responses)).toEqual(["200"]);
-    const params = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(deref);
-    expect(params.filter((p) => p.in === "query").map((p) => p.name)).toEqual(query);
-    if (request === null) expect(op.requestBody).toBeUndefined();
-    else expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
+  it.each(endpoints)(
+    "%s %s (%s): bearer auth, only 200, the source's parameters and fields",
+    (method, path, _id, query, request, response) => {
+      const op = doc.paths[path][method];
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+      expect(Object.keys(op.responses)).toEqual(["200"]);
+      const params = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(deref);
+      expect(params.filter((p) => p.in === "query").map((p) => p.name)).toEqual(query);
+      if (request === null) expect(op.requestBody).toBeUndefined();
+      else expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
 
-    const ok = deref(op.responses["200"]);
-    if (response === "") {
-      expect(ok.content, "the source does not show this body").toBeUndefined();
-      expect(ok["x-unspecified"]).toMatch(/body of the response is not shown/);
-    } else if (/^[A-Z]\w+$/.test(response)) expect(jsonSchemaOf(ok).$ref).toBe(`#/components/schemas/${response}`);
-    else expect(typesOf(jsonSchemaOf(ok))).toEqual(fields(response));
-  });
+      const ok = deref(op.responses["200"]);
+      if (response === "") {
+        expect(ok.content, "the source does not show this body").toBeUndefined();
+        expect(ok["x-unspecified"]).toMatch(/body of the response is not shown/);
+      } else if (/^[A-Z]\w+$/.test(response)) expect(jsonSchemaOf(ok).$ref).toBe(`#/components/schemas/${response}`);
+      else expect(typesOf(jsonSchemaOf(ok))).toEqual(fields(response));
+    },
+  );
 
   it("keys supported banks by integer bank code", () => {
     const banks = propertiesOf(jsonSchemaOf(doc.paths["/v1/supported-banks"].get.responses["200"])).banks;
@@ -87,7 +109,11 @@ describe("pay@1.2.0 operations", () => {
   });
 
   it("records that the 1.2.0 samples of read calls omit the Authorization header", () => {
-    for (const [method, path] of [["get", "/v1/merchant"], ["get", "/v1/invoice"], ["get", "/v1/supported-banks"]]) {
+    for (const [method, path] of [
+      ["get", "/v1/merchant"],
+      ["get", "/v1/invoice"],
+      ["get", "/v1/supported-banks"],
+    ]) {
       expect(doc.paths[path][method].description, `${method} ${path}`).toMatch(/without the `Authorization` header/);
     }
     expect(doc.components.securitySchemes.bearerAuth.description).toMatch(/read\s+calls omit the header/);
@@ -106,7 +132,9 @@ describe("pay@1.2.0 resources", () => {
 
   it("marks accounts deprecated (naming destination_accounts) and active_url_count unused", () => {
     const props = propertiesOf(schemas.Merchant);
-    const deprecated = Object.entries(props).filter(([, p]) => p.deprecated).map(([k]) => k);
+    const deprecated = Object.entries(props)
+      .filter(([, p]) => p.deprecated)
+      .map(([k]) => k);
     expect(deprecated).toEqual(["accounts"]);
     expect(props.accounts.description).toMatch(/destination_accounts/);
     expect(props.active_url_count["x-unused"]).toMatch(/currently unused/);
@@ -231,7 +259,13 @@ describe("pay@1.2.0 quirks validate in every documented form (Ajv over the bundl
   });
 
   it("request bodies: the sample's holder names and the update's mobile_number validate, wrong types do not", () => {
-    const account = { bank_code: 14, account_first_name: "Siti", account_middle_name: "Nur", account_last_name: "Rahma", set_default: true };
+    const account = {
+      bank_code: 14,
+      account_first_name: "Siti",
+      account_middle_name: "Nur",
+      account_last_name: "Rahma",
+      set_default: true,
+    };
     expect(validate("/components/schemas/CreateDepositAccountRequest", account).valid).toBe(true);
     expect(validate("/components/schemas/CreateDepositAccountRequest", { ...account, bank_code: "14" }).valid).toBe(false);
     const update = { merchant_id: "mer_1", url_expiry: 48, mobile_country_code: "+62", mobile_number: "81200000000" };
@@ -255,7 +289,11 @@ describe("pay@1.2.0 quirks through the running mock", () => {
     const headers: Record<string, string> = { authorization: "Bearer test-token" };
     if (init.example) headers.prefer = `example=${init.example}`;
     if (init.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(mock.url + path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const response = await fetch(mock.url + path, {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
     const text = await response.text();
     return { status: response.status, violations: response.headers.get("sl-violations"), data: text ? JSON.parse(text) : undefined };
   };
@@ -270,7 +308,10 @@ describe("pay@1.2.0 quirks through the running mock", () => {
   it("serves an invoice list with a PayAmount and a string amount, SUCCESS and Created, valid to Prism", async () => {
     const { status, violations, data } = await call("GET", "/v1/invoice?limit=2", { example: "twoInvoices" });
     expect([status, violations]).toEqual([200, null]);
-    expect(data.urls.map((u: Schema) => [u.status, typeof u.amount])).toEqual([["SUCCESS", "object"], ["Created", "string"]]);
+    expect(data.urls.map((u: Schema) => [u.status, typeof u.amount])).toEqual([
+      ["SUCCESS", "object"],
+      ["Created", "string"],
+    ]);
   });
 
   it("accepts the update sample's mobile_number and rejects a wrong-typed url_expiry", async () => {

@@ -50,32 +50,71 @@ const endpoints: Array<[string, string, string, string | null, string | null]> =
   ["put", "/v1/deposit-account/{account_id}", "updateDepositAccount", `${depositAccount}; account_id string`, ""],
   ["delete", "/v1/deposit-account/{account_id}", "deleteDepositAccount", null, ""],
   ["get", "/v1/supported-banks", "listSupportedBanks", null, null],
-  ["post", "/v1/merchant", "createMerchant", `name string; address_line1 string; address_line2 string; city string;
+  [
+    "post",
+    "/v1/merchant",
+    "createMerchant",
+    `name string; address_line1 string; address_line2 string; city string;
     state_province string; country string; email_address string; mobile_country_code string; mobile_number string;
-    url_expiry int32; logo bytes; qr string; webhook_url string; notification string`, ""],
-  ["put", "/v1/merchant/{merchant_id}", "updateMerchant", `url_expiry int32; merchant_id string; name string; email string;
+    url_expiry int32; logo bytes; qr string; webhook_url string; notification string`,
+    "",
+  ],
+  [
+    "put",
+    "/v1/merchant/{merchant_id}",
+    "updateMerchant",
+    `url_expiry int32; merchant_id string; name string; email string;
     mobile_country_code string; mobile_number string; logo bytes; qr string; webhook_url string; remove_logo bool;
-    notification string; merchant_fee Fee`, ""],
+    notification string; merchant_fee Fee`,
+    "",
+  ],
   ["get", "/v1/merchant", "getMerchant", null, null],
   ["post", "/v1/template", "createTemplate", templateFields, "template_id string"],
   ["get", "/v1/template", "listTemplates", null, "template []Template"],
   ["put", "/v1/template/{template_id}", "updateTemplate", `template_id string; ${templateFields}`, ""],
-  ["post", "/v1/invoice", "createInvoice", `merchant_id string; account_id string; amount Amount; item_id string;
+  [
+    "post",
+    "/v1/invoice",
+    "createInvoice",
+    `merchant_id string; account_id string; amount Amount; item_id string;
     description string; remarks string; customer_name string; expiry int32; attachments bytes;
     payment_method PaymentMethod; child_amounts []Amount; sub_merchant_id string`,
-    "url string; expiry Timestamp; message string; invoice_id string; transaction_id string; children []Child"],
+    "url string; expiry Timestamp; message string; invoice_id string; transaction_id string; children []Child",
+  ],
   ["get", "/v1/invoice", "listInvoices", null, "start Timestamp; end Timestamp; next string; urls []Invoice; file CsvFile"],
-  ["put", "/v1/invoice/{invoice_id}", "updateInvoiceStatus", "invoice_id string; status PaymentStatus; notes string; attachments bytes", "invoice Invoice"],
-  ["put", "/v1/invoice/{invoice_id}/report", "reportInvoice", "invoice_id string; attachments bytes; description string; status string", ""],
+  [
+    "put",
+    "/v1/invoice/{invoice_id}",
+    "updateInvoiceStatus",
+    "invoice_id string; status PaymentStatus; notes string; attachments bytes",
+    "invoice Invoice",
+  ],
+  [
+    "put",
+    "/v1/invoice/{invoice_id}/report",
+    "reportInvoice",
+    "invoice_id string; attachments bytes; description string; status string",
+    "",
+  ],
   ["put", "/v1/platform-merchant/approve", "approveSignupRequest", "request_id string", ""],
   ["put", "/v1/platform-merchant/deny", "denySignupRequest", "request_id string; note string", ""],
   ["get", "/v1/platform-merchant/request", "listSignupRequests", null, "signup_requests []SignupRequest; total int32"],
-  ["get", "/v1/platform-merchant/sub-list", "listSubMerchants", null,
-    "merchant_list []SubMerchant; total_merchant int32; total_paid int32; total_volume Amount"],
+  [
+    "get",
+    "/v1/platform-merchant/sub-list",
+    "listSubMerchants",
+    null,
+    "merchant_list []SubMerchant; total_merchant int32; total_paid int32; total_volume Amount",
+  ],
   ["put", "/v1/platform-merchant/unlink", "unlinkSubMerchant", "sub_merchant_id string", ""],
-  ["post", "/v1/sub-merchant", "createSubMerchantSignup", "platform_merchant_id string; name string; email_address string; mobile_number string", "request_id string"],
+  [
+    "post",
+    "/v1/sub-merchant",
+    "createSubMerchantSignup",
+    "platform_merchant_id string; name string; email_address string; mobile_number string",
+    "request_id string",
+  ],
 ];
-
 
 describe("pay@1.3.0 operations", () => {
   it("has exactly the 20 operations of release 1.3.0", () => {
@@ -110,11 +149,13 @@ describe("pay@1.3.0 resources", () => {
 
   it("marks the deprecated fields", () => {
     const deprecated = (name: string) =>
-      Object.entries(propertiesOf(schemas[name])).filter(([, p]) => p.deprecated).map(([k]) => k).sort();
+      Object.entries(propertiesOf(schemas[name]))
+        .filter(([, p]) => p.deprecated)
+        .map(([k]) => k)
+        .sort();
     expect(deprecated("Merchant")).toEqual(["accounts", "active_url_count", "short_code", "summary"]);
     expect(deprecated("CreateInvoiceResponse")).toEqual(["message"]);
-    for (const name of ["Merchant", "Invoice", "Child", "Account"])
-      expect(deprecated(name).length, name).toBe(name === "Merchant" ? 4 : 0);
+    for (const name of ["Merchant", "Invoice", "Child", "Account"]) expect(deprecated(name).length, name).toBe(name === "Merchant" ? 4 : 0);
   });
 
   it("lists the enumerations of the source", () => {

@@ -11,10 +11,13 @@ import { endpointKeys, fields, refName, type Schema, specUnderTest, values } fro
  * that narrows a referenced schema (`allOf: [{$ref}, {...}]`) has the referenced schema's type.
  * `TimestampOrString` is written `Timestamp|string` (a Timestamp that may render as an ISO string).
  */
-const { doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonOf, jsonSchemaOf, operationKeys } = specUnderTest("payment-initiation@1.0.0", {
-  refs: { TimestampOrString: "Timestamp|string" },
-  narrowing: true,
-});
+const { doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonOf, jsonSchemaOf, operationKeys } = specUnderTest(
+  "payment-initiation@1.0.0",
+  {
+    refs: { TimestampOrString: "Timestamp|string" },
+    narrowing: true,
+  },
+);
 
 // The source names the transfer enumeration `Status` and the TFA one `TFA Status`; the spec calls
 // them TransferStatus and TFAStatus. Everything else keeps the source's names.
@@ -54,17 +57,33 @@ const resources: Record<string, Record<string, string>> = {
 
 /** Every endpoint of the source: method, path, operationId, query parameters, request fields, response fields. */
 const endpoints: Array<[string, string, string, string[], string | null, string]> = [
-  ["post", "/v1/checkout", "createCheckout", [],
+  [
+    "post",
+    "/v1/checkout",
+    "createCheckout",
+    [],
     `customer Customer; reference_id string; amount Amount; from AccountInfo; payment_channel PaymentChannelType;
     memo string; destination_account_id string; client Client; expiry_date_time Timestamp; unique_amount UniqueAmountType`,
-    "transaction_id string; redirect_uri string; short_redirect_uri string"],
-  ["get", "/v1/transaction", "listTransactions", ["transaction_id"], null,
-    "transactions []Transaction; next_page int32; total_count int32"],
+    "transaction_id string; redirect_uri string; short_redirect_uri string",
+  ],
+  [
+    "get",
+    "/v1/transaction",
+    "listTransactions",
+    ["transaction_id"],
+    null,
+    "transactions []Transaction; next_page int32; total_count int32",
+  ],
   ["get", "/v1/transfer", "listTransfers", ["transfer_id"], null, "transfers []Transfer; next_page int32; total_count int32"],
-  ["post", "/v1/tfa", "submitTfaToken", [],
+  [
+    "post",
+    "/v1/tfa",
+    "submitTfaToken",
+    [],
     `purpose TFAPurpose; purpose_id string; token string; transfer_id string; option OptionalChallengeType;
     multiple []MultipleCode`,
-    "status TFAStatus; auth_status AuthStatus; status_msg string"],
+    "status TFAStatus; auth_status AuthStatus; status_msg string",
+  ],
 ];
 
 const CHECKOUT_BANKS = values(`DUMMY_BANK_PERSONAL, MANDIRI_PERSONAL, BCA_PERSONAL, BNI_PERSONAL, BRI_PERSONAL,
@@ -146,31 +165,33 @@ const meanings: Record<string, Record<string, RegExp>> = {
   CheckoutBankCode: { DUMMY_BANK_PERSONAL: /sandbox test bank/i },
 };
 
-
 describe("payment-initiation@1.0.0 operations", () => {
   it("has exactly the four operations of the source", () => {
     expect(operationKeys()).toEqual(endpointKeys(endpoints));
   });
 
-  it.each(endpoints)("%s %s (%s): x-api-key auth, every listed status, the source's fields, named examples", (method, path, _id, query, request, response) => {
-    const op = doc.paths[path][method];
-    expect(op.security).toEqual([{ apiKeyAuth: [] }]);
-    expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
-    expect(op.summary && op.description && op.tags?.length).toBeTruthy();
+  it.each(endpoints)(
+    "%s %s (%s): x-api-key auth, every listed status, the source's fields, named examples",
+    (method, path, _id, query, request, response) => {
+      const op = doc.paths[path][method];
+      expect(op.security).toEqual([{ apiKeyAuth: [] }]);
+      expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
+      expect(op.summary && op.description && op.tags?.length).toBeTruthy();
 
-    const params = (op.parameters ?? []).map(deref);
-    expect(params.map((p: Schema) => `${p.in} ${p.name} ${p.required === true} ${p.schema.type}`)).toEqual(
-      query.map((name) => `query ${name} false string`),
-    );
+      const params = (op.parameters ?? []).map(deref);
+      expect(params.map((p: Schema) => `${p.in} ${p.name} ${p.required === true} ${p.schema.type}`)).toEqual(
+        query.map((name) => `query ${name} false string`),
+      );
 
-    if (request === null) expect(op.requestBody).toBeUndefined();
-    else {
-      expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
-      expect(Object.keys(jsonOf(op.requestBody).examples ?? {}).length).toBeGreaterThan(0);
-    }
-    expect(typesOf(jsonSchemaOf(op.responses["200"]))).toEqual(fields(response));
-    expect(Object.keys(jsonOf(op.responses["200"]).examples ?? {}).length).toBeGreaterThan(0);
-  });
+      if (request === null) expect(op.requestBody).toBeUndefined();
+      else {
+        expect(typesOf(jsonSchemaOf(op.requestBody))).toEqual(fields(request));
+        expect(Object.keys(jsonOf(op.requestBody).examples ?? {}).length).toBeGreaterThan(0);
+      }
+      expect(typesOf(jsonSchemaOf(op.responses["200"]))).toEqual(fields(response));
+      expect(Object.keys(jsonOf(op.responses["200"]).examples ?? {}).length).toBeGreaterThan(0);
+    },
+  );
 
   it("checkout: from.bank_code is optional and takes only the 14 checkout banks", () => {
     const checkout = (from: unknown) => valid("CreateCheckoutRequest", { from });
@@ -213,7 +234,14 @@ describe("payment-initiation@1.0.0 operations", () => {
   it("2FA: multiple codes, the TFA status and the auth status", () => {
     const req = propertiesOf(schemas.SubmitTfaTokenRequest);
     expect(seedType(req.multiple)).toBe("[]MultipleCode");
-    expect(valid("SubmitTfaTokenRequest", { multiple: [{ type: "OPTION_SMS", code: "1" }, { type: "OPTION_PIN", code: "2" }] })).toBe(true);
+    expect(
+      valid("SubmitTfaTokenRequest", {
+        multiple: [
+          { type: "OPTION_SMS", code: "1" },
+          { type: "OPTION_PIN", code: "2" },
+        ],
+      }),
+    ).toBe(true);
     expect(valid("SubmitTfaTokenRequest", { multiple: [{ type: "SMS", code: "1" }] })).toBe(false);
     expect(req.purpose_id.description).toMatch(/bank credential id when `purpose` is `BankCredentialLogin`/);
     const res = propertiesOf(schemas.SubmitTfaTokenResponse);
@@ -260,9 +288,12 @@ describe("payment-initiation@1.0.0 resources", () => {
   it("marks holder_name deprecated, naming its replacements, and nothing else", () => {
     const holder = schemas.DestinationAccountInfo.properties.holder_name;
     expect(holder.deprecated).toBe(true);
-    for (const replacement of ["holder_first_name", "holder_middle_name", "holder_last_name"]) expect(holder.description).toContain(replacement);
+    for (const replacement of ["holder_first_name", "holder_middle_name", "holder_last_name"])
+      expect(holder.description).toContain(replacement);
     const deprecated = Object.entries(schemas).flatMap(([name, s]) =>
-      Object.entries(propertiesOf(s)).filter(([, p]) => p.deprecated).map(([k]) => `${name}.${k}`),
+      Object.entries(propertiesOf(s))
+        .filter(([, p]) => p.deprecated)
+        .map(([k]) => `${name}.${k}`),
     );
     expect(deprecated).toEqual(["DestinationAccountInfo.holder_name"]);
   });

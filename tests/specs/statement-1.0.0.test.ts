@@ -17,13 +17,21 @@ const { doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operati
  * is StatementStatus, the source's `status string` with its listed values.
  */
 const endpoints: Array<[string, string, string, string | null, string | null]> = [
-  ["post", "/v1/statement-init", "initStatement",
+  [
+    "post",
+    "/v1/statement-init",
+    "initStatement",
     `country string; organization_display_name string; app_redirect_uri string; app_redirect_error_uri string;
      app_redirect_duration integer|string; corporate bool; remember_me bool; external_id string; bank_codes []BankCode`,
-    "statement_id string; redirect_uri string"],
-  ["post", "/v1/statement-retrieval", "retrieveStatement",
+    "statement_id string; redirect_uri string",
+  ],
+  [
+    "post",
+    "/v1/statement-retrieval",
+    "retrieveStatement",
     "bank_code BankCode; credential Credential; external_id string; start_date date; end_date date",
-    "statement_id string; status StatementStatus; site_response string"],
+    "statement_id string; status StatementStatus; site_response string",
+  ],
   ["get", "/v1/statements", "listStatements", null, null],
   ["post", "/v1/tfa", "submitStatementTfa", "purpose TFAPurpose; purpose_id string; token string", null],
 ];
@@ -71,7 +79,12 @@ describe("statement@1.0.0 operations", () => {
   it("statement-retrieval: bank_code and credential are required, dates are YYYY-MM-DD", () => {
     const body = deref(schemas.RetrieveStatementRequest);
     expect(body.required).toEqual(["bank_code", "credential"]);
-    const ok = { bank_code: "BCA_PERSONAL", credential: { identifier: "u", secret: "p" }, start_date: "2024-01-01", end_date: "2024-03-31" };
+    const ok = {
+      bank_code: "BCA_PERSONAL",
+      credential: { identifier: "u", secret: "p" },
+      start_date: "2024-01-01",
+      end_date: "2024-03-31",
+    };
     expect(valid("RetrieveStatementRequest", ok)).toBe(true);
     expect(valid("RetrieveStatementRequest", { ...ok, start_date: "01/01/2024" })).toBe(false);
     expect(valid("RetrieveStatementRequest", { credential: ok.credential })).toBe(false);
@@ -152,11 +165,27 @@ describe("statement@1.0.0 types and enumerations", () => {
 
   it("BankCode: the document's 21 source bank codes, DUMMY_BANK_BCA_PERSONAL deprecated", () => {
     expect(schemas.BankCode.enum).toEqual([
-      "DUMMY_BANK_PERSONAL", "MANDIRI_PERSONAL", "BCA_PERSONAL", "BNI_PERSONAL", "BRI_PERSONAL", "CIMB_PERSONAL",
-      "BDO_PERSONAL", "BPI_PERSONAL", "PNB_PERSONAL", "UNIONBANK_PERSONAL", "METROBANK_PERSONAL", "RCBC_PERSONAL",
-      "SCB_PERSONAL", "KASIKORNBANK_PERSONAL",
-      "UNKNOWN_BANK", "DUMMY_BANK_BCA_PERSONAL", "BCA_CORPORATE", "UNIONBANK_CORPORATE", "CLRB_PERSONAL",
-      "KOMO_PERSONAL", "EASTWEST_PERSONAL",
+      "DUMMY_BANK_PERSONAL",
+      "MANDIRI_PERSONAL",
+      "BCA_PERSONAL",
+      "BNI_PERSONAL",
+      "BRI_PERSONAL",
+      "CIMB_PERSONAL",
+      "BDO_PERSONAL",
+      "BPI_PERSONAL",
+      "PNB_PERSONAL",
+      "UNIONBANK_PERSONAL",
+      "METROBANK_PERSONAL",
+      "RCBC_PERSONAL",
+      "SCB_PERSONAL",
+      "KASIKORNBANK_PERSONAL",
+      "UNKNOWN_BANK",
+      "DUMMY_BANK_BCA_PERSONAL",
+      "BCA_CORPORATE",
+      "UNIONBANK_CORPORATE",
+      "CLRB_PERSONAL",
+      "KOMO_PERSONAL",
+      "EASTWEST_PERSONAL",
     ]);
     expect(schemas.BankCode["x-enumDeprecated"]).toEqual(["DUMMY_BANK_BCA_PERSONAL"]);
     expect(schemas.BankCode["x-enumDescriptions"].DUMMY_BANK_BCA_PERSONAL).toMatch(/^Deprecated/);

@@ -29,7 +29,9 @@ describe("toMatchContract", () => {
     expect(() => expect(wrong).toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow(
       `expected the body to match the ${first.entry.alias} ${firstOp.operationId} ${status} response; 1 violation(s):\n  $: must be`,
     );
-    expect(() => expect(result.data).not.toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow("expected the body not to match");
+    expect(() => expect(result.data).not.toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow(
+      "expected the body not to match",
+    );
   });
 
   it("takes an openapi-fetch result, using (or checking) its response status", () => {

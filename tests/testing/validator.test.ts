@@ -5,15 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createValidator, OperationNotFoundError, validatorForDocument } from "../../src/validation/contract.js";
-import {
-  type Doc,
-  type Json,
-  jsonRequest,
-  operations,
-  requestParams,
-  responseContents,
-  wrongTypedBody,
-} from "../helpers/openapi.js";
+import { type Doc, type Json, jsonRequest, operations, requestParams, responseContents, wrongTypedBody } from "../helpers/openapi.js";
 import { bundled, named, registry } from "../helpers/registry.js";
 
 const doc = {
@@ -32,7 +24,12 @@ const doc = {
         responses: {
           "200": { $ref: "#/components/responses/Item" },
           "204": { description: "no body" },
-          "4XX": { description: "client error", content: { "application/problem+json": { schema: { type: "object", required: ["title"], properties: { title: { type: "string" } } } } } },
+          "4XX": {
+            description: "client error",
+            content: {
+              "application/problem+json": { schema: { type: "object", required: ["title"], properties: { title: { type: "string" } } } },
+            },
+          },
           default: { description: "anything else", content: { "text/plain": { schema: { type: "string" } } } },
         },
       },
@@ -50,7 +47,13 @@ const doc = {
     },
   },
   webhooks: {
-    itemChanged: { post: { operationId: "itemChanged", requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } } }, responses: { "200": { description: "ok" } } } },
+    itemChanged: {
+      post: {
+        operationId: "itemChanged",
+        requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } } },
+        responses: { "200": { description: "ok" } },
+      },
+    },
   },
   components: {
     parameters: { Verbose: { name: "verbose", in: "query", schema: { type: "boolean" } } },
@@ -123,10 +126,17 @@ describe("validateResponse", () => {
   });
 
   it("picks the media type from contentType (parameters ignored) and rejects an undeclared one", () => {
-    expect(validator.validateResponse({ operationId: "getItem", status: 404, body: { title: "x" }, contentType: "application/problem+json; charset=utf-8" }).valid).toBe(true);
-    expect(validator.validateResponse({ operationId: "getItem", status: 200, body: "x", contentType: "text/html" }).violations[0].message).toBe(
-      "content type text/html is not declared (declared: application/json) for getItem 200",
-    );
+    expect(
+      validator.validateResponse({
+        operationId: "getItem",
+        status: 404,
+        body: { title: "x" },
+        contentType: "application/problem+json; charset=utf-8",
+      }).valid,
+    ).toBe(true);
+    expect(
+      validator.validateResponse({ operationId: "getItem", status: 200, body: "x", contentType: "text/html" }).violations[0].message,
+    ).toBe("content type text/html is not declared (declared: application/json) for getItem 200");
   });
 
   it("throws for an unknown operationId, naming the known ones, and for a status that is no HTTP status", () => {
@@ -134,14 +144,19 @@ describe("validateResponse", () => {
     expect(() => validator.validateResponse({ operationId: "getItems", status: 200, body: {} })).toThrow(
       'fixture@1.0.0: unknown operationId "getItems"; known: getItem, putItem, itemChanged',
     );
-    expect(() => validator.validateResponse({ operationId: "getItem", status: 42, body: {} })).toThrow("status must be an HTTP status code");
+    expect(() => validator.validateResponse({ operationId: "getItem", status: 42, body: {} })).toThrow(
+      "status must be an HTTP status code",
+    );
   });
 });
 
 describe("validateRequest", () => {
   it("checks parameters only when given", () => {
     expect(validator.validateRequest({ operationId: "getItem" }).valid).toBe(true);
-    expect(validator.validateRequest({ operationId: "getItem", params: {} }).violations.map((v) => v.path)).toEqual(["path.item_id", "header.X-Request-Id"]);
+    expect(validator.validateRequest({ operationId: "getItem", params: {} }).violations.map((v) => v.path)).toEqual([
+      "path.item_id",
+      "header.X-Request-Id",
+    ]);
   });
 
   it("checks parameters, coercing the strings a URL carries, and names missing required ones", () => {
@@ -164,8 +179,12 @@ describe("validateRequest", () => {
       { in: "body", path: "$.state", message: 'must be one of "open", "closed"', keyword: "enum" },
     ]);
     expect(validator.validateRequest({ operationId: "putItem", body: "id,state", contentType: "text/csv" }).valid).toBe(true);
-    expect(validator.validateRequest({ operationId: "putItem", body: "state", contentType: "text/csv" }).violations[0].keyword).toBe("pattern");
-    expect(validator.validateRequest({ operationId: "putItem" }).violations).toEqual([{ in: "body", path: "$", message: "is required by putItem" }]);
+    expect(validator.validateRequest({ operationId: "putItem", body: "state", contentType: "text/csv" }).violations[0].keyword).toBe(
+      "pattern",
+    );
+    expect(validator.validateRequest({ operationId: "putItem" }).violations).toEqual([
+      { in: "body", path: "$", message: "is required by putItem" },
+    ]);
     expect(validator.validateRequest({ operationId: "getItem", body: {} }).violations).toEqual([
       { in: "body", path: "$", message: "must be empty: getItem takes no request body" },
     ]);
@@ -173,7 +192,9 @@ describe("validateRequest", () => {
 
   it("validates a webhook's payload by its operationId", () => {
     expect(validator.validateRequest({ operationId: "itemChanged", body: item }).valid).toBe(true);
-    expect(validator.validateRequest({ operationId: "itemChanged", body: { ...item, id: "x" } }).violations.map((v) => v.path)).toEqual(["$.id"]);
+    expect(validator.validateRequest({ operationId: "itemChanged", body: { ...item, id: "x" } }).violations.map((v) => v.path)).toEqual([
+      "$.id",
+    ]);
   });
 });
 
@@ -227,7 +248,13 @@ for (const { entry, doc } of bundled) {
           exampleCases.push({
             name: `${label} ${code} ${media.mediaType} "${example.name}"`,
             alias: entry.alias,
-            check: () => createValidator(entry.alias).validateResponse({ operationId: op.operationId, status, body: example.value, contentType: media.mediaType }),
+            check: () =>
+              createValidator(entry.alias).validateResponse({
+                operationId: op.operationId,
+                status,
+                body: example.value,
+                contentType: media.mediaType,
+              }),
           });
         }
         const first = media.examples[0];
@@ -247,7 +274,13 @@ for (const { entry, doc } of bundled) {
       exampleCases.push({
         name: `${label} request ${request!.mediaType} "${example.name}"`,
         alias: entry.alias,
-        check: () => createValidator(entry.alias).validateRequest({ operationId: op.operationId, body: example.value, params, contentType: request!.mediaType }),
+        check: () =>
+          createValidator(entry.alias).validateRequest({
+            operationId: op.operationId,
+            body: example.value,
+            params,
+            contentType: request!.mediaType,
+          }),
       });
     }
   }

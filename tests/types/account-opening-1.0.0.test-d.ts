@@ -21,12 +21,16 @@ const user_detail = { user_name: "Siti Rahma", user_phone_number: "+620000000001
 export function enums() {
   expectTypeOf<Schemas["BankCode"]>().toEqualTypeOf<"UNKNOWN_BANK" | "DUMMY_BANK" | "MANDIRI">();
   expectTypeOf<Schemas["BankProductCode"]>().toEqualTypeOf<"UNKNOWN_PRODUCT" | "DUMMY_PRODUCT" | "MANDIRI_NOW">();
-  expectTypeOf<Schemas["ApplicationStatus"]>().toEqualTypeOf<"UNKNOWN_STATUS" | "PENDING" | "SENT" | "PROCESSING" | "CREATED" | "REJECTED">();
+  expectTypeOf<Schemas["ApplicationStatus"]>().toEqualTypeOf<
+    "UNKNOWN_STATUS" | "PENDING" | "SENT" | "PROCESSING" | "CREATED" | "REJECTED"
+  >();
 }
 
 export async function openAccount() {
   await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT", user_detail } });
-  await client.POST("/v1/open-account", { body: { reference_id: "ref-1", bank_code: "MANDIRI", product_code: "MANDIRI_NOW", user_detail } });
+  await client.POST("/v1/open-account", {
+    body: { reference_id: "ref-1", bank_code: "MANDIRI", product_code: "MANDIRI_NOW", user_detail },
+  });
   // @ts-expect-error: "BCA" is not a BankCode
   await client.POST("/v1/open-account", { body: { bank_code: "BCA", product_code: "DUMMY_PRODUCT", user_detail } });
   // @ts-expect-error: "SAVINGS" is not a BankProductCode
@@ -34,7 +38,9 @@ export async function openAccount() {
   // @ts-expect-error: user_detail is required
   await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT" } });
 
-  const opened = unwrap(await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT", user_detail } }));
+  const opened = unwrap(
+    await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT", user_detail } }),
+  );
   expectTypeOf(opened.application_url).toEqualTypeOf<string | undefined>();
 }
 

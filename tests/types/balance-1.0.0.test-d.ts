@@ -55,8 +55,19 @@ export function enumTypes() {
   expectTypeOf<Schemas["ChallengeType"]>().toEqualTypeOf<"TEXT" | "IMAGE" | "IN_APP" | "SMS" | "MGENCODE" | "HYBRID" | "PIN">();
   expectTypeOf<Schemas["AccountType"]>().toEqualTypeOf<"UNKNOWN_AccountType" | "CHECKING" | "SAVINGS">();
   expectTypeOf<Schemas["Status"]>().toEqualTypeOf<
-    | "UNKNOWN_Status" | "INITIATED" | "CONSENT_GRANTED" | "AUTH_IN_PROGRESS" | "AWAITING_TFA" | "TFA_IN_PROGRESS"
-    | "RETRIEVAL_IN_PROGRESS" | "AUTH_FAILED" | "FAILED" | "SUCCESS" | "CANCELLED" | "INACTIVATED" | "PURGED"
+    | "UNKNOWN_Status"
+    | "INITIATED"
+    | "CONSENT_GRANTED"
+    | "AUTH_IN_PROGRESS"
+    | "AWAITING_TFA"
+    | "TFA_IN_PROGRESS"
+    | "RETRIEVAL_IN_PROGRESS"
+    | "AUTH_FAILED"
+    | "FAILED"
+    | "SUCCESS"
+    | "CANCELLED"
+    | "INACTIVATED"
+    | "PURGED"
   >();
   expectTypeOf<"ZRN">().toMatchTypeOf<Schemas["CurrencyISO4217"]>();
 }

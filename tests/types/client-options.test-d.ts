@@ -8,7 +8,11 @@ import { unwrap, type ClientOptions, type Credential, type DataOf } from "../../
 
 const servers = [
   { environment: "sandbox", url: "https://{region}.sandbox.example.com", variables: { region: { default: "eu", enum: ["eu", "us"] } } },
-  { environment: "live", url: "https://{region}.example.com/{base}", variables: { region: { default: "eu", enum: ["eu", "us"] }, base: { default: "v1" } } },
+  {
+    environment: "live",
+    url: "https://{region}.example.com/{base}",
+    variables: { region: { default: "eu", enum: ["eu", "us"] }, base: { default: "v1" } },
+  },
 ] as const;
 const bearer = { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" } as const;
 const apiKey = { kind: "apiKey", scheme: "apiKeyAuth", header: "x-api-key", option: "apiKey" } as const;

@@ -22,7 +22,11 @@ declare const client: DisbursementClient;
 
 const credentials = {
   UBP_CLIENT: { identifier: "<your-client-id>", secret: "<your-client-secret>" },
-  UBP_PARTNER_ACCOUNT: { identifier: "<your-partner-account-id>", secret: "<your-partner-account-password>", corporate_id: "<your-partner-id>" },
+  UBP_PARTNER_ACCOUNT: {
+    identifier: "<your-partner-account-id>",
+    secret: "<your-partner-account-password>",
+    corporate_id: "<your-partner-id>",
+  },
 };
 const item: Schemas["DisbursementItem"] = {
   corporate_id: "EXAMPLE_MERCHANT",
@@ -73,8 +77,10 @@ export async function createDisbursements() {
   const { reference_id: _omitted, ...withoutReference } = item;
   // @ts-expect-error: reference_id is required
   await client.POST("/v1/disbursements", { body: { credentials, disbursements: [withoutReference] } });
-  // @ts-expect-error: the Philippine partner credential needs its corporate_id
-  await client.POST("/v1/disbursements", { body: { credentials: { UBP_PARTNER_ACCOUNT: { identifier: "<id>", secret: "<secret>" } }, disbursements: [item] } });
+  await client.POST("/v1/disbursements", {
+    // @ts-expect-error: the Philippine partner credential needs its corporate_id
+    body: { credentials: { UBP_PARTNER_ACCOUNT: { identifier: "<id>", secret: "<secret>" } }, disbursements: [item] },
+  });
 
   const data = unwrap(await client.POST("/v1/disbursements", { body: { credentials, disbursements: [item] } }));
   expectTypeOf(data).toEqualTypeOf<Schemas["CreateDisbursementsResponse"]>();
@@ -84,7 +90,15 @@ export async function createDisbursements() {
 
 export async function listDisbursements() {
   await client.GET("/v1/disbursements", {
-    params: { query: { disbursement_request_id: "batch_1", disbursement_ids: ["d1", "d2"], "start_date.year": 2024, "start_date.month": 5, "end_date.day": 31 } },
+    params: {
+      query: {
+        disbursement_request_id: "batch_1",
+        disbursement_ids: ["d1", "d2"],
+        "start_date.year": 2024,
+        "start_date.month": 5,
+        "end_date.day": 31,
+      },
+    },
   });
   // @ts-expect-error: the date parts are numbers
   await client.GET("/v1/disbursements", { params: { query: { "start_date.month": "5" } } });
@@ -102,8 +116,10 @@ export async function refreshAndInquiry() {
   await client.POST("/v1/disbursements/external-status-updates", { body: { credentials, disbursement_request_id: "batch_1" } });
   // @ts-expect-error: the refresh takes disbursement_ids (an array), not the parameter table's disbursement_id
   await client.POST("/v1/disbursements/external-status-updates", { body: { credentials, disbursement_ids: "d1" } });
-  // @ts-expect-error: on status refresh a BNI entry needs corporate_id
-  await client.POST("/v1/disbursements/external-status-updates", { body: { credentials: { BNI_CLIENT: { identifier: "<id>", secret: "<secret>" } } } });
+  await client.POST("/v1/disbursements/external-status-updates", {
+    // @ts-expect-error: on status refresh a BNI entry needs corporate_id
+    body: { credentials: { BNI_CLIENT: { identifier: "<id>", secret: "<secret>" } } },
+  });
 
   await client.POST("/v1/disbursements/account-inquiry", { body: { bank_account: { bank: "ID_BCA", number: "1" } } });
   // @ts-expect-error: the account inquiry is POST; the source's PUT sample is not an operation

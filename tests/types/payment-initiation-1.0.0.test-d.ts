@@ -94,9 +94,22 @@ export async function tfaBodies() {
 
 export function enumTypes() {
   expectTypeOf<Schemas["TransferStatus"]>().toEqualTypeOf<
-    | "PENDING" | "AWAITING_TFA" | "SUCCESS" | "ERROR" | "LOGIN_ERROR" | "INVOICE_CREATED" | "AWAITING_LOGIN"
-    | "AWAITING_LOGIN_TFA" | "AWAITING_ACCOUNT_SELECT" | "AWAITING_TRANSFER_TFA" | "IN_PROGRESS" | "EXPIRED"
-    | "FLAGGED" | "CANCELLED" | "DENIED" | "FAILED"
+    | "PENDING"
+    | "AWAITING_TFA"
+    | "SUCCESS"
+    | "ERROR"
+    | "LOGIN_ERROR"
+    | "INVOICE_CREATED"
+    | "AWAITING_LOGIN"
+    | "AWAITING_LOGIN_TFA"
+    | "AWAITING_ACCOUNT_SELECT"
+    | "AWAITING_TRANSFER_TFA"
+    | "IN_PROGRESS"
+    | "EXPIRED"
+    | "FLAGGED"
+    | "CANCELLED"
+    | "DENIED"
+    | "FAILED"
   >();
   expectTypeOf<Schemas["TFAStatus"]>().toEqualTypeOf<"UNKNOWN_Status" | "ERROR" | "SUCCESS">();
   expectTypeOf<Schemas["AuthStatus"]>().toEqualTypeOf<"UNKNOWN_AuthStatus" | "INCOMPLETE" | "COMPLETE">();
@@ -105,7 +118,13 @@ export function enumTypes() {
   // Every checkout bank is a source bank; the records add seven more.
   expectTypeOf<Schemas["CheckoutBankCode"]>().toExtend<Schemas["BankCode"]>();
   expectTypeOf<Exclude<Schemas["BankCode"], Schemas["CheckoutBankCode"]>>().toEqualTypeOf<
-    "UNKNOWN_BANK" | "DUMMY_BANK_BCA_PERSONAL" | "BCA_CORPORATE" | "UNIONBANK_CORPORATE" | "CLRB_PERSONAL" | "KOMO_PERSONAL" | "EASTWEST_PERSONAL"
+    | "UNKNOWN_BANK"
+    | "DUMMY_BANK_BCA_PERSONAL"
+    | "BCA_CORPORATE"
+    | "UNIONBANK_CORPORATE"
+    | "CLRB_PERSONAL"
+    | "KOMO_PERSONAL"
+    | "EASTWEST_PERSONAL"
   >();
 }
 

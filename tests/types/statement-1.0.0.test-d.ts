@@ -48,7 +48,9 @@ export async function bodies() {
   await client.POST("/v1/statement-init", { body: { country: "TH", app_redirect_duration: "60" } });
   // Fields with a default stay optional (generate.ts: defaultNonNullable false).
   await client.POST("/v1/statement-init", { body: { country: "TH" } });
-  await client.POST("/v1/statement-retrieval", { body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { identifier: "u", secret: "p" } } });
+  await client.POST("/v1/statement-retrieval", {
+    body: { bank_code: "DUMMY_BANK_PERSONAL", credential: { identifier: "u", secret: "p" } },
+  });
   // @ts-expect-error: country is ID, PH or TH
   await client.POST("/v1/statement-init", { body: { country: "SG", app_redirect_duration: 60 } });
   // @ts-expect-error: corporate is a boolean

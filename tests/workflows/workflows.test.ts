@@ -10,7 +10,16 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
-import { loadWorkflowFile, mockInputs, redoclyCli, runWorkflows, type RespectRun, withoutBanner, workflowFilePath, workflowsDir } from "../../src/cli/workflows.js";
+import {
+  loadWorkflowFile,
+  mockInputs,
+  redoclyCli,
+  runWorkflows,
+  type RespectRun,
+  withoutBanner,
+  workflowFilePath,
+  workflowsDir,
+} from "../../src/cli/workflows.js";
 import { type MockServer, startMocks } from "../../src/mock/index.js";
 import { loadRegistry } from "../../src/registry.js";
 import { cliInProcess } from "../cli/run.js";
@@ -41,20 +50,27 @@ function explain(result: RespectRun): string {
 }
 
 describe("one workflow file per API of the registry", () => {
-  it.each(registry.map((e) => [e.alias, e] as const))("%s has workflows/<service>-<release>.arazzo.yaml on its bundled spec", (_alias, entry) => {
-    const file = loadWorkflowFile(workflowFilePath(entry));
-    expect(file.sources.map((s) => s.url)).toEqual([entry.bundlePath]);
-    expect(file.workflows.length).toBeGreaterThan(0);
-    // Every step's operationId exists in the bundle (Respect would only find out at run time).
-    const bundle = parse(readFileSync(entry.bundlePath, "utf8")) as { paths?: Record<string, Record<string, { operationId?: string }>> };
-    const known = new Set(Object.values(bundle.paths ?? {}).flatMap((item) => Object.values(item).map((op) => op?.operationId)));
-    for (const workflow of file.workflows) {
-      for (const id of workflow.operationIds) expect(known, `${entry.alias} ${workflow.workflowId}: ${id}`).toContain(id);
-      // Credentials are inputs (masked: format password); required inputs have an example for mock runs.
-      expect(workflow.inputs.some((i) => i.secret && i.required && /^(token|apiKey)$/.test(i.name)), `${workflow.workflowId}: credential input`).toBe(true);
-      for (const input of workflow.inputs.filter((i) => i.required)) expect(input.example, `${workflow.workflowId}: ${input.name} example`).toBeDefined();
-    }
-  });
+  it.each(registry.map((e) => [e.alias, e] as const))(
+    "%s has workflows/<service>-<release>.arazzo.yaml on its bundled spec",
+    (_alias, entry) => {
+      const file = loadWorkflowFile(workflowFilePath(entry));
+      expect(file.sources.map((s) => s.url)).toEqual([entry.bundlePath]);
+      expect(file.workflows.length).toBeGreaterThan(0);
+      // Every step's operationId exists in the bundle (Respect would only find out at run time).
+      const bundle = parse(readFileSync(entry.bundlePath, "utf8")) as { paths?: Record<string, Record<string, { operationId?: string }>> };
+      const known = new Set(Object.values(bundle.paths ?? {}).flatMap((item) => Object.values(item).map((op) => op?.operationId)));
+      for (const workflow of file.workflows) {
+        for (const id of workflow.operationIds) expect(known, `${entry.alias} ${workflow.workflowId}: ${id}`).toContain(id);
+        // Credentials are inputs (masked: format password); required inputs have an example for mock runs.
+        expect(
+          workflow.inputs.some((i) => i.secret && i.required && /^(token|apiKey)$/.test(i.name)),
+          `${workflow.workflowId}: credential input`,
+        ).toBe(true);
+        for (const input of workflow.inputs.filter((i) => i.required))
+          expect(input.example, `${workflow.workflowId}: ${input.name} example`).toBeDefined();
+      }
+    },
+  );
 
   it("every workflow file belongs to an API of the registry", () => {
     const expected = registry.map((e) => workflowFilePath(e)).sort();
@@ -67,9 +83,13 @@ describe("one workflow file per API of the registry", () => {
 
   it("the workflow files lint clean (redocly lint with workflows/redocly.yaml, the rules Respect applies)", async () => {
     const files = registry.map((e) => workflowFilePath(e));
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [redoclyCli(), "lint", "--config", join(workflowsDir, "redocly.yaml"), ...files], {
-      env: { ...process.env, REDOCLY_TELEMETRY: "off" },
-    }).catch((error: { stdout: string; stderr: string }) => {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [redoclyCli(), "lint", "--config", join(workflowsDir, "redocly.yaml"), ...files],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: "off" },
+      },
+    ).catch((error: { stdout: string; stderr: string }) => {
       throw new Error(`redocly lint failed:\n${error.stdout}\n${withoutBanner(error.stderr)}`);
     });
     expect(withoutBanner(stderr + stdout)).toContain("valid");
@@ -100,7 +120,10 @@ describe("redocly respect against the contract mocks", () => {
   );
 
   it("reports a failing workflow as failed, naming the step and the check", async () => {
-    const result = await runWorkflows(fixture("failing.arazzo.yaml"), { server: urlOf("account-opening@1.0.0"), inputs: { apiKey: "mock-api-key" } });
+    const result = await runWorkflows(fixture("failing.arazzo.yaml"), {
+      server: urlOf("account-opening@1.0.0"),
+      inputs: { apiKey: "mock-api-key" },
+    });
     expect(result.ok).toBe(false);
     expect(result.exitCode).not.toBe(0);
     expect(result.workflows).toEqual([
@@ -127,7 +150,9 @@ describe("bank-api-contracts workflows", () => {
   it("run <alias> starts the API's mock on a free port and runs every workflow green", async () => {
     const { code, stdout } = await cli("workflows", "run", "account-opening@1.0.0");
     expect(code, stdout).toBe(0);
-    expect(stdout).toMatch(/^account-opening@1\.0\.0: running workflows\/account-opening-1\.0\.0\.arazzo\.yaml against http:\/\/127\.0\.0\.1:\d+ \(contract mock\)$/m);
+    expect(stdout).toMatch(
+      /^account-opening@1\.0\.0: running workflows\/account-opening-1\.0\.0\.arazzo\.yaml against http:\/\/127\.0\.0\.1:\d+ \(contract mock\)$/m,
+    );
     expect(stdout).toContain("openAccountThenInquireStatus");
     expect(stdout).toMatch(/account-opening@1\.0\.0: 1 of 1 workflow\(s\) passed in [\d.]+ s/);
     expect(stdout).not.toMatch(/[╔║╚]/);
@@ -137,7 +162,17 @@ describe("bank-api-contracts workflows", () => {
     const [mock] = await startMocks(["pay@1.3.0"], { freePorts: true });
     try {
       const { code, stdout } = await cli(
-        "workflows", "run", "pay@1.3.0", "--server", mock.url, "--input", "token=partner-token-with=equals,and-comma", "--input", "flaggedInvoiceId=inv_01HZX8F6M", "--workflow", "updateFlaggedInvoice",
+        "workflows",
+        "run",
+        "pay@1.3.0",
+        "--server",
+        mock.url,
+        "--input",
+        "token=partner-token-with=equals,and-comma",
+        "--input",
+        "flaggedInvoiceId=inv_01HZX8F6M",
+        "--workflow",
+        "updateFlaggedInvoice",
       );
       expect(code, stdout).toBe(0);
       expect(stdout).toContain(`against ${mock.url}\n`);
