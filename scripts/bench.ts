@@ -469,7 +469,7 @@ async function pipeline(): Promise<void> {
     },
     {
       name: "contract tests (`vitest run tests/contract`)",
-      run: (config) => timeCommand(process.execPath, [vitest, "run", "tests/contract"], { BANK_API_REGISTRY: config }),
+      run: (config) => timeCommand(process.execPath, [vitest, "run", "tests/e2e/contract"], { BANK_API_REGISTRY: config }),
     },
   ];
   if (scripts["docs:build"]) {

@@ -20,7 +20,7 @@ import {
   type OperationModel,
   type Outcome,
   SKIPPED,
-} from "../tests/fuzz/model.js";
+} from "./lib/fuzz/model.js";
 import { loadRegistry } from "./lib/registry.js";
 
 const USAGE = "usage: npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [alias ...]";

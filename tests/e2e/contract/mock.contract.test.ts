@@ -1,0 +1,181 @@
+/**
+ * Contract tests, generic over the registry: one Prism mock per API (in-process, free port,
+ * started once for this file), every operation called through its generated client with its spec
+ * example and the answer validated by Ajv against the bundled document; then the negative cases.
+ * All the contract tests that need a mock live in this file so the mocks start once per run.
+ */
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
+import { specValidator, type SpecValidator } from "../../helpers/ajv.js";
+import {
+  credentialHeaders,
+  declaredErrorStatus,
+  isJsonMedia,
+  jsonRequest,
+  type Json,
+  type Operation,
+  operations,
+  requestContents,
+  requestParams,
+  requestUrl,
+  requiresCredentials,
+  responseContents,
+  successResponse,
+  violations,
+  wrongTypedBody,
+} from "../../helpers/openapi.js";
+import { type BundledApi, bundled, createTestClient, named, registry } from "../../helpers/registry.js";
+
+const mocks = new Map<string, MockServer>();
+const validators = new Map<string, SpecValidator>();
+
+beforeAll(async () => {
+  for (const mock of await startMocks(
+    bundled.map((api) => api.entry),
+    { freePorts: true },
+  ))
+    mocks.set(mock.alias, mock);
+}, 60_000);
+
+afterAll(async () => {
+  await closeMocks([...mocks.values()]);
+});
+
+function mockUrl(api: BundledApi): string {
+  const mock = mocks.get(api.entry.alias);
+  if (!mock) throw new Error(`no mock running for ${api.entry.alias}`);
+  return mock.url;
+}
+
+function validator(api: BundledApi): SpecValidator {
+  let v = validators.get(api.entry.alias);
+  if (!v) validators.set(api.entry.alias, (v = specValidator(api.doc)));
+  return v;
+}
+
+interface Case {
+  name: string;
+  api: BundledApi;
+  op: Operation;
+}
+
+const cases: Case[] = bundled.flatMap((api) =>
+  operations(api.doc).map((op) => ({ name: `${api.entry.alias} ${op.operationId}`, api, op })),
+);
+
+/** The first named example of the JSON request body (undefined when the operation has no JSON body). */
+function requestExample({ api, op }: Case): { body: Json; hasBody: boolean } {
+  const json = jsonRequest(api.doc, op);
+  if (!json) return { body: undefined, hasBody: false };
+  if (json.examples.length === 0) throw new Error(`${op.operationId}: the JSON request body has no example`);
+  return { body: json.examples[0].value, hasBody: true };
+}
+
+/** A raw request built from the spec example, for the cases the generated client cannot express. */
+async function send(c: Case, init: { credentials?: boolean; body?: string; contentType?: string; method?: string; path?: string }) {
+  const params = requestParams(c.api.doc, c.op);
+  const headers: Record<string, string> = { ...params.header, ...(init.credentials === false ? {} : credentialHeaders(c.api.doc, c.op)) };
+  if (init.body !== undefined) headers["content-type"] = init.contentType ?? "application/json";
+  const response = await fetch(mockUrl(c.api) + (init.path ?? requestUrl(c.op, params)), {
+    method: (init.method ?? c.op.method).toUpperCase(),
+    headers,
+    body: init.body,
+  });
+  const text = await response.text();
+  return { response, text, violations: violations(response, text) };
+}
+
+describe("registry", () => {
+  it.each(registry.map((entry) => [entry.alias, entry] as const))("%s has a bundled spec (npm run generate)", (_, entry) => {
+    expect(existsSync(entry.bundlePath), `${entry.bundlePath} is missing; run npm run generate`).toBe(true);
+  });
+});
+
+describe("every operation answers its spec example through the generated client", () => {
+  it.each(named(cases))("%s", async (_, c) => {
+    const { api, op } = c;
+    const client = await createTestClient(api.entry, mockUrl(api));
+    const example = requestExample(c);
+    const call = client[op.method.toUpperCase()];
+    const { data, error, response } = await call(op.path, {
+      params: requestParams(api.doc, op),
+      ...(example.hasBody ? { body: example.body } : {}),
+    });
+
+    const expected = successResponse(op);
+    expect(response.status, `sl-violations: ${response.headers.get("sl-violations")}; body: ${JSON.stringify(error)}`).toBe(
+      expected.status,
+    );
+    expect(response.headers.get("sl-violations"), "Prism found the request or its own answer invalid").toBeNull();
+    const content = responseContents(api.doc, expected.response).find((m) => isJsonMedia(m.mediaType));
+    if (content?.schema) {
+      const result = validator(api).validate(content.schema.at, data);
+      expect(result.valid, `${content.schema.at}: ${result.errors}`).toBe(true);
+    }
+  });
+});
+
+describe("missing credentials -> 401", () => {
+  const secured = cases.filter((c) => requiresCredentials(c.api.doc, c.op));
+  it.each(named(secured))("%s", async (_, c) => {
+    const example = requestExample(c);
+    const { response } = await send(c, { credentials: false, body: example.hasBody ? JSON.stringify(example.body) : undefined });
+    expect(response.status).toBe(401);
+  });
+});
+
+const withJsonBody = cases.filter((c) => jsonRequest(c.api.doc, c.op)?.schema);
+
+describe("a body with a wrong-typed field -> the declared bad-request status, the field named in sl-violations", () => {
+  it.each(named(withJsonBody))("%s", async (_, c) => {
+    const json = jsonRequest(c.api.doc, c.op)!;
+    const { body, field } = wrongTypedBody(c.api.doc, json.schema!, requestExample(c).body);
+    expect(validator(c.api).validate(json.schema!.at, body).valid, "the derived body must be invalid").toBe(false);
+
+    const { response, violations } = await send(c, { body: JSON.stringify(body) });
+    expect(response.status).toBe(declaredErrorStatus(c.op, [422, 400], 422));
+    const location = field === undefined ? ["request", "body"] : ["request", "body", field];
+    expect(
+      violations.some((v) => location.every((part, i) => v.location[i] === part)),
+      `no violation at ${location.join(".")}: ${JSON.stringify(violations)}`,
+    ).toBe(true);
+  });
+});
+
+describe("broken JSON -> 400", () => {
+  it.each(named(withJsonBody))("%s", async (_, c) => {
+    const { response } = await send(c, { body: '{"unterminated": ' });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("wrong content type (text/plain) -> rejected with a 415 violation", () => {
+  const textRejected = withJsonBody.filter(
+    (c) => !requestContents(c.api.doc, c.op).some((m) => /^(text\/plain|text\/\*|\*\/\*)$/.test(m.mediaType)),
+  );
+  it.each(named(textRejected))("%s", async (_, c) => {
+    const { response, violations } = await send(c, { body: "plain text", contentType: "text/plain" });
+    expect(response.status).toBe(declaredErrorStatus(c.op, [415, 422, 400], 415));
+    expect(response.status === 415 || violations.some((v) => v.code === 415), JSON.stringify(violations)).toBe(true);
+  });
+});
+
+describe.each(bundled.map((api) => [api.entry.alias, api] as const))("%s routing", (_, api) => {
+  const first = cases.find((c) => c.api === api);
+
+  it("unknown path -> 404", async ({ skip }) => {
+    if (!first) return skip("the API has no operations");
+    const { response } = await send(first, { path: "/__no_such_path__/x", method: "get" });
+    expect(response.status).toBe(404);
+  });
+
+  it("method the path does not have -> 405", async ({ skip }) => {
+    if (!first) return skip("the API has no operations");
+    const declared = Object.keys(api.doc.paths[first.op.path]);
+    const method = ["get", "post", "put", "patch", "delete"].find((m) => !declared.includes(m));
+    if (!method) return skip("the first path has every method");
+    const { response } = await send(first, { method });
+    expect(response.status).toBe(405);
+  });
+});

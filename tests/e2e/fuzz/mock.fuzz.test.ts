@@ -1,0 +1,95 @@
+/**
+ * Fuzzing the mock (bounded and seeded, a few seconds): for every operation of every registered
+ * API, requests generated from the spec's schemas with fast-check. Valid ones must get the
+ * operation's 2xx; mutated ones (wrong type, missing required member or parameter, out-of-enum
+ * value, oversized string, each only where the schema makes it meaningful) must get the declared
+ * 4xx with a violation at the mutated member; broken JSON must get 400; nothing may get a 5xx or
+ * take longer than the per-request timeout; and the mock must still answer afterwards.
+ * `npm run fuzz` runs the same cases at length (scripts/fuzz.ts).
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
+import { specValidator } from "../../helpers/ajv.js";
+import { operations } from "../../helpers/openapi.js";
+import { bundled, named } from "../../helpers/registry.js";
+import { type CaseKind, GOOD, operationModel, type OperationModel, type Outcome, SKIPPED } from "../../../scripts/lib/fuzz/model.js";
+
+const SEED = 20251121;
+/** Runs per operation and kind (valid requests get more). */
+const RUNS: Record<CaseKind, number> = {
+  valid: 6,
+  "wrong-type": 3,
+  "missing-required": 3,
+  "out-of-enum": 3,
+  "oversized-string": 3,
+  "broken-json": 2,
+};
+const TIMEOUT_MS = 5000;
+
+const mocks = new Map<string, MockServer>();
+
+beforeAll(async () => {
+  for (const mock of await startMocks(
+    bundled.map((api) => api.entry),
+    { freePorts: true },
+  ))
+    mocks.set(mock.alias, mock);
+}, 60_000);
+
+afterAll(async () => {
+  await closeMocks([...mocks.values()]);
+});
+
+const models = bundled.flatMap((api) => {
+  const validator = specValidator(api.doc);
+  return operations(api.doc).map((op) => ({
+    name: `${api.entry.alias} ${op.operationId}`,
+    model: operationModel(api.entry.alias, api.doc, op, validator),
+  }));
+});
+
+/** Outcome counts per API and kind, printed at the end. */
+const counts = new Map<string, number>();
+
+async function fuzz(model: OperationModel, kind: CaseKind): Promise<number> {
+  const url = mocks.get(model.alias)!.url;
+  let sent = 0;
+  await fc.assert(
+    fc.asyncProperty(model.arbitrary(kind), async (c) => {
+      fc.pre(c !== undefined); // no site for this kind in this generated value
+      const result = await model.run(url, c!, TIMEOUT_MS);
+      const key = `${model.alias}\t${kind}\t${result.outcome}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      fc.pre(!SKIPPED.has(result.outcome));
+      sent++;
+      expect(GOOD.has(result.outcome), `${result.outcome}: ${result.detail}`).toBe(true);
+    }),
+    { seed: SEED, numRuns: RUNS[kind], maxSkipsPerRun: 50, endOnFailure: true },
+  );
+  return sent;
+}
+
+describe("fuzzing every operation through the mock", () => {
+  it.each(named(models.map((m) => ({ name: m.name, model: m.model }))))("%s", async (_, { model }) => {
+    for (const kind of model.kinds) {
+      const sent = await fuzz(model, kind);
+      // Every kind that applies was really exercised, not skipped away.
+      expect(sent, `${kind}: no request sent`).toBeGreaterThan(0);
+    }
+  });
+
+  it("the mocks still answer every operation's spec example afterwards", async () => {
+    for (const { model } of models) {
+      const c = fc.sample(model.arbitrary("valid"), { seed: SEED, numRuns: 1 })[0]!;
+      const result = await model.run(mocks.get(model.alias)!.url, c, TIMEOUT_MS);
+      if (SKIPPED.has(result.outcome)) continue;
+      expect(result.outcome, result.detail).toBe("2xx as declared" satisfies Outcome);
+    }
+  });
+});
+
+afterAll(() => {
+  const lines = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key.replaceAll("\t", "  ")}: ${n}`);
+  process.stdout.write(`fuzz outcomes (api, kind, outcome: count)\n${lines.join("\n")}\n`);
+});

@@ -1,0 +1,525 @@
+/**
+ * The packed package, as a partner gets it. `npm pack` (which builds first) makes the tarball; two
+ * fresh projects outside the repository install it offline, from npm's cache:
+ *
+ * - client only (the tarball alone): exactly its three dependencies arrive, every client imports,
+ *   `list` works, and `mock` and `validate` name the optional peers they need;
+ * - with the test tools (the optional peers): `tsc` type-checks README's client example and a file
+ *   using every API's client, each with a wrong call marked `@ts-expect-error`; vitest runs README's
+ *   "Contract testing in your CI" example, and a test that starts the mock through the CLI, calls
+ *   every API through its client, checks each answer with `toMatchContract` and stops the mock.
+ *
+ * publint and are-the-types-wrong check the tarball. Offline installs: each project gets a
+ * package-lock.json cut from the repository's (same versions, tarball URLs, integrity), so `npm ci
+ * --offline` finds every package in the cache that installing this repository filled. typescript
+ * and vitest are linked from the repository's node_modules. Timings and sizes go to
+ * test-output/package.json.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientNames } from "../../../scripts/generate.js";
+import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { jsonRequest, operations, requestParams, successResponse } from "../../helpers/openapi.js";
+import { freePortRange } from "../../helpers/ports.js";
+import { bundled } from "../../helpers/registry.js";
+
+const registry = loadRegistry();
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+const repoLock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8"));
+const bin = (name: string) => join(repoRoot, "node_modules/.bin", name);
+
+/** The environment for npm and the tools: npm's config kept, what `npm test` and vitest set for themselves dropped. */
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^VITEST/.test(key) && !(/^npm_/i.test(key) && !/^npm_config_/i.test(key))),
+);
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function exec(file: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Result> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env: { ...env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started });
+    });
+  });
+}
+
+function ok(result: Result, what: string): Result {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/** Where Node looks for `name` from the package at `from` (a lock key such as `node_modules/a/node_modules/b`). */
+function resolveInLock(from: string, name: string): string | undefined {
+  for (let dir = from; ; ) {
+    const key = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+    if (repoLock.packages[key]) return key;
+    if (!dir) return undefined;
+    const cut = dir.lastIndexOf("/node_modules/");
+    dir = cut === -1 ? "" : dir.slice(0, cut);
+  }
+}
+
+/**
+ * A package-lock.json for a project depending on the tarball and `peers`: the tarball's entry, and
+ * every package the repository's lock resolves for them, at the same place in the tree, with the
+ * registry's tarball URL (so that npm needs no metadata, only the cached tarballs).
+ */
+function consumerLock(tarball: string, integrity: string, peers: string[], registryUrl: string) {
+  const dependencies: Record<string, string> = { "bank-api-contracts": `file:${tarball}` };
+  for (const name of peers) dependencies[name] = repoLock.packages[`node_modules/${name}`].version;
+  const packages: Record<string, object> = {
+    "": { name: "consumer", dependencies },
+    "node_modules/bank-api-contracts": {
+      version: manifest.version,
+      resolved: `file:${tarball}`,
+      integrity,
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+      peerDependencies: manifest.peerDependencies,
+      peerDependenciesMeta: manifest.peerDependenciesMeta,
+    },
+  };
+  const todo: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => ["", name, false]);
+  while (todo.length > 0) {
+    const [from, name, optional] = todo.pop()!;
+    const key = resolveInLock(from, name);
+    if (!key) {
+      if (optional) continue;
+      throw new Error(`package-lock.json resolves no ${name} for ${from || "the root"}`);
+    }
+    if (packages[key]) continue;
+    const { dev, devOptional, peer, optional: _, ...entry } = repoLock.packages[key];
+    const pkg = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
+    entry.resolved ??= `${registryUrl}${pkg}/-/${pkg.split("/").pop()}-${entry.version}.tgz`;
+    packages[key] = entry;
+    for (const dep of Object.keys(entry.dependencies ?? {})) todo.push([key, dep, false]);
+    for (const dep of Object.keys(entry.optionalDependencies ?? {})) todo.push([key, dep, true]);
+    for (const dep of Object.keys(entry.peerDependencies ?? {}))
+      todo.push([key, dep, entry.peerDependenciesMeta?.[dep]?.optional === true]);
+  }
+  const sorted = Object.fromEntries(
+    Object.keys(packages)
+      .sort()
+      .map((key) => [key, packages[key]]),
+  );
+  return {
+    packageJson: { name: "consumer", private: true, type: "module", dependencies },
+    lock: { name: "consumer", lockfileVersion: 3, requires: true, packages: sorted },
+  };
+}
+
+/** Top-level package names in a node_modules folder. */
+function installed(nodeModules: string): string[] {
+  return readdirSync(nodeModules)
+    .filter((name) => !name.startsWith("."))
+    .flatMap((name) => (name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((sub) => `${name}/${sub}`) : [name]))
+    .sort();
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+/** The ```ts block after the README's marker comment that names this test and `what`. */
+function readmeBlock(what: string): string {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const marker = readme.split("\n").findIndex((line) => line.startsWith("<!-- tests/e2e/package/consumer.test.ts") && line.includes(what));
+  if (marker === -1) throw new Error(`README.md has no "<!-- tests/e2e/package/consumer.test.ts ... ${what}" marker`);
+  const rest = readme
+    .split("\n")
+    .slice(marker + 1)
+    .join("\n");
+  const block = /^```ts\n([\s\S]*?)^```$/m.exec(rest);
+  if (!block) throw new Error(`README.md: no \`\`\`ts block after the "${what}" marker`);
+  return block[1];
+}
+
+const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-consumer-"));
+const full = join(work, "project");
+const clientOnly = join(work, "client-only");
+const measured: Record<string, number | string> = {};
+let tarball = "";
+let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; integrity: string; files: Array<{ path: string }> };
+let mockPortBase = 0;
+const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "@redocly/cli"); // the workflows command is not exercised here
+/** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy. */
+const SLOW = 240_000;
+
+beforeAll(async () => {
+  const started = Date.now();
+  const pack = ok(await exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot), "npm pack");
+  [packed] = JSON.parse(pack.stdout);
+  tarball = join(work, packed.filename);
+  Object.assign(measured, { packMs: pack.ms, tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount });
+
+  const registryUrl = ok(await exec("npm", ["config", "get", "registry"], work), "npm config get registry")
+    .stdout.trim()
+    .replace(/\/?$/, "/");
+  for (const [dir, deps] of [
+    [full, peers],
+    [clientOnly, []],
+  ] as Array<[string, string[]]>) {
+    mkdirSync(dir);
+    const { packageJson, lock } = consumerLock(tarball, packed.integrity, deps, registryUrl);
+    writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
+    writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
+  }
+  const [fullInstall, clientInstall] = await Promise.all(
+    [full, clientOnly].map((dir) => exec("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel", "error"], dir)),
+  );
+  ok(fullInstall, `npm ci --offline in ${full}`);
+  ok(clientInstall, `npm ci --offline in ${clientOnly}`);
+  Object.assign(measured, {
+    installWithTestToolsMs: fullInstall.ms,
+    installWithTestToolsPackages: installed(join(full, "node_modules")).length,
+    installWithTestToolsBytes: folderBytes(join(full, "node_modules")),
+    installClientOnlyMs: clientInstall.ms,
+    installClientOnlyPackages: installed(join(clientOnly, "node_modules")).length,
+    installClientOnlyBytes: folderBytes(join(clientOnly, "node_modules")),
+  });
+
+  // The partner's dev tools, linked from this repository (they are not the package's business).
+  for (const tool of ["typescript", "vitest", "@types/node"]) {
+    if (!existsSync(join(full, "node_modules", tool)))
+      symlinkSync(join(repoRoot, "node_modules", tool), join(full, "node_modules", tool), "dir");
+  }
+  mockPortBase = await freePortRange(registry.length);
+  cases = await apiCases();
+  writeProjectFiles();
+  measured.setupMs = Date.now() - started;
+}, 600_000);
+
+afterAll(() => {
+  mkdirSync(join(repoRoot, "test-output"), { recursive: true });
+  writeFileSync(join(repoRoot, "test-output/package.json"), `${JSON.stringify(measured, null, 2)}\n`);
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Per API: how to build its client and call its first operation, for the generated files. */
+async function apiCases() {
+  return Promise.all(
+    bundled.map(async ({ entry, doc }, index) => {
+      const generated = (await import(pathToFileURL(entry.clientPath).href)) as { auth: { option?: "accessToken" | "apiKey" } };
+      const option = generated.auth.option;
+      const credential: Record<string, string> = option ? { [option]: "consumer-test-credential" } : {};
+      const wrongCredential: Record<string, string> = option === "accessToken" ? { apiKey: "x" } : { accessToken: "x" };
+      const op = operations(doc)[0];
+      return {
+        index,
+        alias: entry.alias,
+        service: entry.service,
+        subpath: `bank-api-contracts/${entry.service}/${entry.release}`,
+        latest: entry.latest,
+        names: clientNames(entry),
+        credential,
+        wrongCredential,
+        firstPath: Object.keys(doc.paths)[0],
+        call: {
+          method: op.method.toUpperCase(),
+          path: op.path,
+          params: requestParams(doc, op),
+          body: jsonRequest(doc, op)?.examples[0]?.value,
+          operationId: op.operationId,
+          status: successResponse(op).status,
+        },
+      };
+    }),
+  );
+}
+
+let cases: Awaited<ReturnType<typeof apiCases>> = [];
+
+function writeProjectFiles(): void {
+  writeFileSync(
+    join(full, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          types: ["node"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        include: ["using-a-client.ts", "clients.ts", "pay.contract.test.ts"],
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(join(full, "using-a-client.ts"), readmeBlock("type-checks this block"));
+  writeFileSync(join(full, "pay.contract.test.ts"), readmeBlock("runs this block with vitest"));
+
+  const lines = ["// Every API's client from its subpath (and each service's newest from bank-api-contracts/<service>)."];
+  /** `{ baseUrl: "...", accessToken: "..." }` as source text: an object literal, so that an excess property is an error. */
+  const options = (credential: Record<string, string>) =>
+    `{ ${[`baseUrl: "http://127.0.0.1:4010"`, ...Object.entries(credential).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(", ")} }`;
+  for (const c of cases) {
+    lines.push(
+      ``,
+      `import { create${c.names.versioned}Client as create${c.index}, type paths as Paths${c.index} } from "${c.subpath}";`,
+      `const client${c.index} = create${c.index}(${options(c.credential)});`,
+      `const path${c.index}: keyof Paths${c.index} = ${JSON.stringify(c.firstPath)};`,
+      `// @ts-expect-error "/not/in/the/contract" is no path of ${c.alias}`,
+      `void client${c.index}.GET("/not/in/the/contract");`,
+      `void path${c.index};`,
+    );
+    if (c.latest) {
+      lines.push(
+        `import { create${c.names.service}Client as newest${c.index} } from "bank-api-contracts/${c.service}";`,
+        `void newest${c.index}(${options(c.credential)});`,
+        `// @ts-expect-error ${c.alias} takes ${Object.keys(c.credential)[0] ?? "no credential"}, not ${Object.keys(c.wrongCredential)[0]}`,
+        `void newest${c.index}(${options(c.wrongCredential)});`,
+      );
+    }
+  }
+  writeFileSync(join(full, "clients.ts"), `${lines.join("\n")}\n`);
+
+  const calls = cases.map((c) => ({ ...c, port: mockPortBase + c.index }));
+  writeFileSync(
+    join(full, "cli-mock.test.mjs"),
+    `// Starts every API's mock through the package's CLI, calls each through its client, checks the answers.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { toMatchContract } from "bank-api-contracts/testing";
+
+expect.extend({ toMatchContract });
+const cases = ${JSON.stringify(calls, null, 2)};
+let mock;
+let output = "";
+beforeAll(async () => {
+  mock = spawn("node_modules/.bin/bank-api-contracts", ["mock", "--port-base", "${mockPortBase}"], { stdio: ["ignore", "pipe", "pipe"] });
+  mock.stdout.on("data", (chunk) => (output += chunk));
+  mock.stderr.on("data", (chunk) => (output += chunk));
+  const until = Date.now() + 60_000;
+  while (!output.includes("ready")) {
+    if (mock.exitCode !== null || Date.now() > until) throw new Error("the mock did not start: " + output);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+afterAll(() => {
+  if (mock.exitCode === null) mock.kill("SIGKILL");
+});
+
+for (const c of cases) {
+  test(c.alias + " " + c.call.operationId + " through " + c.subpath, async () => {
+    expect(output).toContain(c.alias);
+    const module = await import(c.subpath);
+    const client = module["create" + c.names.versioned + "Client"]({ baseUrl: "http://127.0.0.1:" + c.port, ...c.credential });
+    const result = await client[c.call.method](c.call.path, { params: c.call.params, ...(c.call.body === undefined ? {} : { body: c.call.body }) });
+    expect(result).toMatchContract(c.alias, c.call.operationId, c.call.status);
+  });
+}
+
+test("the mock stops on SIGTERM and exits 0", async () => {
+  const exit = new Promise((resolve) => mock.on("exit", resolve));
+  mock.kill("SIGTERM");
+  expect(await exit).toBe(0);
+  expect(output).toContain("SIGTERM: stopping the mocks");
+});
+`,
+  );
+}
+
+describe("the tarball", () => {
+  it("holds the build, the bundled specs, the changelogs and the registry, and no sources or tests", () => {
+    const files = packed.files.map((f) => f.path);
+    for (const entry of registry) {
+      for (const file of ["client.js", "client.d.ts", "schema.d.ts"]) expect(files).toContain(`dist/${entry.generatedDir}/${file}`);
+      expect(files).toContain(`${entry.generatedDir}/openapi.yaml`);
+      expect(files).toContain(`specs/${entry.service}/CHANGELOG.md`);
+    }
+    for (const file of [
+      "package.json",
+      "README.md",
+      "redocly.yaml",
+      "dist/src/cli/bin.js",
+      "dist/src/testing/index.js",
+      "dist/src/client/index.d.ts",
+    ]) {
+      expect(files).toContain(file);
+    }
+    const shipped = (f: string) => /^specs\/[^/]+\/CHANGELOG\.md$/.test(f);
+    expect(
+      files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)))),
+    ).toEqual([]);
+  });
+
+  it(
+    "passes publint, warnings and suggestions included",
+    async () => {
+      const result = await exec(bin("publint"), ["run", tarball, "--strict", "--level", "suggestion"], work);
+      expect(result.stdout + result.stderr).toContain("All good!");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "has types that resolve for ESM consumers on every entry (are-the-types-wrong)",
+    async () => {
+      const specs = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith(".yaml"));
+      const result = await exec(
+        bin("attw"),
+        [tarball, "--profile", "esm-only", "--format", "json", "--exclude-entrypoints", ...specs],
+        work,
+      );
+      const report = JSON.parse(result.stdout) as {
+        analysis: {
+          entrypoints: Record<string, { resolutions: Record<string, { resolution?: { isTypeScript: boolean; fileName: string } }> }>;
+        };
+        problems: Record<string, Array<{ resolutionKind?: string; entrypoint?: string }>>;
+      };
+      // esm-only: ESM consumers (node16/nodenext from ESM, bundlers); `require` is covered by require(esm) on the Node versions in engines.
+      const problems = Object.values(report.problems)
+        .flat()
+        .filter((p) => !["node10", "node16-cjs"].includes(p.resolutionKind ?? ""));
+      expect(problems).toEqual([]);
+      const entrypoints = Object.keys(manifest.exports).filter((s) => !s.endsWith(".yaml") && s !== "./package.json");
+      for (const subpath of entrypoints) {
+        for (const kind of ["node16-esm", "bundler"]) {
+          expect(report.analysis.entrypoints[subpath]?.resolutions[kind]?.resolution?.isTypeScript, `${subpath} (${kind})`).toBe(true);
+        }
+      }
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+});
+
+describe("installed without the test tools (client only)", () => {
+  it("gets the package and its three dependencies, and none of Prism, Ajv or Redocly", () => {
+    const names = installed(join(clientOnly, "node_modules"));
+    expect(names).toEqual(expect.arrayContaining(["bank-api-contracts", "commander", "openapi-fetch", "yaml"]));
+    expect(names.filter((n) => /^@stoplight\/|^ajv|^@redocly\/|^pino$/.test(n))).toEqual([]);
+    expect(names.length).toBeLessThanOrEqual(6);
+  });
+
+  it(
+    "imports every client (and the runtime) from its subpath",
+    async () => {
+      const checks = cases.map(
+        (c) =>
+          `if (typeof (await import(${JSON.stringify(c.subpath)})).create${c.names.versioned}Client !== "function") throw new Error(${JSON.stringify(c.subpath)});`,
+      );
+      writeFileSync(
+        join(clientOnly, "check.mjs"),
+        [
+          ...checks,
+          `const { unwrap, ApiError } = await import("bank-api-contracts");`,
+          `console.log(typeof unwrap, typeof ApiError);`,
+        ].join("\n"),
+      );
+      const result = await exec(process.execPath, ["check.mjs"], clientOnly);
+      expect(result.stderr).toBe("");
+      expect(result.stdout.trim()).toBe("function function");
+    },
+    SLOW,
+  );
+
+  it(
+    "can be require()d from CommonJS (require of ES modules, on the Node versions in engines)",
+    async () => {
+      const [c] = cases;
+      const script = `const m = require(${JSON.stringify(c.subpath)}); const { ApiError } = require("bank-api-contracts"); console.log(typeof m.create${c.names.versioned}Client, typeof ApiError);`;
+      const result = await exec(process.execPath, ["-e", script], clientOnly);
+      expect(result.stdout.trim()).toBe("function function");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "runs `list`; `mock` and `validate` exit 1 naming the optional peers to install",
+    async () => {
+      const cli = join(clientOnly, "node_modules/.bin/bank-api-contracts");
+      writeFileSync(join(clientOnly, "body.json"), "{}");
+      const [list, mock, validate] = await Promise.all([
+        exec(cli, ["list"], clientOnly),
+        exec(cli, ["mock", registry[0].alias, "--port-base", String(mockPortBase)], clientOnly),
+        exec(cli, ["validate", registry[0].alias, "body.json", "--operation", cases[0].call.operationId, "--status", "200"], clientOnly),
+      ]);
+      expect(list.code).toBe(0);
+      for (const entry of registry) expect(list.stdout).toContain(entry.alias);
+      expect(mock.stderr).toContain(`npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies["@stoplight/prism-http"]}`);
+      expect(mock.code).toBe(1);
+      expect(validate.stderr).toContain("needs ajv, ajv-formats");
+      expect(validate.code).toBe(1);
+    },
+    SLOW,
+  );
+});
+
+describe("installed with the test tools", () => {
+  it(
+    "type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error",
+    async () => {
+      const result = await exec(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], full);
+      measured.typecheckMs = result.ms;
+      expect(result.stdout + result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "runs README's vitest example, and the CLI's mock called through every client and checked with toMatchContract",
+    async () => {
+      const result = await exec(
+        process.execPath,
+        [
+          join(full, "node_modules/vitest/vitest.mjs"),
+          "run",
+          "--root",
+          full,
+          "--reporter",
+          "json",
+          "--outputFile",
+          "vitest.json",
+          "--testTimeout",
+          "60000",
+          "--hookTimeout",
+          "120000",
+        ],
+        full,
+      );
+      measured.vitestMs = result.ms;
+      const report = existsSync(join(full, "vitest.json")) ? JSON.parse(readFileSync(join(full, "vitest.json"), "utf8")) : undefined;
+      expect(report, result.stdout + result.stderr).toBeDefined();
+      const tests = report.testResults.flatMap(
+        (file: { name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }) =>
+          file.assertionResults.map((t) => ({
+            file: file.name.slice(full.length + 1),
+            name: t.fullName,
+            status: t.status,
+            failure: t.failureMessages.join("\n"),
+          })),
+      );
+      expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
+      expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
+      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+});

@@ -1,0 +1,124 @@
+/**
+ * `npm run docs:build` (scripts/docs/build.ts) over a fixture registry of two services built from
+ * tests/docs/fixtures/openapi.yaml: the files it writes, the conditional changelog link, escaping,
+ * `--if-stale`, and the folders it refuses to replace. (The real registry's site is tested in a
+ * browser by site.test.ts.)
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDocs, main, MARKER } from "../../../../scripts/docs/build.js";
+
+const FIXTURE = fileURLToPath(new URL("../../../fixtures/docs/openapi.yaml", import.meta.url));
+
+let tmp: string;
+let config: string;
+let out: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "docs-build-"));
+  config = join(tmp, "redocly.yaml");
+  writeFileSync(
+    config,
+    [
+      "apis:",
+      "  alpha@1.0.0:",
+      "    root: specs/alpha/1.0.0/openapi.yaml",
+      "  beta@2.0.0:",
+      "    root: specs/beta/2.0.0/openapi.yaml",
+      "",
+    ].join("\n"),
+  );
+  for (const dir of ["generated/alpha/1.0.0", "generated/beta/2.0.0"]) {
+    mkdirSync(join(tmp, dir), { recursive: true });
+    cpSync(FIXTURE, join(tmp, dir, "openapi.yaml"));
+  }
+  mkdirSync(join(tmp, "changelogs"));
+  writeFileSync(join(tmp, "changelogs/alpha.md"), "# alpha\n\n## 1.0.0\n\n- Added <b>widgets</b>.\n");
+  out = join(tmp, "site");
+});
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const read = (path: string) => readFileSync(join(out, path), "utf8");
+
+describe("docs:build", () => {
+  it("writes the index, the open questions, one Redoc page and spec per API, and the changelog of the service that has one", async () => {
+    const result = await buildDocs({ outDir: out, configPath: config });
+    expect(result).toMatchObject({ skipped: false, apis: ["alpha@1.0.0", "beta@2.0.0"], gaps: 4 });
+    for (const path of ["index.html", "open-questions.html", "assets/redoc.standalone.js", "assets/site.css", MARKER])
+      expect(existsSync(join(out, path)), path).toBe(true);
+    for (const [service, release] of [
+      ["alpha", "1.0.0"],
+      ["beta", "2.0.0"],
+    ]) {
+      const page = read(`apis/${service}/${release}/index.html`);
+      expect(page).toContain('import { hydrate } from "../../../assets/redoc.standalone.js"');
+      expect(page).not.toMatch(/cdn\.redocly\.com|cdn\.redoc\.ly/);
+      expect(page).toContain('href="../../../index.html"');
+      expect(read(`apis/${service}/${release}/openapi.yaml`)).toBe(readFileSync(FIXTURE, "utf8"));
+    }
+
+    const index = read("index.html");
+    expect(index.match(/<article class="release"/g)).toHaveLength(2);
+    expect(index).toContain('<a data-link="changelog" href="changelogs/alpha.html">');
+    expect(index).not.toContain("changelogs/beta.html");
+    expect(index).toContain("<code>https://sandbox.widget.example.com</code>");
+    expect(index).toContain("API key in the x-api-key header");
+    expect(index).toMatch(/data-field="operations">2</);
+    expect(index).toMatch(/data-field="webhooks">1</);
+
+    const changelog = read("changelogs/alpha.html");
+    expect(changelog).toContain("<li>Added &lt;b&gt;widgets&lt;/b&gt;.</li>");
+    expect(changelog).toContain("<h2>1.0.0</h2>");
+    expect(read("changelogs/alpha.md")).toContain("<b>widgets</b>");
+
+    const questions = read("open-questions.html");
+    expect(questions.match(/<tr data-gap=/g)).toHaveLength(4);
+    expect(questions).toContain("The &lt;script&gt;alert(&quot;widget&quot;)&lt;/script&gt; body is not shown.");
+    expect(questions).not.toContain("<script>alert");
+    expect(questions).toContain("POST /v1/widget (createWidget) › requestBody › content › application/json › schema");
+  });
+
+  it("--if-stale skips an unchanged build and rebuilds when an input changes", async () => {
+    expect((await buildDocs({ outDir: out, configPath: config, ifStale: true })).skipped).toBe(true);
+    writeFileSync(join(tmp, "specs-CHANGED"), "not an input");
+    expect((await buildDocs({ outDir: out, configPath: config, ifStale: true })).skipped).toBe(true);
+    mkdirSync(join(tmp, "specs/beta"), { recursive: true });
+    writeFileSync(join(tmp, "specs/beta/CHANGELOG.md"), "# beta\n");
+    const rebuilt = await buildDocs({ outDir: out, configPath: config, ifStale: true });
+    expect(rebuilt.skipped).toBe(false);
+    expect(read("index.html")).toContain('href="changelogs/beta.html"');
+  });
+
+  it("refuses to replace a folder that is not a docs build, and leaves it as it was", async () => {
+    const other = join(tmp, "not-a-site");
+    mkdirSync(other);
+    writeFileSync(join(other, "keep.txt"), "mine");
+    await expect(buildDocs({ outDir: other, configPath: config })).rejects.toThrow(`${other} exists and is not a docs build`);
+    expect(readFileSync(join(other, "keep.txt"), "utf8")).toBe("mine");
+  });
+
+  it("names the API whose bundled spec is missing", async () => {
+    const broken = join(tmp, "broken.yaml");
+    writeFileSync(broken, "apis:\n  gamma@1.0.0:\n    root: specs/gamma/1.0.0/openapi.yaml\n");
+    await expect(buildDocs({ outDir: join(tmp, "never"), configPath: broken })).rejects.toThrow(
+      "bundled spec missing for gamma@1.0.0 (generated/gamma/1.0.0/openapi.yaml); run `npm run generate` first",
+    );
+    expect(existsSync(join(tmp, "never"))).toBe(false);
+  });
+
+  it("prints the usage and exits 2 on a bad argument", async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => errors.push(line);
+    try {
+      expect(await main(["--bogus"])).toBe(2);
+    } finally {
+      console.error = original;
+    }
+    expect(errors.join("\n")).toMatch(/Unknown option '--bogus'[\s\S]*Usage: npm run docs:build/);
+  });
+});

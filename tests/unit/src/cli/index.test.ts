@@ -1,0 +1,228 @@
+/**
+ * The `bank-api-contracts` CLI (src/cli): help for each command, misuse (usage and exit 2, unknown
+ * aliases named), `list`, `validate` and `mock` on every registered API. Most cases call `run()` in
+ * this process (fast); the bin itself, standard input and `mock`'s signals run as processes.
+ * The proxy has its own file (proxy.test.ts).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { credentialHeaders, jsonRequest, operations, requestParams, requestUrl, successResponse } from "../../../helpers/openapi.js";
+import { freePortRange, isPortFree } from "../../../helpers/ports.js";
+import { bundled, named, registry } from "../../../helpers/registry.js";
+import { contractCases, propertyPath } from "./cases.js";
+import { cli, cliDone, cliInProcess, escapeRegExp, waitFor } from "../../../helpers/cli.js";
+
+const known = registry.map((e) => e.alias).join(", ");
+const knownLine = `Known APIs (registry order, default ports from 4010): ${known}`;
+const dir = mkdtempSync(join(tmpdir(), "bank-api-contracts-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("help", () => {
+  it("the bin lists the commands and the known APIs, exit 0", async () => {
+    const { code, stdout } = await cliDone(["--help"]);
+    expect(code).toBe(0);
+    for (const command of ["mock [options] [alias...]", "proxy [options] <alias>", "validate [options] <alias> <file>", "list [options]"]) {
+      expect(stdout).toContain(command);
+    }
+    expect(stdout).toContain(knownLine);
+  });
+
+  it.each([
+    ["mock", ["--port-base <n>", "--host <host>", "[alias...]"]],
+    ["proxy", ["--upstream <url>", "--port <n>", "sl-violations"]],
+    ["validate", ["--operation <operationId>", "--status <code>", "<file>", "standard input"]],
+    ["list", ["--json"]],
+  ])("%s --help shows its usage and options, exit 0", async (command, parts) => {
+    const { code, stdout } = await cliInProcess([command, "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Usage: bank-api-contracts ${command} [options]`);
+    for (const part of parts) expect(stdout).toContain(part);
+    expect(stdout).toContain(knownLine);
+  });
+});
+
+describe("misuse prints the usage on stderr and exits 2", () => {
+  const [first] = registry;
+  it.each([
+    ["no command", [], "Usage: bank-api-contracts [options] [command]"],
+    ["an unknown command", ["serve"], "error: unknown command 'serve'"],
+    ["an unknown alias (mock)", ["mock", first.alias, "no-such-api@9.9.9"], `error: unknown API "no-such-api@9.9.9"; known: ${known}`],
+    [
+      "an unknown alias (validate)",
+      ["validate", "nope@1.0.0", "-", "--operation", "x", "--status", "200"],
+      `error: unknown API "nope@1.0.0"; known: ${known}`,
+    ],
+    [
+      "an unknown alias (proxy)",
+      ["proxy", "nope@1.0.0", "--upstream", "http://127.0.0.1:1"],
+      `error: unknown API "nope@1.0.0"; known: ${known}`,
+    ],
+    ["a port base out of range", ["mock", "--port-base", "0"], "--port-base must be an integer from 1 to"],
+    ["an unknown option", ["list", "--bogus"], "error: unknown option '--bogus'"],
+    ["a missing --upstream", ["proxy", first.alias], "error: required option '--upstream <url>' not specified"],
+    ["an upstream that is no URL", ["proxy", first.alias, "--upstream", "sandbox"], 'not a URL: "sandbox"'],
+    ["a missing --status", ["validate", first.alias, "-", "--operation", "x"], "error: required option '--status <code>' not specified"],
+    [
+      "a status that is no HTTP status",
+      ["validate", first.alias, "-", "--operation", "x", "--status", "2000"],
+      "--status must be an integer from 100 to 599",
+    ],
+    [
+      "a missing file argument",
+      ["validate", first.alias, "--operation", "x", "--status", "200"],
+      "error: missing required argument 'file'",
+    ],
+  ])("%s", async (_, args, message) => {
+    const { code, stderr, stdout } = await cliInProcess(args);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("Usage: bank-api-contracts");
+    expect(stderr).toContain(knownLine);
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
+  it("validate names the known operationIds for an unknown one", async () => {
+    const file = join(dir, "empty-object.json");
+    writeFileSync(file, "{}");
+    const { code, stderr } = await cliInProcess(["validate", first.alias, file, "--operation", "noSuchOperation", "--status", "200"]);
+    const ids = operations(bundled[0].doc, { webhooks: true })
+      .map((op) => op.operationId)
+      .join(", ");
+    expect(stderr).toContain(`error: ${first.alias}: unknown operationId "noSuchOperation"; known: ${ids}`);
+    expect(code).toBe(2);
+  });
+
+  it("validate names a file it cannot read, and one that is not JSON", async () => {
+    const missing = await cliInProcess(["validate", first.alias, join(dir, "missing.json"), "--operation", "x", "--status", "200"]);
+    expect(missing.stderr).toContain(`error: cannot read ${join(dir, "missing.json")}: ENOENT`);
+    expect(missing.code).toBe(2);
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, "{ not json");
+    const notJson = await cliInProcess(["validate", first.alias, broken, "--operation", "x", "--status", "200"]);
+    expect(notJson.stderr).toContain(`error: ${broken} is not JSON:`);
+    expect(notJson.code).toBe(2);
+  });
+});
+
+describe("list", () => {
+  const rows = bundled.map(({ entry, doc }) => ({
+    alias: entry.alias,
+    api: entry.service,
+    release: entry.release,
+    latest: entry.latest,
+    operations: operations(doc).length,
+    port: 4010 + entry.index,
+  }));
+
+  it("prints every API with its release, operation count and default port", async () => {
+    const { code, stdout } = await cliInProcess(["list"]);
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toMatch(/^ALIAS\s+API\s+RELEASE\s+OPERATIONS\s+PORT$/);
+    for (const row of rows) {
+      const release = row.latest ? escapeRegExp(row.release) : `${escapeRegExp(row.release)} \\(older\\)`;
+      expect(stdout).toMatch(
+        new RegExp(`^${escapeRegExp(row.alias)}\\s+${escapeRegExp(row.api)}\\s+${release}\\s+${row.operations}\\s+${row.port}$`, "m"),
+      );
+    }
+    expect(stdout.trim().split("\n")).toHaveLength(rows.length + 1);
+  });
+
+  it("--json prints the same as JSON", async () => {
+    const { code, stdout } = await cliInProcess(["list", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(rows);
+  });
+});
+
+const validateCases = contractCases;
+
+describe("validate, on every API", () => {
+  it("has a case for every API", () => {
+    expect(validateCases.map((c) => c.alias)).toEqual(registry.map((e) => e.alias));
+  });
+
+  it.each(named(validateCases))("%s: the spec's example passes (exit 0), a wrong-typed copy fails at its path (exit 1)", async (_, c) => {
+    const file = join(dir, `${c.alias}-${c.operationId}.json`);
+    writeFileSync(file, JSON.stringify(c.valid, null, 2));
+    const ok = await cliInProcess(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), file]);
+    expect(ok.stderr).toBe("");
+    expect(ok.stdout).toBe(`${file}: matches the ${c.alias} ${c.operationId} ${c.status} response\n`);
+    expect(ok.code).toBe(0);
+
+    const wrong = join(dir, `${c.alias}-${c.operationId}.wrong.json`);
+    writeFileSync(wrong, JSON.stringify(c.invalid));
+    const bad = await cliInProcess(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), wrong]);
+    const path = propertyPath(c.field);
+    expect(bad.stdout).toMatch(
+      new RegExp(
+        `^${escapeRegExp(wrong)}: \\d+ violation\\(s\\) of the ${escapeRegExp(`${c.alias} ${c.operationId} ${c.status}`)} response$`,
+        "m",
+      ),
+    );
+    expect(bad.stdout).toMatch(new RegExp(`^  ${escapeRegExp(path)}: must be`, "m"));
+    expect(bad.code).toBe(1);
+  });
+
+  it("the bin reads the body from standard input with -", async () => {
+    const [c] = validateCases;
+    const [ok, bad, broken] = await Promise.all([
+      cliDone(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), "-"], JSON.stringify(c.valid)),
+      cliDone(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), "-"], JSON.stringify(c.invalid)),
+      cliDone(["validate", c.alias, "-", "--operation", c.operationId, "--status", String(c.status)], "{ not json"),
+    ]);
+    expect(ok.stdout).toBe(`standard input: matches the ${c.alias} ${c.operationId} ${c.status} response\n`);
+    expect(ok.code).toBe(0);
+    expect(bad.stdout).toMatch(/^standard input: \d+ violation\(s\)/);
+    expect(bad.code).toBe(1);
+    expect(broken.stderr).toContain("error: standard input is not JSON:");
+    expect(broken.code).toBe(2);
+  });
+
+  it("checks the status: one the operation does not declare is a violation", async () => {
+    const [c] = validateCases;
+    const file = join(dir, "status.json");
+    writeFileSync(file, "{}");
+    const { code, stdout } = await cliInProcess(["validate", c.alias, "--operation", c.operationId, "--status", "418", file]);
+    expect(stdout).toContain(`  $: status 418 is not declared for ${c.operationId}`);
+    expect(code).toBe(1);
+  });
+});
+
+describe("mock", () => {
+  it("serves the aliases given on --port-base + registry index, answers, and exits 0 on SIGINT with the ports freed", async () => {
+    const picked = bundled.slice(0, 2);
+    const base = await freePortRange(registry.length);
+    const run = cli(["mock", ...picked.map((b) => b.entry.alias), "--port-base", String(base)]);
+    try {
+      await waitFor(run, "ready");
+      expect(run.stdout()).toContain(`${picked.length} mock(s) ready`);
+      for (const { entry, doc } of picked) {
+        const url = `http://127.0.0.1:${base + entry.index}`;
+        expect(run.stdout()).toMatch(
+          new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
+        );
+        const op = operations(doc)[0];
+        const params = requestParams(doc, op);
+        const body = jsonRequest(doc, op)?.examples[0]?.value;
+        const response = await fetch(url + requestUrl(op, params), {
+          method: op.method.toUpperCase(),
+          headers: {
+            ...params.header,
+            ...credentialHeaders(doc, op),
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
+      }
+      run.child.kill("SIGINT");
+      expect(await run.exit).toBe(0);
+      expect(run.stdout()).toContain("SIGINT: stopping the mocks");
+      for (const { entry } of picked) expect(await isPortFree(base + entry.index)).toBe(true);
+    } finally {
+      if (run.child.exitCode === null) run.child.kill("SIGTERM");
+    }
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * `npm run mock` (scripts/mock.ts), spawned as npm runs it (`node --import tsx`), over the repository's
+ * registry: the table, a request to a listed mock, a clean stop on SIGINT/SIGTERM, and misuse.
+ * It runs the package CLI's `mock` command (src/cli); tests/cli/ covers the other commands.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { loadRegistry, repoRoot } from "../../../../scripts/lib/registry.js";
+import {
+  credentialHeaders,
+  jsonRequest,
+  loadBundle,
+  operations,
+  requestParams,
+  requestUrl,
+  successResponse,
+} from "../../../helpers/openapi.js";
+import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
+
+const registry = loadRegistry();
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function run(...args: string[]): Run {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock.ts", ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!run.stdout().includes(text)) {
+    if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode} before "${text}": ${run.stderr()}`);
+    if (Date.now() > until) throw new Error(`no "${text}" within ${timeoutMs} ms; stdout: ${run.stdout()} stderr: ${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
+  it("prints the table, serves every API on --port-base + index, exits 0 on SIGINT", async () => {
+    const base = await freePortRange(registry.length);
+    const mock = run("--port-base", String(base));
+    try {
+      await waitFor(mock, "ready");
+      for (const entry of registry) {
+        const doc = loadBundle(entry.bundlePath);
+        const url = `http://127.0.0.1:${base + entry.index}`;
+        expect(mock.stdout()).toMatch(
+          new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
+        );
+
+        const op = operations(doc)[0];
+        const params = requestParams(doc, op);
+        const body = jsonRequest(doc, op)?.examples[0]?.value;
+        const response = await fetch(url + requestUrl(op, params), {
+          method: op.method.toUpperCase(),
+          headers: {
+            ...params.header,
+            ...credentialHeaders(doc, op),
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
+      }
+      mock.child.kill("SIGINT");
+      expect(await mock.exit).toBe(0);
+      expect(await isPortFree(base)).toBe(true);
+    } finally {
+      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // straight to the script's process
+    }
+  });
+
+  it("starts only the aliases given, exits 0 on SIGTERM", async () => {
+    const [first] = registry;
+    const base = await freePortRange(registry.length);
+    const mock = run("--port-base", String(base), first.alias);
+    try {
+      await waitFor(mock, "ready");
+      expect(mock.stdout()).toContain("1 mock(s) ready");
+      expect(mock.stdout()).toMatch(new RegExp(`^${escapeRegExp(first.alias)}\\s+${escapeRegExp(`http://127.0.0.1:${base}`)}\\s`, "m"));
+      mock.child.kill("SIGTERM");
+      expect(await mock.exit).toBe(0);
+      expect(await isPortFree(base)).toBe(true);
+    } finally {
+      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // straight to the script's process
+    }
+  });
+
+  it("prints the usage on --help and exits 0", async () => {
+    const mock = run("--help");
+    expect(await mock.exit).toBe(0);
+    expect(mock.stdout()).toContain("Usage: npm run mock --");
+  });
+
+  it.each([
+    ["an unknown flag", ["--bogus"], "unknown option '--bogus'"],
+    ["a non-numeric port base", ["--port-base", "abc"], "--port-base must be an integer"],
+    ["an unknown alias", ["no-such-api@9.9.9"], 'unknown API "no-such-api@9.9.9"'],
+  ])("exits 2 with usage and the known aliases on %s", async (_, args, message) => {
+    const mock = run(...args);
+    expect(await mock.exit).toBe(2);
+    expect(mock.stderr()).toContain(message);
+    expect(mock.stderr()).toContain("Usage: npm run mock --");
+    expect(mock.stderr()).toContain(`Known APIs (registry order, default ports from 4010): ${registry.map((e) => e.alias).join(", ")}`);
+  });
+
+  it("exits 1 naming the port and the alias when a default port is taken", async () => {
+    const [first] = registry;
+    const held = await occupyPort();
+    try {
+      const mock = run("--port-base", String(held.port), first.alias);
+      expect(await mock.exit).toBe(1);
+      expect(mock.stderr()).toContain(`${first.alias}: port ${held.port}`);
+    } finally {
+      await held.close();
+    }
+  });
+});

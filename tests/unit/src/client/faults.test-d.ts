@@ -1,0 +1,49 @@
+/**
+ * Compile-time checks of the fault result type (checked by `npm run typecheck`): a call's result
+ * carries `fault?: ApiError`; narrowing on it leaves no data and no error body; the success data
+ * and the declared error body keep openapi-fetch's types.
+ */
+import { expectTypeOf } from "vitest";
+import { type ApiClient, type ApiError, type FaultKind, type FaultResult, unwrap } from "../../../../src/client/index.js";
+
+interface paths {
+  "/items/{id}": {
+    parameters: { query?: never; header?: never; path?: never; cookie?: never };
+    get: {
+      parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
+      requestBody?: never;
+      responses: {
+        200: { headers: { [name: string]: unknown }; content: { "application/json": { id: string; price: number } } };
+        404: { headers: { [name: string]: unknown }; content: { "application/json": { code: string } } };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+
+declare const client: ApiClient<paths>;
+
+export async function faults() {
+  const result = await client.GET("/items/{id}", { params: { path: { id: "it_1" } } });
+  expectTypeOf(result.fault).toEqualTypeOf<ApiError | undefined>();
+  expectTypeOf(result.response).toEqualTypeOf<Response>();
+  if (result.fault) {
+    expectTypeOf(result).toEqualTypeOf<FaultResult>();
+    expectTypeOf(result.fault.kind).toEqualTypeOf<FaultKind>();
+    expectTypeOf(result.data).toEqualTypeOf<undefined>();
+  } else if (result.error) {
+    expectTypeOf(result.error).toEqualTypeOf<{ code: string }>();
+  } else {
+    expectTypeOf(result.data).toEqualTypeOf<{ id: string; price: number }>();
+  }
+  expectTypeOf(unwrap(result)).toEqualTypeOf<{ id: string; price: number }>();
+  expectTypeOf<FaultKind>().toEqualTypeOf<"http" | "network" | "timeout" | "aborted" | "invalid-body">();
+  // @ts-expect-error: the path parameter is still required
+  await client.GET("/items/{id}", {});
+}

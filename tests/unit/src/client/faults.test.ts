@@ -1,0 +1,224 @@
+/**
+ * The generated clients under faults: every registered API's client (its versioned factory, its
+ * first operation with the spec example) against a local node:http server that misbehaves on
+ * purpose. Each call must resolve, never reject, to a typed result: `fault` an ApiError whose kind
+ * names what went wrong (network, timeout, aborted, invalid-body), or openapi-fetch's own result
+ * for an HTTP answer (a 500 with an empty or an HTML body); `unwrap` throws the matching ApiError;
+ * and no promise rejection is left unhandled.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApiError, createApiClient, unwrap } from "../../../../src/client/index.js";
+import { type Json, jsonRequest, operations, requestParams } from "../../../helpers/openapi.js";
+import { type AnyClient, bundled, createTestClient } from "../../../helpers/registry.js";
+
+type Mode = (request: IncomingMessage, response: ServerResponse) => void;
+let mode: Mode = (_, response) => response.end();
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    request.resume();
+    mode(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeEach(() => {
+  unhandled.length = 0;
+  process.on("unhandledRejection", onUnhandled);
+});
+afterEach(async () => {
+  // Let any stray rejection surface before looking.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  process.off("unhandledRejection", onUnhandled);
+  expect(unhandled, "unhandled rejections").toEqual([]);
+});
+
+interface Call {
+  alias: string;
+  method: string;
+  path: string;
+  run: (client: AnyClient, init?: Record<string, unknown>) => ReturnType<AnyClient[string]>;
+}
+
+/** Each API's first operation, called the way the contract tests call it (spec example, parameters). */
+const calls: Call[] = bundled.map((api) => {
+  const op = operations(api.doc)[0];
+  const example: Json = jsonRequest(api.doc, op)?.examples[0]?.value;
+  const params = requestParams(api.doc, op);
+  return {
+    alias: api.entry.alias,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    run: (client, init = {}) =>
+      client[op.method.toUpperCase()](op.path, { params, ...(example === undefined ? {} : { body: example }), ...init }),
+  };
+});
+
+const clients = new Map<string, AnyClient>();
+async function clientFor(call: Call): Promise<AnyClient> {
+  let client = clients.get(call.alias);
+  if (!client)
+    clients.set(call.alias, (client = await createTestClient(bundled.find((a) => a.entry.alias === call.alias)!.entry, baseUrl)));
+  return client;
+}
+
+type Result = Awaited<ReturnType<AnyClient[string]>> & { fault?: ApiError };
+
+async function expectFault(call: Call, result: Result, kind: ApiError["kind"], status: number) {
+  expect(
+    result.fault,
+    `${call.alias}: expected a ${kind} fault, got ${JSON.stringify({ data: result.data, error: result.error })}`,
+  ).toBeInstanceOf(ApiError);
+  const fault = result.fault!;
+  expect(fault).toMatchObject({ kind, status, method: call.method, path: call.path, body: undefined });
+  expect(result.data).toBeUndefined();
+  expect(result.error).toBeUndefined();
+  expect(result.response.status).toBe(status);
+  expect(fault.message).toContain(`${call.method} ${call.path}`);
+  expect(() => unwrap(result)).toThrow(fault);
+  return fault;
+}
+
+describe.each(calls.map((c) => [c.alias, c] as const))("%s client", (_, call) => {
+  it("a 2xx whose body is not JSON -> fault invalid-body, with the real response", async () => {
+    mode = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end("<html>not json</html>");
+    };
+    const result = (await call.run(await clientFor(call))) as Result;
+    const fault = await expectFault(call, result, "invalid-body", 200);
+    expect(fault.cause).toBeInstanceOf(SyntaxError);
+    expect(fault.message).toMatch(/not valid JSON/);
+  });
+
+  it("a 500 with an HTML body -> the text as error, and unwrap throws ApiError 500", async () => {
+    mode = (_, response) => {
+      response.writeHead(500, { "content-type": "text/html" });
+      response.end("<h1>boom</h1>");
+    };
+    const result = (await call.run(await clientFor(call))) as Result;
+    expect(result.fault).toBeUndefined();
+    expect(result.response.status).toBe(500);
+    expect(result.error).toBe("<h1>boom</h1>");
+    expect(() => unwrap(result)).toThrow(
+      expect.objectContaining({ kind: "http", status: 500, body: "<h1>boom</h1>", method: call.method, path: call.path }),
+    );
+  });
+
+  it.each([
+    ["with Content-Length: 0", { "content-length": "0" }],
+    ["chunked, no length", {}],
+  ])("a 500 with an empty body (%s) -> error undefined, and unwrap throws ApiError 500", async (_, headers) => {
+    mode = (_, response) => {
+      response.writeHead(500, headers);
+      response.end();
+    };
+    const result = (await call.run(await clientFor(call))) as Result;
+    expect(result.fault).toBeUndefined();
+    expect(result.response.status).toBe(500);
+    expect(result.error).toBeUndefined();
+    expect(() => unwrap(result)).toThrow(expect.objectContaining({ kind: "http", status: 500, body: undefined }));
+  });
+
+  it("a connection reset before any answer -> fault network, status 0", async () => {
+    mode = (request) => request.socket.destroy();
+    const result = (await call.run(await clientFor(call))) as Result;
+    const fault = await expectFault(call, result, "network", 0);
+    expect(result.response.type).toBe("error");
+    expect(fault.cause).toBeInstanceOf(TypeError);
+  });
+
+  it("a connection reset in the middle of the body -> fault network, with the real response", async () => {
+    mode = (request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      response.write('{"partial": ');
+      setTimeout(() => request.socket.destroy(), 10);
+    };
+    const result = (await call.run(await clientFor(call))) as Result;
+    await expectFault(call, result, "network", 200);
+  });
+
+  it("no answer within AbortSignal.timeout -> fault timeout", async () => {
+    mode = () => undefined; // never answers
+    const started = Date.now();
+    const result = (await call.run(await clientFor(call), { signal: AbortSignal.timeout(100) })) as Result;
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expectFault(call, result, "timeout", 0);
+  });
+
+  it("headers, then a body that stalls past AbortSignal.timeout -> fault timeout", async () => {
+    mode = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("{");
+    };
+    const result = (await call.run(await clientFor(call), { signal: AbortSignal.timeout(100) })) as Result;
+    await expectFault(call, result, "timeout", 200);
+  });
+
+  it("the caller aborting -> fault aborted", async () => {
+    mode = () => undefined;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const result = (await call.run(await clientFor(call), { signal: controller.signal })) as Result;
+    await expectFault(call, result, "aborted", 0);
+  });
+
+  it("nothing listening -> fault network naming ECONNREFUSED", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const client = await createTestClient(bundled.find((a) => a.entry.alias === call.alias)!.entry, `http://127.0.0.1:${port}`);
+    const result = (await call.run(client)) as Result;
+    const fault = await expectFault(call, result, "network", 0);
+    expect(fault.message).toContain("ECONNREFUSED");
+  });
+
+  it("an injected fetch that throws -> fault network", async () => {
+    const entry = bundled.find((a) => a.entry.alias === call.alias)!.entry;
+    const failing = async () => {
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
+    };
+    const client = await createTestClient(entry, baseUrl);
+    const result = (await call.run(client, { fetch: failing })) as Result;
+    const fault = await expectFault(call, result, "network", 0);
+    expect(fault.message).toContain("ECONNRESET");
+  });
+});
+
+describe("errors before the request goes out", () => {
+  it("a credential function that throws rejects the call with its own error (the caller's to fix, not a fault)", async () => {
+    const client = createApiClient<{ "/x": { get: { responses: {} } } }>(
+      {
+        name: "createTestClient",
+        servers: [],
+        auth: { kind: "bearer", scheme: "bearerAuth", header: "Authorization", option: "accessToken" },
+      },
+      {
+        baseUrl,
+        accessToken: () => {
+          throw new Error("token store unavailable");
+        },
+      },
+    );
+    let requests = 0;
+    mode = (_, response) => {
+      requests++;
+      response.end();
+    };
+    await expect(client.GET("/x" as never)).rejects.toThrow("token store unavailable");
+    expect(requests).toBe(0);
+  });
+});

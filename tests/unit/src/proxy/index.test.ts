@@ -1,0 +1,131 @@
+/**
+ * The validating proxy (src/proxy; `bank-api-contracts proxy`) in front of a small node:http
+ * upstream that answers one operation of the API with its spec example, or, when asked, with a
+ * wrong-typed copy. On every API (in process): the valid exchange passes untouched, the invalid one
+ * is reported to onExchange and in sl-violations, a request without credentials is reported but
+ * still forwarded. Through the CLI (a process) for the first API: the printed report and SIGTERM.
+ */
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
+import { credentialHeaders, jsonRequest, requestParams, requestUrl, requiresCredentials } from "../../../helpers/openapi.js";
+import { isPortFree } from "../../../helpers/ports.js";
+import { named } from "../../../helpers/registry.js";
+import { type ContractCase, contractCases } from "../cli/cases.js";
+import { cli, escapeRegExp, waitFor } from "../../../helpers/cli.js";
+
+/** An upstream answering every request with the case's status and example (`x-variant: invalid`: the wrong-typed copy). */
+async function upstream(c: ContractCase): Promise<{ url: string; server: Server; received: string[] }> {
+  const received: string[] = [];
+  const server = createServer((request, response) => {
+    received.push(`${request.method} ${request.url}`);
+    const body = request.headers["x-variant"] === "invalid" ? c.invalid : c.valid;
+    response.writeHead(c.status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, server, received };
+}
+
+/** The case's operation, called through `base` with its example request. */
+function call(c: ContractCase, base: string, headers: Record<string, string> = {}, credentials = true) {
+  const { doc } = c.api;
+  const params = requestParams(doc, c.op);
+  const body = jsonRequest(doc, c.op)?.examples[0]?.value;
+  return fetch(base + requestUrl(c.op, params), {
+    method: c.op.method.toUpperCase(),
+    headers: {
+      ...params.header,
+      ...(credentials ? credentialHeaders(doc, c.op) : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const pathOf = (c: ContractCase) => requestUrl(c.op, requestParams(c.api.doc, c.op)).split("?")[0];
+
+describe.each(named(contractCases))("proxy %s", (_, c) => {
+  let up: Awaited<ReturnType<typeof upstream>>;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  const exchanges: ProxyExchange[] = [];
+  beforeAll(async () => {
+    up = await upstream(c);
+    proxy = await startProxy(c.alias, { upstream: up.url, port: 0, onExchange: (e) => exchanges.push(e) });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await new Promise((resolve) => up.server.close(resolve));
+  });
+
+  it("forwards a valid exchange untouched and reports no violation", async () => {
+    exchanges.length = 0;
+    const response = await call(c, proxy.url);
+    expect(response.status).toBe(c.status);
+    expect(await response.json()).toEqual(c.valid);
+    expect(response.headers.get("sl-violations")).toBeNull();
+    expect(up.received.at(-1)).toMatch(new RegExp(`^${c.op.method.toUpperCase()} ${escapeRegExp(pathOf(c))}`));
+    expect(exchanges).toEqual([expect.objectContaining({ method: c.op.method.toUpperCase(), status: c.status, violations: [] })]);
+    expect(exchanges[0].url.split("?")[0]).toBe(pathOf(c));
+  });
+
+  it("passes an invalid response on as it is, reporting the property in sl-violations and to onExchange", async () => {
+    exchanges.length = 0;
+    const response = await call(c, proxy.url, { "x-variant": "invalid" });
+    expect(response.status).toBe(c.status);
+    expect(await response.json()).toEqual(c.invalid);
+    const header = JSON.parse(response.headers.get("sl-violations") ?? "[]");
+    const expected = expect.objectContaining({ location: ["response", "body", c.field], severity: "Error" });
+    expect(header).toEqual(expect.arrayContaining([expected]));
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0].violations).toEqual(expect.arrayContaining([expected]));
+  });
+
+  it.runIf(requiresCredentials(c.api.doc, c.op))("reports a request without credentials, and still forwards it", async () => {
+    exchanges.length = 0;
+    const before = up.received.length;
+    const response = await call(c, proxy.url, {}, false);
+    expect(response.status).toBe(c.status);
+    expect(up.received.length).toBe(before + 1);
+    expect(exchanges[0].violations).toEqual(expect.arrayContaining([expect.objectContaining({ location: ["request"], code: 401 })]));
+  });
+});
+
+describe("bank-api-contracts proxy", () => {
+  it("prints each exchange with its violations, and exits 0 on SIGTERM with the port freed", async () => {
+    const [c] = contractCases;
+    const up = await upstream(c);
+    const run = cli(["proxy", c.alias, "--upstream", up.url, "--port", "0"]);
+    try {
+      await waitFor(run, "Ctrl+C stops.");
+      const url = /proxy ready: (http:\/\/127\.0\.0\.1:\d+) -> /.exec(run.stdout())?.[1];
+      expect(url, run.stdout()).toBeDefined();
+      expect(run.stdout()).toContain(`${c.alias} proxy ready: ${url} -> ${up.url}/`);
+
+      expect((await call(c, url!)).status).toBe(c.status);
+      const line = `${c.op.method.toUpperCase()} ${pathOf(c)}`;
+      await waitFor(run, `-> ${c.status}: ok`);
+      expect(run.stdout()).toMatch(new RegExp(`^${escapeRegExp(line)}\\S* -> ${c.status}: ok$`, "m"));
+
+      const invalid = await call(c, url!, { "x-variant": "invalid" });
+      expect(invalid.headers.get("sl-violations")).toContain(`"location":["response","body","${c.field}"]`);
+      await waitFor(run, "violation(s)");
+      expect(run.stdout()).toMatch(
+        new RegExp(
+          `^${escapeRegExp(line)}\\S* -> ${c.status}: \\d+ violation\\(s\\)\\n(    .*\\n)*    response\\.body\\.${escapeRegExp(c.field)}: `,
+          "m",
+        ),
+      );
+
+      run.child.kill("SIGTERM");
+      expect(await run.exit).toBe(0);
+      expect(run.stdout()).toContain("SIGTERM: stopping the proxy");
+      expect(await isPortFree(Number(new URL(url!).port))).toBe(true);
+    } finally {
+      if (run.child.exitCode === null) run.child.kill("SIGTERM");
+      await new Promise((resolve) => up.server.close(resolve));
+    }
+  });
+});
