@@ -4,8 +4,7 @@
  * spec names it, the payload's media type, its named examples and its status variants
  * (`x-status-codes`). Shared by the callback handler, the callback sender, the CLI and the tests.
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { type Doc, isJsonMediaType, loadDocument, requestContents, webhooks } from "../document/index.js";
 import { type ApiEntry, findApi, loadRegistry } from "../registry.js";
 
 /** The header the provider uses to mark a delivery; repeated deliveries of one event carry the same value. */
@@ -42,71 +41,42 @@ export interface WebhookInfo {
   statuses: WebhookStatus[];
 }
 
-type Node = Record<string, any>;
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-function resolveRef(doc: Node, node: Node | undefined): Node | undefined {
-  for (let i = 0; node && typeof node.$ref === "string" && i < 32; i++) {
-    const ref: string = node.$ref;
-    if (!ref.startsWith("#/")) return node;
-    node = ref
-      .slice(2)
-      .split("/")
-      .map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((n: Node | undefined, key) => n?.[key], doc);
-  }
-  return node;
-}
-
-const cache = new Map<string, WebhookInfo[]>();
+const cache = new Map<string, { doc: object; webhooks: WebhookInfo[] }>();
 
 /** The webhooks of one API (alias or registry entry), in document order. */
 export function webhooksOf(api: string | ApiEntry, registryPath?: string): WebhookInfo[] {
   const entry = typeof api === "string" ? findApi(api, loadRegistry(registryPath)) : api;
-  const cached = cache.get(entry.bundlePath);
-  if (cached) return cached;
-  let doc: Node;
+  let doc: Doc;
   try {
-    doc = parse(readFileSync(entry.bundlePath, "utf8")) as Node;
+    doc = loadDocument(entry.bundlePath);
   } catch (error) {
-    throw new Error(`${entry.alias}: cannot read the bundled spec ${entry.bundlePath}: ${(error as Error).message}`);
+    throw new Error(`${entry.alias}: cannot read the bundled spec: ${(error as Error).message}`);
   }
-  const found: WebhookInfo[] = [];
-  for (const [name, rawItem] of Object.entries<Node>(doc.webhooks ?? {})) {
-    const item = resolveRef(doc, rawItem) ?? {};
-    for (const method of METHODS) {
-      const op = resolveRef(doc, item[method]);
-      if (!op) continue;
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Node) => resolveRef(doc, p) ?? {});
-      const header = parameters.find((p) => p.in === "header" && String(p.name).toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
-      const body = resolveRef(doc, op.requestBody);
-      const content: Node = body?.content ?? {};
-      const contentType =
-        Object.keys(content).find((m) => /^application\/(.+\+)?json$/i.test(m)) ?? Object.keys(content)[0] ?? "application/json";
-      const media: Node = content[contentType] ?? {};
-      const examples: WebhookExample[] = Object.entries<Node>(media.examples ?? {}).map(([exampleName, raw]) => {
-        const example = resolveRef(doc, raw) ?? {};
-        return { name: exampleName, summary: example.summary, value: example.value };
-      });
-      if (examples.length === 0 && media.example !== undefined) examples.push({ name: "example", value: media.example });
-      const statuses: WebhookStatus[] = Array.isArray(op["x-status-codes"])
-        ? op["x-status-codes"].map((s: Node) => ({ code: s.code, status: String(s.status), meaning: s.meaning }))
-        : [];
-      found.push({
-        alias: entry.alias,
-        name,
-        method: method.toUpperCase(),
-        operationId: op.operationId ?? `${method.toUpperCase()} ${name}`,
-        summary: op.summary,
-        idempotencyKey: header ? { name: String(header.name), required: Boolean(header.required) } : undefined,
-        contentType,
-        bodyRequired: Boolean(body?.required),
-        examples,
-        statuses,
-      });
-    }
-  }
-  cache.set(entry.bundlePath, found);
+  const cached = cache.get(entry.bundlePath);
+  if (cached?.doc === doc) return cached.webhooks;
+  const found = webhooks(doc).map((op): WebhookInfo => {
+    const header = op.parameters.find(
+      (p) => p.value.in === "header" && String(p.value.name).toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase(),
+    );
+    const contents = requestContents(doc, op);
+    const media = contents.find((c) => isJsonMediaType(c.mediaType)) ?? contents[0];
+    const codes = op.value["x-status-codes"];
+    return {
+      alias: entry.alias,
+      name: op.path,
+      method: op.method.toUpperCase(),
+      operationId: op.operationId,
+      summary: op.value.summary,
+      idempotencyKey: header ? { name: String(header.value.name), required: Boolean(header.value.required) } : undefined,
+      contentType: media?.mediaType ?? "application/json",
+      bodyRequired: Boolean(op.requestBody?.value.required),
+      examples: (media?.examples ?? []).map(({ name, summary, value }) => ({ name, summary, value })),
+      statuses: Array.isArray(codes)
+        ? codes.map((s: Record<string, any>) => ({ code: s.code, status: String(s.status), meaning: s.meaning }))
+        : [],
+    };
+  });
+  cache.set(entry.bundlePath, { doc, webhooks: found });
   return found;
 }
 

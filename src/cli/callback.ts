@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { webhooksOf } from "../callbacks/webhooks.js";
 import type { ApiEntry } from "../registry.js";
 import { httpUrl, integer } from "./options.js";
-import type { CliContext } from "./workflows.js";
+import type { CliContext } from "./common.js";
 
 /** The webhooks of every API, for the help text (read when the help is shown). */
 function webhookHelp(registry: ApiEntry[]): string {

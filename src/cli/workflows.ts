@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { parse } from "yaml";
 import { type ApiEntry, packageRoot } from "../registry.js";
+import type { CliContext } from "./common.js";
 import { httpUrl } from "./options.js";
 
 /** Where the workflow files live: `<package root>/workflows`. */
@@ -280,11 +281,6 @@ function parseInput(value: string, previous: Record<string, string> = {}): Recor
 }
 
 /** What the CLI's commands share (src/cli/index.ts `Context`). */
-export interface CliContext {
-  registry: ApiEntry[];
-  exitCode: number;
-}
-
 function lookupApi(command: Command, ctx: CliContext, alias: string): ApiEntry {
   const entry = ctx.registry.find((e) => e.alias === alias);
   if (!entry) {

@@ -1,0 +1,116 @@
+/**
+ * What the CLI's commands share: the context (registry, exit code), the exit-code mapping, the
+ * error for a failure the user can act on, loading optional peer dependencies with the install
+ * line, the table printer, signal handling and closing servers.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Command, CommanderError } from "commander";
+import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, packageRoot } from "../registry.js";
+
+export interface CliContext {
+  registry: ApiEntry[];
+  /** Set by a command's action: the process's exit code. */
+  exitCode: number;
+}
+
+export function context(): CliContext {
+  return { registry: loadRegistry(), exitCode: 0 };
+}
+
+/** Optional peer dependencies, by feature: what `npm install` needs to add. */
+const PEERS = {
+  prism: ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core"],
+  ajv: ["ajv", "ajv-formats"],
+};
+
+export function packageJson(): { name: string; version: string; peerDependencies?: Record<string, string> } {
+  return JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8"));
+}
+
+/** A failure the user can act on: its message is printed and the command exits 1. */
+export class CliFailure extends Error {}
+
+/** Imports a module that needs optional peer dependencies; when one is missing, says how to install them. */
+export async function needs<T>(feature: keyof typeof PEERS, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing = PEERS[feature].find((name) => String((error as Error).message).includes(`'${name}'`));
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !missing) throw error;
+    const pkg = packageJson();
+    const specs = PEERS[feature].map((name) => `${name}@${pkg.peerDependencies?.[name] ?? "latest"}`);
+    throw new CliFailure(
+      `this command needs ${PEERS[feature].join(", ")} (optional peer dependencies of ${pkg.name}), and ${missing} is not installed:\n  npm install --save-dev ${specs.join(" ")}`,
+    );
+  }
+}
+
+/** Left-aligned columns, two spaces apart. */
+export function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
+}
+
+/** Resolves when SIGINT or SIGTERM arrives; the handlers are removed then. */
+export function untilSignal(): { signal: Promise<string>; dispose: () => void } {
+  let dispose = () => {};
+  const signal = new Promise<string>((resolve) => {
+    const onInt = () => resolve("SIGINT");
+    const onTerm = () => resolve("SIGTERM");
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
+    dispose = () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+    };
+  });
+  return { signal, dispose };
+}
+
+/** Closes servers, letting requests in flight finish, but waiting at most 2 s for a stuck client. */
+export async function closeAll(servers: Array<{ close(): Promise<void> }>): Promise<void> {
+  await Promise.race([Promise.allSettled(servers.map((s) => s.close())), new Promise((r) => setTimeout(r, 2000).unref())]);
+}
+
+export function lookup(command: Command, ctx: CliContext, aliases: string[]): ApiEntry[] {
+  const unknown = aliases.filter((alias) => !ctx.registry.some((e) => e.alias === alias));
+  if (unknown.length > 0) {
+    command.error(`error: unknown API ${unknown.map((a) => `"${a}"`).join(", ")}; known: ${ctx.registry.map((e) => e.alias).join(", ")}`, {
+      exitCode: 2,
+      code: "bank-api-contracts.unknownApi",
+    });
+  }
+  return aliases.map((alias) => ctx.registry.find((e) => e.alias === alias)!);
+}
+
+/** Settings every command shares: usage after an error, exit codes through run(), the known aliases in the help. */
+export function configure(command: Command, ctx: CliContext): Command {
+  return command
+    .exitOverride()
+    .showHelpAfterError()
+    .addHelpText(
+      "afterAll",
+      `\nKnown APIs (registry order, default ports from ${DEFAULT_PORT_BASE}): ${ctx.registry.map((e) => e.alias).join(", ")}`,
+    );
+}
+
+/** Runs `command` on `argv`; maps commander's exits and failures to an exit code. */
+export async function execute(command: Command, ctx: CliContext, argv: string[]): Promise<number> {
+  try {
+    await command.parseAsync(argv, { from: "user" });
+    return ctx.exitCode;
+  } catch (error) {
+    // Commander has printed the message (and the usage after an error); 0 is --help or --version.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    process.stderr.write(`${command.name()}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
