@@ -27,7 +27,7 @@ import {
   TEST_TOKEN,
 } from "../tests/helpers/openapi.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
-import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
 const run = promisify(execFile);
 

@@ -17,7 +17,7 @@ import { createServer } from "node:http";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { createServer as createPrismHttpServer } from "@stoplight/prism-http-server";
 import { pino } from "pino";
-import { findApi, loadRegistry } from "./lib/registry.js";
+import { findApi, loadRegistry } from "../src/registry.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
 
 export interface RecordedResponse {

@@ -33,7 +33,7 @@ import {
   typecheckTime,
 } from "./bench-measure.js";
 import { operations } from "../tests/helpers/openapi.js";
-import { repoRoot } from "./lib/registry.js";
+import { repoRoot } from "../src/registry.js";
 
 /** Pairs of client and raw-fetch runs per API. */
 const CLIENT_PAIRS = 6;

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, promisify } from "node:util";
-import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
 const USAGE = `Usage: tsx scripts/build.ts [--check]
 

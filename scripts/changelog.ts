@@ -12,7 +12,7 @@ import { Command } from "commander";
 import { runProgram } from "./lib/cli.js";
 import { parse } from "yaml";
 import { diffReleases, type ReleaseDiff, renderChangelog } from "./lib/changelog.js";
-import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 import { readLock } from "./lib/release-lock.js";
 
 const byRelease = (a: ApiEntry, b: ApiEntry) => {

@@ -21,7 +21,7 @@ import {
   type Outcome,
   SKIPPED,
 } from "./lib/fuzz/model.js";
-import { loadRegistry } from "./lib/registry.js";
+import { loadRegistry } from "../src/registry.js";
 
 const USAGE = "usage: npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [alias ...]";
 

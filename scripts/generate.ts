@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { parse } from "yaml";
 import { withoutRedoclyBanner } from "./lib/redocly.js";
-import { loadRegistry, repoRoot, type ApiEntry } from "./lib/registry.js";
+import { loadRegistry, repoRoot, type ApiEntry } from "../src/registry.js";
 
 const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
 

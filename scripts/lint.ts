@@ -17,7 +17,7 @@ import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { withoutRedoclyBanner } from "./lib/redocly.js";
-import { type ApiEntry, loadRegistry, repoRoot } from "./lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
 type Severity = "error" | "warning" | "info" | "hint";
 

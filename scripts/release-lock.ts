@@ -10,7 +10,7 @@
 import { Command } from "commander";
 import { runProgram } from "./lib/cli.js";
 import { checkLock, correct, LOCK_PATH, readLock, release, writeLock } from "./lib/release-lock.js";
-import { findApi, loadRegistry } from "./lib/registry.js";
+import { findApi, loadRegistry } from "../src/registry.js";
 
 const program = new Command("release:lock")
   .description("Frozen releases: check or update releases.lock.yaml")

@@ -13,7 +13,7 @@ import type { MockServer } from "../src/mock/index.js";
 import { DEFAULT_OUT_DIR, stagingDir } from "./docs/build.js";
 import { apiPaths } from "./docs/pages.js";
 import type { StaticServer } from "./docs/serve.js";
-import { DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "./lib/registry.js";
+import { DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
 
 export const DEFAULT_DOCS_PORT = 4000;
 

@@ -2,7 +2,7 @@
  * The registry: reads `apis:` from redocly.yaml and derives every path and default port from it.
  * Nothing else in the repository keeps a list of APIs.
  *
- * Shared by the repository's scripts (scripts/lib/registry.ts re-exports this module) and by the
+ * Shared by the repository's scripts and tests and by the
  * published package, which ships redocly.yaml and the bundled specs at its root: the package root
  * is the nearest folder above this module that holds a package.json, so the same lookup works from
  * src/ (run by tsx) and from dist/src/ (the build).

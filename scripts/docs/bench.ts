@@ -16,7 +16,7 @@ import { availableParallelism, cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { loadRegistry } from "../lib/registry.js";
+import { loadRegistry } from "../../src/registry.js";
 import { buildDocs, DEFAULT_OUT_DIR } from "./build.js";
 import { apiPaths } from "./pages.js";
 import { serveStatic } from "./serve.js";

@@ -20,7 +20,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { collectRegistryGaps } from "../lib/gaps.js";
-import { loadRegistry, repoRoot } from "../lib/registry.js";
+import { loadRegistry, repoRoot } from "../../src/registry.js";
 import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuestions, type SiteFacts } from "./pages.js";
 import { buildRedocPage, externalResources, localizePage, localRedocBundle, redoclyVersion, redocBundlePath } from "./redoc.js";
 import { summarize } from "./summary.js";

@@ -3,14 +3,11 @@
  * (one per server, with the variables' defaults filled in), authentication, operation and webhook
  * counts. Generic: nothing here knows an API.
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
-import type { ApiEntry } from "../lib/registry.js";
+import { authSchemes, type Doc, loadDocument, type Operation, operations, webhooks } from "../../src/document/index.js";
+import type { ApiEntry } from "../../src/registry.js";
 
 type Json = any;
-export type OpenApiDoc = Record<string, Json>;
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export type OpenApiDoc = Doc;
 
 export interface ServerForm {
   /** `sandbox`, `live`, ... from the server's `x-environment`, else guessed from its URL, else `server N`. */
@@ -50,49 +47,6 @@ export interface ApiSummary {
   deprecatedOperations: number;
 }
 
-export function loadBundledDoc(entry: ApiEntry): OpenApiDoc {
-  let text: string;
-  try {
-    text = readFileSync(entry.bundlePath, "utf8");
-  } catch {
-    throw new Error(`${entry.alias}: bundled spec ${entry.generatedDir}/openapi.yaml not found; run \`npm run generate\` first`);
-  }
-  const doc = parse(text) as OpenApiDoc;
-  if (!doc || typeof doc !== "object" || typeof doc.openapi !== "string") {
-    throw new Error(`${entry.alias}: ${entry.generatedDir}/openapi.yaml is not an OpenAPI document (no "openapi" field)`);
-  }
-  return doc;
-}
-
-/** Follows local `$ref`s (`#/components/pathItems/X`, ...); other values are returned as they are. */
-export function resolveRef(doc: OpenApiDoc, value: Json): Json {
-  const seen = new Set<string>();
-  while (value && typeof value === "object" && typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
-    if (seen.has(value.$ref)) throw new Error(`$ref cycle through ${value.$ref}`);
-    seen.add(value.$ref);
-    value = value.$ref
-      .slice(2)
-      .split("/")
-      .map((s: string) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((node: Json, key: string) => node?.[key], doc);
-  }
-  return value;
-}
-
-/** Every operation of a section (`paths` or `webhooks`): item x HTTP method, path items' `$ref`s followed. */
-export function operationsOf(doc: OpenApiDoc, section: "paths" | "webhooks"): OperationRef[] {
-  return Object.entries(doc[section] ?? {}).flatMap(([path, raw]) => {
-    const item = resolveRef(doc, raw) ?? {};
-    return HTTP_METHODS.filter((method) => item[method] && typeof item[method] === "object").map((method) => ({
-      section,
-      path,
-      method,
-      operationId: item[method].operationId,
-      summary: item[method].summary,
-    }));
-  });
-}
-
 function serverLabel(server: Json, index: number): string {
   if (typeof server["x-environment"] === "string") return server["x-environment"];
   const url = String(server.url ?? "");
@@ -116,7 +70,8 @@ export function serverForms(doc: OpenApiDoc): ServerForm[] {
   });
 }
 
-function describeScheme(scheme: Json): string {
+/** How a caller authenticates with a scheme, in the docs index's words. */
+function schemeText(scheme: Json): string {
   if (!scheme || typeof scheme !== "object") return "undeclared scheme";
   switch (scheme.type) {
     case "http": {
@@ -138,31 +93,24 @@ function describeScheme(scheme: Json): string {
   }
 }
 
-/** The schemes the API's requirements name (root and operations), in order of first use. */
-export function authSchemes(doc: OpenApiDoc): AuthScheme[] {
-  const names: string[] = [];
-  const add = (requirements: Json) => {
-    for (const requirement of requirements ?? [])
-      for (const name of Object.keys(requirement ?? {})) if (!names.includes(name)) names.push(name);
-  };
-  add(doc.security);
-  for (const op of operationsOf(doc, "paths")) add(resolveRef(doc, doc.paths[op.path])[op.method].security);
-  const schemes = doc.components?.securitySchemes ?? {};
-  return names.map((name) => ({ name, text: describeScheme(resolveRef(doc, schemes[name])) }));
-}
+const operationRef = (op: Operation): OperationRef => ({
+  section: op.section,
+  path: op.path,
+  method: op.method,
+  operationId: op.value.operationId,
+  summary: op.value.summary,
+});
 
-export function summarize(entry: ApiEntry, doc: OpenApiDoc = loadBundledDoc(entry)): ApiSummary {
-  const operations = operationsOf(doc, "paths");
-  const webhooks = operationsOf(doc, "webhooks");
-  const deprecatedOperations = operations.filter((op) => resolveRef(doc, doc.paths[op.path])[op.method].deprecated === true).length;
+export function summarize(entry: ApiEntry, doc: OpenApiDoc = loadDocument(entry.bundlePath)): ApiSummary {
+  const deprecatedOperations = operations(doc).filter((op) => op.value.deprecated === true).length;
   return {
     entry,
     title: String(doc.info?.title ?? entry.service),
     ...(typeof doc.info?.summary === "string" ? { summary: doc.info.summary } : {}),
     servers: serverForms(doc),
-    auth: authSchemes(doc),
-    operations,
-    webhooks,
+    auth: authSchemes(doc).map((scheme) => ({ name: scheme.name, text: schemeText(scheme.value) })),
+    operations: operations(doc).map(operationRef),
+    webhooks: webhooks(doc).map(operationRef),
     deprecatedOperations,
   };
 }

@@ -7,8 +7,8 @@
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { ApiEntry } from "./registry.js";
-import { repoRoot } from "./registry.js";
+import { pointer } from "../../src/document/index.js";
+import { type ApiEntry, repoRoot } from "../../src/registry.js";
 import type { ReleaseLock } from "./release-lock.js";
 
 process.env.OPTIC_TELEMETRY_LEVEL = "off"; // Optic reports usage to Segment and Sentry unless told not to
@@ -73,8 +73,6 @@ export interface ReleaseDiff {
   documentationOnly: number;
   webhooks: { added: string[]; removed: string[] };
 }
-
-const escapePointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** `/schema/properties/urls/items/properties/start` -> `urls[].start` */
 function fieldName(key: string): string {
@@ -262,7 +260,7 @@ function operationId(doc: Json, name: string): string | undefined {
 
 function operationPointer(name: string): string {
   const [method, path] = name.split(" ");
-  return `/paths/${escapePointer(path)}/${method.toLowerCase()}`;
+  return pointer("paths", path, method.toLowerCase());
 }
 
 /** Compares two releases of one service. */
@@ -342,7 +340,7 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
     for (const content of op.requestBody?.contentTypes ?? []) {
       for (const attr of content.attributes) {
         push(
-          `${base}/requestBody/content/${escapePointer(content.name)}${attr.key}`,
+          `${base}${pointer("requestBody", "content", content.name)}${attr.key}`,
           `request field \`${fieldName(attr.key)}\``,
           "request",
           attr,
@@ -360,7 +358,7 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
       for (const content of response.contentTypes) {
         for (const attr of content.attributes) {
           push(
-            `${base}/responses/${status}/content/${escapePointer(content.name)}${attr.key}`,
+            `${base}${pointer("responses", status, "content", content.name)}${attr.key}`,
             `response ${status} field \`${fieldName(attr.key)}\``,
             "response",
             attr,

@@ -5,13 +5,10 @@
  *
  * Used by the docs site's "Open questions" page (scripts/docs) and by the gap report.
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
-import type { ApiEntry } from "./registry.js";
+import { isHttpMethod, loadDocument, pointer } from "../../src/document/index.js";
+import type { ApiEntry } from "../../src/registry.js";
 
 export const GAP_KEY = "x-unspecified";
-
-const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 export interface Gap {
   /** RFC 6901 JSON pointer of the node carrying `x-unspecified`, e.g. `/paths/~1v1~1invoice/get`. */
@@ -32,13 +29,6 @@ export interface ApiGaps {
   gaps: Gap[];
 }
 
-const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-
-/** `["paths", "/v1/x", "get"]` -> `/paths/~1v1~1x/get`; the root is the empty string. */
-export function toPointer(segments: readonly string[]): string {
-  return segments.map((s) => `/${escapeSegment(s)}`).join("");
-}
-
 type Json = unknown;
 type Node = Record<string, Json>;
 const isNode = (value: Json): value is Node => typeof value === "object" && value !== null;
@@ -52,7 +42,7 @@ function describe(doc: Node, segments: string[]): string {
   if ((section === "paths" || section === "webhooks") && rest.length > 0) {
     const [name, method, ...more] = rest;
     const label = section === "paths" ? name : `webhook ${name}`;
-    if (method && METHODS.has(method)) {
+    if (method && isHttpMethod(method)) {
       const operationId = get(section, name, method, "operationId");
       const id = typeof operationId === "string" ? ` (${operationId})` : "";
       return `${method.toUpperCase()} ${label}${id}${tail(more)}`;
@@ -103,7 +93,7 @@ export function collectGaps(doc: unknown): Gap[] {
     for (const [key, value] of Object.entries(node)) {
       if (key === GAP_KEY) {
         gaps.push({
-          pointer: toPointer(segments),
+          pointer: pointer(...segments),
           text: typeof value === "string" ? value.trim() : JSON.stringify(value),
           where: describe(doc, segments),
         });
@@ -120,11 +110,9 @@ export function collectGaps(doc: unknown): Gap[] {
 export function collectApiGaps(entry: ApiEntry): ApiGaps {
   let doc: unknown;
   try {
-    doc = parse(readFileSync(entry.bundlePath, "utf8"));
+    doc = loadDocument(entry.bundlePath);
   } catch (error) {
-    throw new Error(
-      `${entry.alias}: cannot read the bundled spec ${entry.bundlePath} (run \`npm run generate\`): ${(error as Error).message}`,
-    );
+    throw new Error(`${entry.alias}: cannot read the bundled spec ${(error as Error).message}`);
   }
   return { alias: entry.alias, service: entry.service, release: entry.release, gaps: collectGaps(doc) };
 }

@@ -15,7 +15,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { type ApiEntry, repoRoot } from "./registry.js";
+import { isHttpMethod } from "../../src/document/index.js";
+import { type ApiEntry, repoRoot } from "../../src/registry.js";
 
 export const LOCK_PATH = join(repoRoot, "releases.lock.yaml");
 
@@ -47,8 +48,6 @@ const HEADER = [
   "",
 ].join("\n");
 
-const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-
 /** JSON with object keys sorted at every level: the normal form that is hashed. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -71,7 +70,7 @@ export function specParts(doc: Record<string, unknown>): Record<string, unknown>
       for (const [path, item] of Object.entries(value as Record<string, Record<string, unknown>>)) {
         const shared: Record<string, unknown> = {};
         for (const [field, op] of Object.entries(item ?? {})) {
-          if (METHODS.has(field)) parts[`${field.toUpperCase()} ${path}`] = op;
+          if (isHttpMethod(field)) parts[`${field.toUpperCase()} ${path}`] = op;
           else shared[field] = op;
         }
         if (Object.keys(shared).length > 0) parts[`path ${path}`] = shared;

@@ -50,7 +50,7 @@ export function webhooksOf(api: string | ApiEntry, registryPath?: string): Webho
   try {
     doc = loadDocument(entry.bundlePath);
   } catch (error) {
-    throw new Error(`${entry.alias}: cannot read the bundled spec: ${(error as Error).message}`);
+    throw new Error(`${entry.alias}: cannot read the bundled spec ${(error as Error).message}`);
   }
   const cached = cache.get(entry.bundlePath);
   if (cached?.doc === doc) return cached.webhooks;

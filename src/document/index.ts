@@ -69,7 +69,7 @@ export function loadDocument(path: string): Doc {
     const stat = statSync(path);
     version = `${stat.size}:${stat.mtimeMs}`;
   } catch {
-    throw new Error(`${path}: spec not found (bundled specs are written by \`npm run generate\`)`);
+    throw new Error(`${path}: not found (the bundled specs are written by \`npm run generate\`)`);
   }
   const cached = loaded.get(path);
   if (cached?.version === version) return cached.doc;
@@ -330,9 +330,15 @@ export function describeScheme(scheme: SecurityScheme): string {
   return scheme.type;
 }
 
+/** The distinct security schemes the document's operations accept, in the order they first appear. */
+export function authSchemes(doc: Doc): SecurityScheme[] {
+  const found = new Map<string, SecurityScheme>();
+  for (const op of operations(doc))
+    for (const scheme of securitySchemes(doc, op)) if (!found.has(scheme.name)) found.set(scheme.name, scheme);
+  return [...found.values()];
+}
+
 /** The distinct ways of authenticating over every operation of the document, in words (see describeScheme). */
 export function describeAuth(doc: Doc): string[] {
-  const found = new Set<string>();
-  for (const op of operations(doc)) for (const scheme of securitySchemes(doc, op)) found.add(describeScheme(scheme));
-  return [...found];
+  return [...new Set(authSchemes(doc).map(describeScheme))];
 }

@@ -238,7 +238,7 @@ export function createValidator(api: string | ApiEntry, options: CreateValidator
     try {
       doc = loadDocument(entry.bundlePath);
     } catch (error) {
-      throw new Error(`${entry.alias}: cannot read the bundled spec: ${(error as Error).message}`);
+      throw new Error(`${entry.alias}: cannot read the bundled spec ${(error as Error).message}`);
     }
     validator = validatorForDocument(entry.alias, doc);
     validators.set(entry.bundlePath, validator);

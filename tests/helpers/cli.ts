@@ -1,7 +1,7 @@
 /** Runs the package CLI from its sources (`tsx src/cli/bin.ts ...`), as a separate process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot } from "../../scripts/lib/registry.js";
+import { repoRoot } from "../../src/registry.js";
 
 const tsx = join(repoRoot, "node_modules/.bin/tsx");
 const bin = join(repoRoot, "src/cli/bin.ts");

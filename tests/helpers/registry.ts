@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type ApiEntry, loadRegistry, repoRoot } from "../../scripts/lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../../src/registry.js";
 import { type Doc, loadBundle, TEST_API_KEY, TEST_TOKEN } from "./openapi.js";
 
 export const registryPath = process.env.BANK_API_REGISTRY ? resolve(repoRoot, process.env.BANK_API_REGISTRY) : undefined;

@@ -4,7 +4,7 @@
  * following, allOf-merged properties, the source's type notation (`seedType`), Ajv validation of
  * a component schema, and the parsers for the tables the tests are written in.
  */
-import { findApi } from "../../scripts/lib/registry.js";
+import { findApi } from "../../src/registry.js";
 import { type SpecValidator, specValidator } from "./ajv.js";
 import { deref as follow, loadBundle } from "./openapi.js";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createAccountOpeningClient } from "../../../generated/account-opening/1.0.0/client.js";
 import { createDisbursementClient } from "../../../generated/disbursement/1.0.0/client.js";
-import { findApi } from "../../../scripts/lib/registry.js";
+import { findApi } from "../../../src/registry.js";
 import { mockForSuite, recordingFetch } from "../../helpers/auth.js";
 import { loadBundle } from "../../helpers/openapi.js";
 

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findApi } from "../../../scripts/lib/registry.js";
+import { findApi } from "../../../src/registry.js";
 import { startMock, type MockServer } from "../../../src/mock/index.js";
 import { specValidator } from "../../helpers/ajv.js";
 import { endpointKeys, fields, type Schema, specUnderTest } from "../../helpers/spec.js";

@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs } from "../../../scripts/docs/build.js";
 import { serveStatic, type StaticServer } from "../../../scripts/docs/serve.js";
-import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { type Doc, loadBundle, operations, type Operation } from "../../helpers/openapi.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";

@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientNames } from "../../../scripts/generate.js";
-import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { jsonRequest, operations, requestParams, successResponse } from "../../helpers/openapi.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { bundled } from "../../helpers/registry.js";

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { manifestFields, staleFields } from "../../../scripts/build.js";
-import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
 const registry = loadRegistry();

@@ -8,7 +8,7 @@ import { relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildChangelogs } from "../../../scripts/changelog.js";
 import { deprecatedElements } from "../../../scripts/lib/changelog.js";
-import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { readLock } from "../../../scripts/lib/release-lock.js";
 
 let expected: Map<string, string>;

@@ -6,7 +6,7 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, parseViolations, unwrap } from "../../../src/client/index.js";
-import { loadRegistry } from "../../../scripts/lib/registry.js";
+import { loadRegistry } from "../../../src/registry.js";
 import { generateFixture, type Fixture } from "./generate-fixture.js";
 
 const TOKEN = "tok_SECRET_4f9a1c";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { vi } from "vitest";
 import { main } from "../../../scripts/generate.js";
-import { repoRoot } from "../../../scripts/lib/registry.js";
+import { repoRoot } from "../../../src/registry.js";
 
 export const fixtureDir = join(repoRoot, "tests/fixtures/generate");
 

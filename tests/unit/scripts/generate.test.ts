@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { repoRoot } from "../../../scripts/lib/registry.js";
+import { repoRoot } from "../../../src/registry.js";
 import { generateFixture, runGenerate, type Fixture } from "./generate-fixture.js";
 
 const tsx = createRequire(import.meta.url).resolve("tsx/cli");

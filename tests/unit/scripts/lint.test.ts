@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../../scripts/lib/registry.js";
+import { repoRoot } from "../../../src/registry.js";
 
 const TIMEOUT = 60_000;
 const fixtures = "tests/fixtures/lint";

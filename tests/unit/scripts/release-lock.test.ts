@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { checkLock, correct, fingerprintFile, readLock, release, writeLock } from "../../../scripts/lib/release-lock.js";
-import { type ApiEntry, loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { type ApiEntry, loadRegistry, repoRoot } from "../../../src/registry.js";
 
 const run = promisify(execFile);
 const scratchDirs: string[] = [];

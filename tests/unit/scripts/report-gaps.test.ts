@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { collectRegistryGaps } from "../../../scripts/lib/gaps.js";
-import { loadRegistry, repoRoot } from "../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { currentStatus, README, readmeWithStatus } from "../../../scripts/report-gaps.js";
 
 const run = promisify(execFile);

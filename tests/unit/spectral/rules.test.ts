@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../../scripts/lib/registry.js";
+import { repoRoot } from "../../../src/registry.js";
 
 interface SpectralResult {
   code: string;

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { repoRoot } from "../../../scripts/lib/registry.js";
+import { repoRoot } from "../../../src/registry.js";
 
 /** `file:line rule` of each `<rule>: off` line with no comment above it or its run of off lines. */
 function unjustified(file: string, text = readFileSync(join(repoRoot, file), "utf8")): string[] {

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { collectApiGaps, collectGaps, collectRegistryGaps, toPointer } from "../../../../scripts/lib/gaps.js";
-import type { ApiEntry } from "../../../../scripts/lib/registry.js";
+import { collectApiGaps, collectGaps, collectRegistryGaps } from "../../../../scripts/lib/gaps.js";
+import { pointer } from "../../../../src/document/index.js";
+import type { ApiEntry } from "../../../../src/registry.js";
 import { registry } from "../../../helpers/registry.js";
 
 describe("collectGaps", () => {
@@ -59,9 +60,9 @@ describe("collectGaps", () => {
   });
 
   it("builds RFC 6901 pointers", () => {
-    expect(toPointer([])).toBe("");
-    expect(toPointer(["paths", "/a/b", "get"])).toBe("/paths/~1a~1b/get");
-    expect(toPointer(["x", "~/"])).toBe("/x/~0~1");
+    expect(pointer()).toBe("");
+    expect(pointer("paths", "/a/b", "get")).toBe("/paths/~1a~1b/get");
+    expect(pointer("x", "~/")).toBe("/x/~0~1");
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { loadRegistry, repoRoot } from "../../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import {
   credentialHeaders,
   jsonRequest,

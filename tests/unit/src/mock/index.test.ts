@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadRegistry, repoRoot } from "../../../../scripts/lib/registry.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { closeMocks, startMock, startMocks } from "../../../../src/mock/index.js";
 import { credentialHeaders, loadBundle, operations } from "../../../helpers/openapi.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
