@@ -12,20 +12,8 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { parse, stringify } from "yaml";
-import {
-  credentialHeaders,
-  type Doc,
-  type Json,
-  jsonRequest,
-  loadBundle,
-  type Operation,
-  operations,
-  requestParams,
-  requestUrl,
-  successResponse,
-  TEST_API_KEY,
-  TEST_TOKEN,
-} from "../tests/helpers/openapi.js";
+import { type Doc, type Json, jsonRequest, type Operation, operations, successResponse, loadDocument } from "../src/document/index.js";
+import { credentialHeaders, requestParams, requestUrl, TEST_API_KEY, TEST_TOKEN } from "../src/testing/requests.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
@@ -108,7 +96,7 @@ export interface BundledApi {
 }
 
 export function bundledApis(registryPath?: string): BundledApi[] {
-  return loadRegistry(registryPath).map((entry) => ({ entry, doc: loadBundle(entry.bundlePath) }));
+  return loadRegistry(registryPath).map((entry) => ({ entry, doc: loadDocument(entry.bundlePath) }));
 }
 
 /** The valid request of an operation: its path and required parameters, a credential, the first request example. */

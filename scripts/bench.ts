@@ -32,7 +32,7 @@ import {
   timeUntilAnswering,
   typecheckTime,
 } from "./bench-measure.js";
-import { operations } from "../tests/helpers/openapi.js";
+import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
 
 /** Pairs of client and raw-fetch runs per API. */
@@ -291,7 +291,7 @@ async function client(): Promise<void> {
         const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
         const params = specRequest(api, op);
         const body = params.body === undefined ? undefined : JSON.parse(params.body);
-        const { requestParams } = await import("../tests/helpers/openapi.js");
+        const { requestParams } = await import("../src/testing/requests.js");
         const init = { params: requestParams(api.doc, op), ...(body === undefined ? {} : { body }) };
         const viaClient = async () => {
           const result = await typed[request.method](op.path, init);

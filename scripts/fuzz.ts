@@ -9,8 +9,8 @@
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { closeMocks, startMocks } from "../src/mock/index.js";
-import { specValidator } from "../tests/helpers/ajv.js";
-import { loadBundle, operations } from "../tests/helpers/openapi.js";
+import { specValidator } from "../src/validation/spec.js";
+import { operations, loadDocument } from "../src/document/index.js";
 import {
   CASE_KINDS,
   type CaseKind,
@@ -64,7 +64,7 @@ function parseCli() {
 
 const options = parseCli();
 const models: OperationModel[] = options.entries.flatMap((entry) => {
-  const doc = loadBundle(entry.bundlePath);
+  const doc = loadDocument(entry.bundlePath);
   const validator = specValidator(doc);
   return operations(doc).map((op) => operationModel(entry.alias, doc, op, validator));
 });

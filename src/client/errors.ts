@@ -41,14 +41,42 @@ function violationList(value: unknown): Violation[] {
   return Array.isArray(value) ? value.filter(isViolation) : [];
 }
 
-/** Parses Prism's `sl-violations` header (a JSON array); anything unparseable gives `[]`. */
+/** What Prism puts before a `sl-violations` value it cut at 8 kB (the rest is not valid JSON). */
+const TRUNCATED = "Too many violations! ";
+
+/**
+ * Parses Prism's `sl-violations` header (a JSON array). A value Prism cut short ("Too many
+ * violations! ...") gives one finding with code `truncated` carrying the text, so that a long list
+ * is never read as none; anything else unparseable gives `[]`.
+ */
 export function parseViolations(header: string | null | undefined): Violation[] {
   if (!header) return [];
   try {
     return violationList(JSON.parse(header));
   } catch {
-    return [];
+    if (!header.startsWith(TRUNCATED)) return [];
+    return [{ location: ["request"], severity: "Error", code: "truncated", message: header }];
   }
+}
+
+/**
+ * Prism's findings on an exchange: the `sl-violations` header, else, when Prism answered with its
+ * own problem document, that body's `validation` list (its locations prefixed with `request`, as
+ * the header writes them). `body` is the parsed body, or its text.
+ */
+export function responseViolations(headers: Headers, body: unknown): Violation[] {
+  const fromHeader = parseViolations(headers.get("sl-violations"));
+  if (fromHeader.length > 0) return fromHeader;
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return [];
+    }
+  }
+  return violationList((body as { validation?: unknown } | null | undefined)?.validation).map((v) =>
+    v.location[0] === "request" ? v : { ...v, location: ["request", ...v.location] },
+  );
 }
 
 /**
@@ -111,9 +139,7 @@ export class ApiError extends Error {
   readonly response: Response;
 
   constructor(response: Response, body: unknown, operation: Operation = recalledOperation(response), fault?: Fault) {
-    const headerViolations = parseViolations(response.headers.get("sl-violations"));
-    const violations =
-      headerViolations.length > 0 ? headerViolations : violationList((body as { validation?: unknown } | null | undefined)?.validation);
+    const violations = responseViolations(response.headers, body);
     const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
     const findings = violations.map((v) => `${v.location.join(".")}: ${v.message}`).join("; ");
     super(

@@ -19,6 +19,7 @@ export {
 export {
   ApiError,
   parseViolations,
+  responseViolations,
   unwrap,
   type DataOf,
   type FaultKind,

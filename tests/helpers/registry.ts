@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ApiEntry, loadRegistry, repoRoot } from "../../src/registry.js";
-import { type Doc, loadBundle, TEST_API_KEY, TEST_TOKEN } from "./openapi.js";
+import { type Doc, loadDocument } from "../../src/document/index.js";
+import { TEST_API_KEY, TEST_TOKEN } from "../../src/testing/requests.js";
 
 export const registryPath = process.env.BANK_API_REGISTRY ? resolve(repoRoot, process.env.BANK_API_REGISTRY) : undefined;
 
@@ -21,7 +22,7 @@ export interface BundledApi {
 /** The APIs whose bundle exists, with the parsed bundle. */
 export const bundled: BundledApi[] = registry
   .filter((entry) => existsSync(entry.bundlePath))
-  .map((entry) => ({ entry, doc: loadBundle(entry.bundlePath) }));
+  .map((entry) => ({ entry, doc: loadDocument(entry.bundlePath) }));
 
 /** An openapi-fetch client: one function per upper-case HTTP method. */
 export type AnyClient = Record<string, (path: string, init?: any) => Promise<{ data?: unknown; error?: unknown; response: Response }>>;

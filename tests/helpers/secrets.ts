@@ -5,7 +5,7 @@
  * long random-looking string. Obvious placeholders (`<your-api-key>`, `EXAMPLE_...`, `xxxx`,
  * `REDACTED`, ...) are allowed: they are what examples should hold.
  */
-import { pointer } from "./openapi.js";
+import { pointer } from "../../src/document/index.js";
 
 export interface Finding {
   /** JSON pointer of the string inside the bundled document. */

@@ -6,12 +6,9 @@
  */
 import { findApi } from "../../src/registry.js";
 import { type SpecValidator, specValidator } from "./ajv.js";
-import { deref as follow, loadBundle } from "./openapi.js";
+import { deref as follow, loadDocument, operations } from "../../src/document/index.js";
 
 export type Schema = Record<string, any>;
-
-/** Every HTTP method an OpenAPI path item can hold. */
-export const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 /** A field table in the source's notation, `name type; name type`, as `{ name: type }`. */
 export const fields = (spec: string): Record<string, string> =>
@@ -51,7 +48,7 @@ export interface SeedNotation {
 /** One API's bundled spec and the helpers its seed-conformance test reads it with. */
 export function specUnderTest(alias: string, notation: SeedNotation = {}) {
   const entry = findApi(alias);
-  const doc = loadBundle(entry.bundlePath);
+  const doc = loadDocument(entry.bundlePath);
   const schemas: Record<string, Schema> = doc.components.schemas;
   let validator: SpecValidator | undefined;
 
@@ -97,8 +94,8 @@ export function specUnderTest(alias: string, notation: SeedNotation = {}) {
 
   /** Every operation of the document as `method path operationId`, sorted. */
   const operationKeys = (): string[] =>
-    Object.entries<Schema>(doc.paths)
-      .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => `${m} ${path} ${item[m].operationId}`))
+    operations(doc)
+      .map((op) => `${op.method} ${op.path} ${op.operationId}`)
       .sort();
 
   return { entry, doc, schemas, deref, propertiesOf, seedType, typesOf, jsonOf, jsonSchemaOf, valid, operationKeys };

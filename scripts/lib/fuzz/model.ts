@@ -6,20 +6,12 @@
  * (short, in `npm test`) and scripts/fuzz.ts (`npm run fuzz`, long). Generic over the registry.
  */
 import fc from "fast-check";
-import type { SpecValidator } from "../../../tests/helpers/ajv.js";
-import {
-  credentialHeaders,
-  declaredErrorStatus,
-  type Doc,
-  jsonRequest,
-  type Json,
-  type Located,
-  type Operation,
-  parameterValue,
-  successResponse,
-  violations,
-} from "../../../tests/helpers/openapi.js";
-import { admittedTypes, arbitraryFor, type MutationKind, mutationSites, resolveSchema } from "./schema-arbitrary.js";
+import type { SpecValidator } from "../../../src/validation/spec.js";
+import { type Doc, jsonRequest, type Json, type Located, type Operation, successResponse } from "../../../src/document/index.js";
+import { credentialHeaders, declaredErrorStatus, parameterValue } from "../../../src/testing/requests.js";
+import { responseViolations } from "../../../src/client/index.js";
+import { admittedTypes, resolveSchema } from "../../../src/document/schema.js";
+import { arbitraryFor, type MutationKind, mutationSites } from "./schema-arbitrary.js";
 
 export type CaseKind = "valid" | MutationKind | "broken-json";
 export const CASE_KINDS: CaseKind[] = ["valid", "wrong-type", "missing-required", "out-of-enum", "oversized-string", "broken-json"];
@@ -247,7 +239,7 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
     if (status !== invalidStatus) return { outcome: "wrong status" as const, status, detail };
     // The violation must be at the mutated member or at one of its parents (Ajv reports a missing member at its parent).
     const target = ["request", ...(c.target ?? [])].map(String);
-    const found = violations(response, text).some(
+    const found = responseViolations(response.headers, text).some(
       (v) =>
         v.severity === "Error" &&
         v.location.length >= 2 &&

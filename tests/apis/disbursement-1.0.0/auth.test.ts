@@ -8,13 +8,13 @@ import { createAccountOpeningClient } from "../../../generated/account-opening/1
 import { createDisbursementClient } from "../../../generated/disbursement/1.0.0/client.js";
 import { findApi } from "../../../src/registry.js";
 import { mockForSuite, recordingFetch } from "../../helpers/auth.js";
-import { loadBundle } from "../../helpers/openapi.js";
+import { loadDocument } from "../../../src/document/index.js";
 
 const KEY = "test-api-key-123";
 
-const disbursementDoc = loadBundle(findApi("disbursement@1.0.0").bundlePath);
+const disbursementDoc = loadDocument(findApi("disbursement@1.0.0").bundlePath);
 const createBody = disbursementDoc.paths["/v1/disbursements"].post.requestBody.content["application/json"].examples.philippines.value;
-const openBody = loadBundle(findApi("account-opening@1.0.0").bundlePath).paths["/v1/open-account"].post.requestBody.content[
+const openBody = loadDocument(findApi("account-opening@1.0.0").bundlePath).paths["/v1/open-account"].post.requestBody.content[
   "application/json"
 ].examples.dummyBank.value;
 

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMock } from "../../../src/mock/index.js";
-import { violations } from "../../helpers/openapi.js";
-import { endpointKeys, fields, METHODS, type Schema, specUnderTest } from "../../helpers/spec.js";
+import { responseViolations } from "../../../src/client/index.js";
+import { endpointKeys, fields, type Schema, specUnderTest } from "../../helpers/spec.js";
+import { isHttpMethod } from "../../../src/document/index.js";
 
 /** The source's type notation: string, bool, int32, Name, []Name; a type list as `integer|string`; `const: true` is `bool`. */
 const { entry, doc, schemas, valid, deref, propertiesOf, seedType, typesOf, jsonSchemaOf, operationKeys } =
@@ -119,7 +120,7 @@ describe("disbursement@1.0.0 operations", () => {
 
   it("declares the account inquiry as POST (not the sample's PUT), Indonesia only, with a {code, message} error body", () => {
     const item = doc.paths["/v1/disbursements/account-inquiry"];
-    expect(Object.keys(item).filter((k) => METHODS.includes(k))).toEqual(["post"]);
+    expect(Object.keys(item).filter((k) => isHttpMethod(k))).toEqual(["post"]);
     expect(item.post.summary).toMatch(/Indonesia only/);
     expect(item.post.description).toMatch(/sample uses PUT/);
     expect(typesOf(jsonSchemaOf(item.post.responses["400"]))).toEqual(fields("code string; message string"));
@@ -370,7 +371,7 @@ describe("disbursement@1.0.0 mock enforces the schema's rules", () => {
       body: JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, violations: violations(response, text) };
+    return { status: response.status, violations: responseViolations(response.headers, text) };
   };
   const at = (v: { location: Array<string | number> }) => v.location.join(".");
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { specValidator } from "../../helpers/ajv.js";
-import { type Json, operations, parameterContent, requestContents, responseContents } from "../../helpers/openapi.js";
+import { type Json, operations, parameterContent, requestContents, responseContents } from "../../../src/document/index.js";
 import { bundled, named } from "../../helpers/registry.js";
 
 interface ExampleCase {

@@ -9,22 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
 import { specValidator, type SpecValidator } from "../../helpers/ajv.js";
 import {
-  credentialHeaders,
-  declaredErrorStatus,
-  isJsonMedia,
   jsonRequest,
   type Json,
   type Operation,
   operations,
   requestContents,
-  requestParams,
-  requestUrl,
   requiresCredentials,
   responseContents,
   successResponse,
-  violations,
-  wrongTypedBody,
-} from "../../helpers/openapi.js";
+  isJsonMediaType,
+} from "../../../src/document/index.js";
+import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl, wrongTypedBody } from "../../../src/testing/requests.js";
+import { responseViolations } from "../../../src/client/index.js";
 import { type BundledApi, bundled, createTestClient, named, registry } from "../../helpers/registry.js";
 
 const mocks = new Map<string, MockServer>();
@@ -83,7 +79,7 @@ async function send(c: Case, init: { credentials?: boolean; body?: string; conte
     body: init.body,
   });
   const text = await response.text();
-  return { response, text, violations: violations(response, text) };
+  return { response, text, violations: responseViolations(response.headers, text) };
 }
 
 describe("registry", () => {
@@ -108,7 +104,7 @@ describe("every operation answers its spec example through the generated client"
       expected.status,
     );
     expect(response.headers.get("sl-violations"), "Prism found the request or its own answer invalid").toBeNull();
-    const content = responseContents(api.doc, expected.response).find((m) => isJsonMedia(m.mediaType));
+    const content = responseContents(api.doc, expected.response).find((m) => isJsonMediaType(m.mediaType));
     if (content?.schema) {
       const result = validator(api).validate(content.schema.at, data);
       expect(result.valid, `${content.schema.at}: ${result.errors}`).toBe(true);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs } from "../../../scripts/docs/build.js";
 import { serveStatic, type StaticServer } from "../../../scripts/docs/serve.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
-import { type Doc, loadBundle, operations, type Operation } from "../../helpers/openapi.js";
+import { type Doc, operations, type Operation, loadDocument } from "../../../src/document/index.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";
 import { type Browser, launchChromium, type PageRecord, recordedPage, requireChromium, SCREENSHOTS } from "./browser.js";
@@ -33,7 +33,7 @@ interface Api {
 }
 
 const apis: Api[] = registry.map((entry) => {
-  const doc = loadBundle(entry.bundlePath);
+  const doc = loadDocument(entry.bundlePath);
   const all = operations(doc, { webhooks: true });
   const dir = `apis/${entry.service}/${entry.release}`;
   return {

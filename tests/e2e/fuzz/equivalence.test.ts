@@ -13,7 +13,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
 import { specValidator } from "../../helpers/ajv.js";
-import { operations } from "../../helpers/openapi.js";
+import { operations } from "../../../src/document/index.js";
 import { bundled, named } from "../../helpers/registry.js";
 import { operationModel } from "../../../scripts/lib/fuzz/model.js";
 

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
 import { specValidator } from "../../helpers/ajv.js";
-import { operations } from "../../helpers/openapi.js";
+import { operations } from "../../../src/document/index.js";
 import { bundled, named } from "../../helpers/registry.js";
 import { type CaseKind, GOOD, operationModel, type OperationModel, type Outcome, SKIPPED } from "../../../scripts/lib/fuzz/model.js";
 

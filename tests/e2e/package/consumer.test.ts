@@ -23,7 +23,8 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientNames } from "../../../scripts/generate.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
-import { jsonRequest, operations, requestParams, successResponse } from "../../helpers/openapi.js";
+import { jsonRequest, operations, successResponse } from "../../../src/document/index.js";
+import { requestParams } from "../../../src/testing/requests.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { bundled } from "../../helpers/registry.js";
 

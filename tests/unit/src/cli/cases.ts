@@ -3,7 +3,8 @@
  * property, with that example and a copy of it where the property has the wrong type. Shared by
  * the `validate` and `proxy` tests.
  */
-import { type Json, type Operation, operations, responseContents, successResponse, wrongTypedBody } from "../../../helpers/openapi.js";
+import { type Json, type Operation, operations, responseContents, successResponse } from "../../../../src/document/index.js";
+import { wrongTypedBody } from "../../../../src/testing/requests.js";
 import { type BundledApi, bundled } from "../../../helpers/registry.js";
 
 export interface ContractCase {

@@ -6,15 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import {
-  credentialHeaders,
-  jsonRequest,
-  loadBundle,
-  operations,
-  requestParams,
-  requestUrl,
-  successResponse,
-} from "../../../helpers/openapi.js";
+import { jsonRequest, operations, successResponse, loadDocument } from "../../../../src/document/index.js";
+import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
 
 const registry = loadRegistry();
@@ -57,7 +50,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     try {
       await waitFor(mock, "ready");
       for (const entry of registry) {
-        const doc = loadBundle(entry.bundlePath);
+        const doc = loadDocument(entry.bundlePath);
         const url = `http://127.0.0.1:${base + entry.index}`;
         expect(mock.stdout()).toMatch(
           new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),

@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, createApiClient, unwrap } from "../../../../src/client/index.js";
-import { type Json, jsonRequest, operations, requestParams } from "../../../helpers/openapi.js";
+import { type Json, jsonRequest, operations } from "../../../../src/document/index.js";
+import { requestParams } from "../../../../src/testing/requests.js";
 import { type AnyClient, bundled, createTestClient } from "../../../helpers/registry.js";
 
 type Mode = (request: IncomingMessage, response: ServerResponse) => void;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { closeMocks, startMock, startMocks } from "../../../../src/mock/index.js";
-import { credentialHeaders, loadBundle, operations } from "../../../helpers/openapi.js";
+import { operations, loadDocument } from "../../../../src/document/index.js";
+import { credentialHeaders } from "../../../../src/testing/requests.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
 
 const fixtures = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
@@ -14,7 +15,7 @@ const [shop, vault] = fixtures;
 
 describe("startMock", () => {
   it("serves the bundled spec on a free port and stops on close()", async () => {
-    const doc = loadBundle(shop.bundlePath);
+    const doc = loadDocument(shop.bundlePath);
     const mock = await startMock(shop, { port: 0 });
     try {
       expect(mock).toMatchObject({ alias: shop.alias, operations: operations(doc).length, auth: ["Authorization: Bearer"] });

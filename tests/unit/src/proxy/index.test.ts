@@ -8,7 +8,8 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
-import { credentialHeaders, jsonRequest, requestParams, requestUrl, requiresCredentials } from "../../../helpers/openapi.js";
+import { jsonRequest, requiresCredentials } from "../../../../src/document/index.js";
+import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { isPortFree } from "../../../helpers/ports.js";
 import { named } from "../../../helpers/registry.js";
 import { type ContractCase, contractCases } from "../cli/cases.js";

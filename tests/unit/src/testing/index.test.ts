@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContractMatchers, type ContractMock, listApis, startMock, toMatchContract } from "../../../../src/testing/index.js";
 import { DEFAULT_PORT_BASE, defaultPort } from "../../../../src/registry.js";
-import { jsonRequest, operations, requestParams, successResponse } from "../../../helpers/openapi.js";
+import { jsonRequest, operations, successResponse } from "../../../../src/document/index.js";
+import { requestParams } from "../../../../src/testing/requests.js";
 import { isPortFree } from "../../../helpers/ports.js";
 import { bundled, createTestClient, named, registry } from "../../../helpers/registry.js";
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createValidator, OperationNotFoundError, validatorForDocument } from "../../../../src/validation/contract.js";
-import { type Doc, type Json, jsonRequest, operations, requestParams, responseContents, wrongTypedBody } from "../../../helpers/openapi.js";
+import { type Doc, type Json, jsonRequest, operations, responseContents } from "../../../../src/document/index.js";
+import { requestParams, wrongTypedBody } from "../../../../src/testing/requests.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 
 const doc = {
