@@ -8,12 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { parse, stringify } from "yaml";
 import { type Doc, type Json, jsonRequest, type Operation, operations, successResponse, loadDocument } from "../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl, TEST_API_KEY, TEST_TOKEN } from "../src/testing/requests.js";
+import { credentialHeaders, requestParams, requestUrl } from "../src/testing/requests.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
@@ -301,20 +300,6 @@ export async function freePorts(count: number): Promise<number> {
 }
 
 /* ------------------------------------------------------------------ client overhead */
-
-type AnyClient = Record<string, (path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>>;
-
-/** The release's generated factory (create<Service>V<digits>Client) with the test credential. */
-export async function generatedClient(entry: ApiEntry, baseUrl: string): Promise<AnyClient> {
-  const module = (await import(pathToFileURL(entry.clientPath).href)) as Record<string, unknown>;
-  const suffix = `V${entry.release.replace(/\./g, "")}Client`;
-  const name = Object.keys(module).find((n) => n.startsWith("create") && n.endsWith(suffix));
-  if (!name) throw new Error(`${entry.clientPath}: no create...${suffix} export`);
-  const auth = module.auth as { option?: string } | undefined;
-  const credential =
-    auth?.option === "accessToken" ? { accessToken: TEST_TOKEN } : auth?.option === "apiKey" ? { apiKey: TEST_API_KEY } : {};
-  return (module[name] as (options: object) => AnyClient)({ baseUrl, ...credential });
-}
 
 /** Requests per second of `call` run by `concurrency` loops for `seconds`. */
 export async function rate(

@@ -14,10 +14,8 @@
  * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`.
  */
 import { createServer } from "node:http";
-import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { createServer as createPrismHttpServer } from "@stoplight/prism-http-server";
-import { pino } from "pino";
 import { findApi, loadRegistry } from "../src/registry.js";
+import { startStockPrism } from "./lib/stock-prism.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
 
 export interface RecordedResponse {
@@ -56,21 +54,8 @@ async function startPrismStock(aliases: string[], registryPath?: string): Promis
   const urls: Record<string, string> = {};
   for (const alias of aliases) {
     const entry = findApi(alias, registry);
-    const operations = await getHttpOperationsFromSpec(entry.bundlePath);
-    const server = createPrismHttpServer(operations, {
-      components: { logger: pino({ level: "silent", customLevels: { success: 31 } }) as never },
-      config: {
-        mock: { dynamic: false },
-        checkSecurity: true,
-        validateRequest: true,
-        validateResponse: true,
-        errors: false,
-        upstreamProxy: undefined,
-        isProxy: false,
-      },
-      cors: true,
-    });
-    urls[alias] = await server.listen(0, "127.0.0.1");
+    const server = await startStockPrism(entry.bundlePath);
+    urls[alias] = server.url;
     closers.push(() => server.close());
   }
   return urls;

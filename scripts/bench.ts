@@ -17,7 +17,6 @@ import {
   consumerSource,
   declares,
   freePorts,
-  generatedClient,
   hammer,
   hammerMany,
   type LoadResult,
@@ -34,6 +33,7 @@ import {
 } from "./bench-measure.js";
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
+import { createTestClient } from "./lib/test-client.js";
 
 /** Pairs of client and raw-fetch runs per API. */
 const CLIENT_PAIRS = 6;
@@ -287,7 +287,7 @@ async function client(): Promise<void> {
       const bare = await startServer({ type: "start", kind: "bare", response: recorded });
       try {
         const url = bare.urls.bare;
-        const typed = await generatedClient(api.entry, url);
+        const typed = await createTestClient(api.entry, url);
         const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
         const params = specRequest(api, op);
         const body = params.body === undefined ? undefined : JSON.parse(params.body);

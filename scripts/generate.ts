@@ -7,13 +7,12 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { parse } from "yaml";
-import { withoutRedoclyBanner } from "./lib/redocly.js";
-import { loadRegistry, repoRoot, type ApiEntry } from "../src/registry.js";
+import { redoclyCli, withoutRedoclyBanner } from "../src/redocly.js";
+import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/registry.js";
 
 const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
 
@@ -27,7 +26,6 @@ Options:
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
-const redoclyCli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
 const run = promisify(execFile);
 
 /** One generated file: path relative to the config's folder, and its content. */
@@ -45,7 +43,7 @@ const header = (comment: string, entry: ApiEntry) =>
  */
 async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
   try {
-    const { stdout } = await run(process.execPath, [redoclyCli, "bundle", entry.alias, "--config", configPath], {
+    const { stdout } = await run(process.execPath, [redoclyCli(), "bundle", entry.alias, "--config", configPath], {
       cwd: dirname(configPath),
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
       maxBuffer: 64 * 1024 * 1024,
@@ -55,15 +53,6 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
     const stderr = withoutRedoclyBanner(String((error as { stderr?: string }).stderr ?? error));
     throw new Error(`${entry.alias}: bundling ${entry.root} failed:\n${stderr}`);
   }
-}
-
-const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
-
-/** `pay` + `1.3.0` -> `PayV130`; `payment-initiation` -> `PaymentInitiation`. */
-export function clientNames(entry: ApiEntry) {
-  const service = pascal(entry.service);
-  const versioned = `${service}V${entry.release.replaceAll(".", "")}`;
-  return { service, versioned, names: entry.latest ? [versioned, service] : [versioned] };
 }
 
 interface OpenApiDoc {

@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
-import { withoutRedoclyBanner } from "./lib/redocly.js";
+import { withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
 type Severity = "error" | "warning" | "info" | "hint";

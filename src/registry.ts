@@ -102,6 +102,18 @@ export function defaultPort(entry: ApiEntry, portBase = DEFAULT_PORT_BASE): numb
   return portBase + entry.index;
 }
 
+const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * The names of an API's client factories, `create<name>Client`: `pay` + `1.3.0` -> `PayV130`, and for
+ * the newest release of a service also the bare service name (`Pay`); `payment-initiation` -> `PaymentInitiation`.
+ */
+export function clientNames(entry: ApiEntry) {
+  const service = pascal(entry.service);
+  const versioned = `${service}V${entry.release.replaceAll(".", "")}`;
+  return { service, versioned, names: entry.latest ? [versioned, service] : [versioned] };
+}
+
 /** Looks an alias up; the error names every known alias. */
 export function findApi(alias: string, registry = loadRegistry()): ApiEntry {
   const entry = registry.find((e) => e.alias === alias);

@@ -15,18 +15,18 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
-import { withoutRedoclyBanner } from "../lib/redocly.js";
+import { redoclyCli as locateRedoclyCli, redoclyPackageDir, withoutRedoclyBanner } from "../../src/redocly.js";
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
+const _require = createRequire(import.meta.url);
 
-export const redoclyCli = require.resolve("@redocly/cli/bin/cli.js");
-const redoclyPackageDir = dirname(require.resolve("@redocly/cli/package.json"));
-export const redoclyVersion: string = JSON.parse(readFileSync(join(redoclyPackageDir, "package.json"), "utf8")).version;
+export const redoclyCli = locateRedoclyCli("building the docs");
+const redoclyDir = redoclyPackageDir("building the docs");
+export const redoclyVersion: string = JSON.parse(readFileSync(join(redoclyDir, "package.json"), "utf8")).version;
 /** The Redoc standalone bundle build-docs embeds with `--inlineBundle`. */
-export const redocBundlePath = join(redoclyPackageDir, "lib/chunks/redoc.standalone.js");
+export const redocBundlePath = join(redoclyDir, "lib/chunks/redoc.standalone.js");
 
 /** The bundle's own images on cdn.redoc.ly, and what replaces them. */
 const LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/(logo-mini(?:-full)?)\.svg/g;

@@ -11,7 +11,6 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
@@ -19,6 +18,7 @@ import { parse } from "yaml";
 import { type ApiEntry, packageRoot } from "../registry.js";
 import type { CliContext } from "./common.js";
 import { httpUrl } from "./options.js";
+import { redoclyCli } from "../redocly.js";
 
 /** Where the workflow files live: `<package root>/workflows`. */
 export const workflowsDir = join(packageRoot, "workflows");
@@ -160,21 +160,6 @@ const BANNER_LINE = /^.*[╔║╚═╗╝].*$\n?/gm;
 const JSON_LOG_LINE = /^.*JSON logs saved in .*$\n?/gm;
 export const withoutBanner = (text: string) => text.replace(BANNER_LINE, "").replace(JSON_LOG_LINE, "");
 
-/** Absolute path of the Redocly CLI's entry script; a clear error when @redocly/cli is not installed. */
-export function redoclyCli(): string {
-  const require = createRequire(import.meta.url);
-  let manifest: string;
-  try {
-    manifest = require.resolve("@redocly/cli/package.json");
-  } catch {
-    throw new Error(
-      "running workflows needs @redocly/cli (an optional peer dependency of bank-api-contracts), which is not installed:\n  npm install --save-dev @redocly/cli@2.77.0",
-    );
-  }
-  const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin?: Record<string, string> }).bin?.redocly ?? "bin/cli.js";
-  return join(dirname(manifest), bin);
-}
-
 interface RespectJson {
   files?: Record<
     string,
@@ -224,7 +209,7 @@ export async function runWorkflows(filePath: string, options: RunWorkflowsOption
     throw new Error(`${filePath}: no sourceDescription named ${unknown.join(", ")} (known: ${file.sources.map((s) => s.name).join(", ")})`);
   const tmp = mkdtempSync(join(tmpdir(), "respect-"));
   const jsonPath = join(tmp, "result.json");
-  const args = [redoclyCli(), "respect", filePath, "--server", JSON.stringify(servers), "--json-output", jsonPath];
+  const args = [redoclyCli("running workflows"), "respect", filePath, "--server", JSON.stringify(servers), "--json-output", jsonPath];
   if (options.inputs && Object.keys(options.inputs).length > 0) args.push("--input", JSON.stringify(options.inputs));
   for (const id of options.workflowIds ?? []) args.push("--workflow", id);
   if (options.verbose) args.push("--verbose");

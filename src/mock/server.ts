@@ -22,6 +22,7 @@ import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { createInstance, getHttpOperationsFromSpec, type IHttpRequest, ProblemJsonError } from "@stoplight/prism-http";
+import { mockConfig, silentLogger } from "./prism.js";
 
 export type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -41,24 +42,6 @@ const { getHttpConfigFromRequest } = require("@stoplight/prism-http-server/dist/
 };
 const { serialize } = require("@stoplight/prism-http-server/dist/serialize.js") as {
   serialize: (payload: unknown, contentType?: string) => string | undefined;
-};
-
-/** Prism's logging, off: every method a no-op, `child()` the logger itself (no per-request object). */
-const noop = () => undefined;
-const silentLogger: Record<string, unknown> = {
-  level: "silent",
-  ...Object.fromEntries(["trace", "debug", "info", "success", "warn", "error", "fatal"].map((level) => [level, noop])),
-};
-silentLogger.child = () => silentLogger;
-
-const prismConfig = {
-  mock: { dynamic: false }, // serve the spec's examples, not generated data
-  checkSecurity: true,
-  validateRequest: true,
-  validateResponse: true,
-  errors: false, // an invalid response is only reported in sl-violations, not turned into a 500
-  upstreamProxy: undefined,
-  isProxy: false as const,
 };
 
 /** As prism-http-server: larger request bodies get 413. */
@@ -236,7 +219,7 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     }
     return found;
   };
-  const prism = createInstance(prismConfig as never, { logger: silentLogger as never, route: route as never });
+  const prism = createInstance(mockConfig as never, { logger: silentLogger as never, route: route as never });
   const responses = cache ? new ResponseCache() : undefined;
 
   /** Sends and, when `key` is given, keeps the answer for identical requests. */
@@ -320,11 +303,11 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
 
     const preferences = getHttpConfigFromRequest(input);
     if (preferences._tag === "Left") return sendProblem(response, preferences.left, key);
-    const mock: Record<string, unknown> = { ...prismConfig.mock };
+    const mock: Record<string, unknown> = { ...mockConfig.mock };
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    const result = (await prism.request(input, operations, { ...prismConfig, mock } as never)()) as Either<
+    const result = (await prism.request(input, operations, { ...mockConfig, mock } as never)()) as Either<
       Error,
       { output: { statusCode: number; headers?: Record<string, string>; body?: unknown }; validations: { input: never[]; output: never[] } }
     >;

@@ -6,16 +6,14 @@
  * also sent twice to the mock, so that the second answer comes from its response cache and must
  * equal the first.
  */
-import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { createServer } from "@stoplight/prism-http-server";
 import fc from "fast-check";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
 import { specValidator } from "../../helpers/ajv.js";
 import { operations } from "../../../src/document/index.js";
 import { bundled, named } from "../../helpers/registry.js";
 import { operationModel } from "../../../scripts/lib/fuzz/model.js";
+import { startStockPrism } from "../../../scripts/lib/stock-prism.js";
 
 const SEED = 7;
 const mocks = new Map<string, MockServer>();
@@ -28,20 +26,7 @@ beforeAll(async () => {
   ))
     mocks.set(mock.alias, mock);
   for (const api of bundled) {
-    const server = createServer(await getHttpOperationsFromSpec(api.entry.bundlePath), {
-      components: { logger: pino({ level: "silent", customLevels: { success: 31 } }) as never },
-      config: {
-        mock: { dynamic: false },
-        checkSecurity: true,
-        validateRequest: true,
-        validateResponse: true,
-        errors: false,
-        upstreamProxy: undefined,
-        isProxy: false,
-      },
-      cors: true,
-    });
-    stock.set(api.entry.alias, { url: await server.listen(0, "127.0.0.1"), close: () => server.close() });
+    stock.set(api.entry.alias, await startStockPrism(api.entry.bundlePath));
   }
 }, 60_000);
 

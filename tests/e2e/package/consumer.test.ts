@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientNames } from "../../../scripts/generate.js";
+import { clientNames } from "../../../src/registry.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { jsonRequest, operations, successResponse } from "../../../src/document/index.js";
 import { requestParams } from "../../../src/testing/requests.js";

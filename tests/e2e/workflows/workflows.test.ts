@@ -13,13 +13,13 @@ import { parse } from "yaml";
 import {
   loadWorkflowFile,
   mockInputs,
-  redoclyCli,
   runWorkflows,
   type RespectRun,
   withoutBanner,
   workflowFilePath,
   workflowsDir,
 } from "../../../src/cli/workflows.js";
+import { redoclyCli } from "../../../src/redocly.js";
 import { type MockServer, startMocks } from "../../../src/mock/index.js";
 import { loadRegistry } from "../../../src/registry.js";
 import { cliInProcess } from "../../helpers/cli.js";
