@@ -184,7 +184,7 @@ function setCorsHeaders(request: IncomingMessage, response: ServerResponse): voi
   response.setHeader("Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*");
 }
 
-interface Violation {
+export interface Violation {
   location: string[];
   severity: string;
   code: string | number | undefined;
@@ -205,8 +205,53 @@ export interface PrismServer {
   close(): Promise<void>;
 }
 
+/** A request Prism judged valid and answered with a success status: what an `answer` hook sees. */
+export interface JudgedRequest {
+  /** The operation Prism routed the request to. */
+  operation: Operation;
+  method: string;
+  /** The request path, e.g. `/v1/transactions/tx_1` (the operation's template is `operation.path`). */
+  path: string;
+  query: Record<string, string | string[]>;
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed body (JSON), the text for other media types, null when there is none. */
+  body: unknown;
+  /** Prism's answer: the status and the body it chose (the spec's example). */
+  status: number;
+  example: unknown;
+}
+
+/** What an `answer` hook returns instead of Prism's answer; undefined keeps Prism's. */
+export interface HookAnswer {
+  status: number;
+  /** Extra headers (Content-Type defaults to application/json when there is a body). */
+  headers?: Record<string, string>;
+  /** Serialised as JSON; undefined for no body. */
+  body?: unknown;
+}
+
+/**
+ * Where another layer (the stateful sandbox) plugs into the mock; both hooks are optional:
+ * - `intercept` sees every request first (with its raw body) and answers the ones it owns (the
+ *   sandbox's control API under `/_sandbox/`), returning true; Prism never sees those;
+ * - `answer` runs after Prism judged a request valid and chose a 2xx answer, and may replace that
+ *   answer (status, headers, body). Prism's judgement of the request (401, 404, 405, 415, 422 with
+ *   its violations...) is never replaced. `validateAnswer` checks the replacement against the
+ *   operation's response schema; its findings go to `sl-violations` as Prism reports its own.
+ * With an `answer` hook the response cache is off: answers depend on state, not only on the request.
+ */
+export interface MockHooks {
+  intercept?(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> | boolean;
+  answer?(request: JudgedRequest): Promise<HookAnswer | undefined> | HookAnswer | undefined;
+  validateAnswer?(operation: Operation, answer: HookAnswer): Violation[];
+}
+
 /** A server answering with Prism for the given operations; `cache: false` turns the response cache off. */
-export function createPrismServer(operations: Operation[], { cache = true }: { cache?: boolean } = {}): PrismServer {
+export function createPrismServer(
+  operations: Operation[],
+  { cache = true, hooks = {} }: { cache?: boolean; hooks?: MockHooks } = {},
+): PrismServer {
   // The route depends on the method, the path and the server URL only (the operations are fixed).
   const routes = new Map<string, Either<Error, Operation>>();
   const route = ({ resources, input }: { resources: Operation[]; input: IHttpRequest }) => {
@@ -220,7 +265,7 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     return found;
   };
   const prism = createInstance(mockConfig as never, { logger: silentLogger as never, route: route as never });
-  const responses = cache ? new ResponseCache() : undefined;
+  const responses = cache && !hooks.answer ? new ResponseCache() : undefined;
 
   /** Sends and, when `key` is given, keeps the answer for identical requests. */
   function send(response: ServerResponse, status: number, body: string | undefined, key: string | undefined): void {
@@ -274,6 +319,8 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
       return;
     }
 
+    if (hooks.intercept && (await hooks.intercept(request, response, raw.bytes))) return;
+
     let key = responses ? cacheKey(request, raw) : undefined;
     const hit = key === undefined ? undefined : responses!.get(key);
     if (hit) {
@@ -312,9 +359,40 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
       { output: { statusCode: number; headers?: Record<string, string>; body?: unknown }; validations: { input: never[]; output: never[] } }
     >;
     if (result._tag === "Left") return sendProblem(response, result.left, key);
+    let answerViolations: Violation[] = [];
 
-    const { output, validations } = result.right;
-    const violations = [...violationsOf("request", validations.input), ...violationsOf("response", validations.output)];
+    let { output, validations } = result.right;
+    if (hooks.answer && output.statusCode >= 200 && output.statusCode < 300) {
+      const routed = route({ resources: operations, input: input as IHttpRequest });
+      if (routed._tag === "Right") {
+        const operation = routed.right;
+        const replaced = await hooks.answer({
+          operation,
+          method: input.method,
+          path: pathname,
+          query: input.url.query,
+          headers,
+          body,
+          status: output.statusCode,
+          example: output.body,
+        });
+        if (replaced) {
+          const replacedHeaders: Record<string, string> = {
+            ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
+            ...replaced.headers,
+          };
+          output = { statusCode: replaced.status, headers: replacedHeaders, body: replaced.body };
+          const findings = hooks.validateAnswer?.(operation, replaced) ?? [];
+          validations = { input: validations.input, output: [] };
+          answerViolations = findings;
+        }
+      }
+    }
+    const violations = [
+      ...violationsOf("request", validations.input),
+      ...violationsOf("response", validations.output),
+      ...answerViolations,
+    ];
     if (violations.length > 0) {
       let value = JSON.stringify(violations);
       if (value.length > MAX_SAFE_HEADER_LENGTH) value = `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
