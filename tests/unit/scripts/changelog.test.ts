@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildChangelogs } from "../../../scripts/changelog.js";
-import { deprecatedElements } from "../../../scripts/lib/changelog.js";
+import { deprecatedElements, renderChangelog } from "../../../scripts/lib/changelog.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { readLock } from "../../../scripts/lib/release-lock.js";
 
@@ -39,6 +39,31 @@ describe("changelogs", () => {
     for (const [path, content] of expected) {
       expect(readFileSync(path, "utf8"), `${relative(repoRoot, path)} is stale: run \`npm run changelog\``).toBe(content);
     }
+  });
+
+  it("renders a correction recorded in the lock under its release (a fixture lock with one correction)", () => {
+    const [entry] = loadRegistry().filter((e) => e.alias === "balance@1.0.0");
+    const lock = {
+      releases: {
+        "balance@1.0.0": {
+          hash: "sha256:x",
+          parts: {},
+          corrections: [
+            {
+              date: "2026-11-23",
+              reason: "Status meanings removed: the source does not state them",
+              from: "sha256:0123456789abcdef0123",
+              to: "sha256:fedcba9876543210fedc",
+            },
+          ],
+        },
+      },
+    };
+    const markdown = renderChangelog("balance", [entry], [], lock, new Map([[entry.alias, { paths: {} }]]));
+    expect(section(markdown, "1.0.0")).toContain(
+      "### Corrections to this release\n\n- 2026-11-23: Status meanings removed: the source does not state them (contract 0123456789ab → fedcba987654)\n",
+    );
+    expect(renderChangelog("balance", [entry], [], { releases: {} }, new Map([[entry.alias, { paths: {} }]]))).not.toContain("Corrections");
   });
 
   it("every correction in releases.lock.yaml is listed under its release", () => {
