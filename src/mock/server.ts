@@ -16,7 +16,9 @@
  *   routing, validation, negotiation and serialisation run once per distinct request. Dynamic
  *   answers (`Prefer: dynamic=true`) and 5xx are never cached; the cache holds at most
  *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first.
- * tests/fuzz/ checks that every answer equals the stock Prism server's.
+ * tests/fuzz/ checks that every answer equals the stock Prism server's. One deliberate difference:
+ * a generated answer (`Prefer: dynamic=true`) that fails the response's own schema is replaced by
+ * the static answer (the example), where stock Prism sends it with the violations.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -209,11 +211,17 @@ interface Violation {
 }
 
 const SEVERITY = ["Error", "Warning", "Information", "Hint"];
+/** Prism's DiagnosticSeverity.Error. */
+const ERROR = 0;
 
-function violationsOf(
-  prefix: string,
-  details: Array<{ path?: string[]; severity: number; code?: string | number; message: string }>,
-): Violation[] {
+type Diagnostic = { path?: string[]; severity: number; code?: string | number; message: string };
+
+interface PrismAnswer {
+  output: { statusCode: number; headers?: Record<string, string>; body?: unknown };
+  validations: { input: Diagnostic[]; output: Diagnostic[] };
+}
+
+function violationsOf(prefix: string, details: Diagnostic[]): Violation[] {
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
 }
 
@@ -237,6 +245,8 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     return found;
   };
   const prism = createInstance(prismConfig as never, { logger: silentLogger as never, route: route as never });
+  const answer = async (input: IHttpRequest, mock: Record<string, unknown>) =>
+    (await prism.request(input, operations, { ...prismConfig, mock } as never)()) as Either<Error, PrismAnswer>;
   const responses = cache ? new ResponseCache() : undefined;
 
   /** Sends and, when `key` is given, keeps the answer for identical requests. */
@@ -324,10 +334,12 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    const result = (await prism.request(input, operations, { ...prismConfig, mock } as never)()) as Either<
-      Error,
-      { output: { statusCode: number; headers?: Record<string, string>; body?: unknown }; validations: { input: never[]; output: never[] } }
-    >;
+    let result = await answer(input, mock);
+    // A generated answer that breaks its own schema (json-schema-faker ignores `propertyNames`, and
+    // a `pattern` beside a `format`) is not served: the static answer (the example) is, instead.
+    if (mock.dynamic && result._tag === "Right" && result.right.validations.output.some((v) => v.severity === ERROR)) {
+      result = await answer(input, { ...mock, dynamic: false });
+    }
     if (result._tag === "Left") return sendProblem(response, result.left, key);
 
     const { output, validations } = result.right;
