@@ -211,17 +211,11 @@ interface Violation {
 }
 
 const SEVERITY = ["Error", "Warning", "Information", "Hint"];
-/** Prism's DiagnosticSeverity.Error. */
-const ERROR = 0;
 
-type Diagnostic = { path?: string[]; severity: number; code?: string | number; message: string };
-
-interface PrismAnswer {
-  output: { statusCode: number; headers?: Record<string, string>; body?: unknown };
-  validations: { input: Diagnostic[]; output: Diagnostic[] };
-}
-
-function violationsOf(prefix: string, details: Diagnostic[]): Violation[] {
+function violationsOf(
+  prefix: string,
+  details: Array<{ path?: string[]; severity: number; code?: string | number; message: string }>,
+): Violation[] {
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
 }
 
@@ -245,8 +239,6 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     return found;
   };
   const prism = createInstance(prismConfig as never, { logger: silentLogger as never, route: route as never });
-  const answer = async (input: IHttpRequest, mock: Record<string, unknown>) =>
-    (await prism.request(input, operations, { ...prismConfig, mock } as never)()) as Either<Error, PrismAnswer>;
   const responses = cache ? new ResponseCache() : undefined;
 
   /** Sends and, when `key` is given, keeps the answer for identical requests. */
@@ -334,11 +326,20 @@ export function createPrismServer(operations: Operation[], { cache = true }: { c
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    let result = await answer(input, mock);
+    const answer = async (config: Record<string, unknown>) =>
+      (await prism.request(input, operations, { ...prismConfig, mock: config } as never)()) as Either<
+        Error,
+        {
+          output: { statusCode: number; headers?: Record<string, string>; body?: unknown };
+          validations: { input: never[]; output: never[] };
+        }
+      >;
+    let result = await answer(mock);
     // A generated answer that breaks its own schema (json-schema-faker ignores `propertyNames`, and
     // a `pattern` beside a `format`) is not served: the static answer (the example) is, instead.
-    if (mock.dynamic && result._tag === "Right" && result.right.validations.output.some((v) => v.severity === ERROR)) {
-      result = await answer(input, { ...mock, dynamic: false });
+    // Severity 0 is Prism's DiagnosticSeverity.Error.
+    if (mock.dynamic && result._tag === "Right" && result.right.validations.output.some((v: { severity: number }) => v.severity === 0)) {
+      result = await answer({ ...mock, dynamic: false });
     }
     if (result._tag === "Left") return sendProblem(response, result.left, key);
 
