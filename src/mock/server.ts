@@ -16,7 +16,9 @@
  *   routing, validation, negotiation and serialisation run once per distinct request. Dynamic
  *   answers (`Prefer: dynamic=true`) and 5xx are never cached; the cache holds at most
  *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first.
- * tests/fuzz/ checks that every answer equals the stock Prism server's.
+ * tests/fuzz/ checks that every answer equals the stock Prism server's. One deliberate difference:
+ * a generated answer (`Prefer: dynamic=true`) that fails the response's own schema is replaced by
+ * the static answer (the example), where stock Prism sends it with the violations.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -354,10 +356,21 @@ export function createPrismServer(
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    const result = (await prism.request(input, operations, { ...mockConfig, mock } as never)()) as Either<
-      Error,
-      { output: { statusCode: number; headers?: Record<string, string>; body?: unknown }; validations: { input: never[]; output: never[] } }
-    >;
+    const answer = async (config: Record<string, unknown>) =>
+      (await prism.request(input, operations, { ...mockConfig, mock: config } as never)()) as Either<
+        Error,
+        {
+          output: { statusCode: number; headers?: Record<string, string>; body?: unknown };
+          validations: { input: never[]; output: never[] };
+        }
+      >;
+    let result = await answer(mock);
+    // A generated answer that breaks its own schema (json-schema-faker ignores `propertyNames`, and
+    // a `pattern` beside a `format`) is not served: the static answer (the example) is, instead.
+    // Severity 0 is Prism's DiagnosticSeverity.Error.
+    if (mock.dynamic && result._tag === "Right" && result.right.validations.output.some((v: { severity: number }) => v.severity === 0)) {
+      result = await answer({ ...mock, dynamic: false });
+    }
     if (result._tag === "Left") return sendProblem(response, result.left, key);
     let answerViolations: Violation[] = [];
 
