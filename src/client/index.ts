@@ -2,6 +2,7 @@
 export {
   baseUrlOf,
   createApiClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
   type ApiClient,
   type ApiDefinition,
   type ApiResult,
@@ -19,6 +20,7 @@ export {
 export {
   ApiError,
   parseViolations,
+  ResponseTooLargeError,
   unwrap,
   type DataOf,
   type FaultKind,
