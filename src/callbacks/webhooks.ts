@@ -43,9 +43,10 @@ export interface WebhookInfo {
 }
 
 type Node = Record<string, any>;
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-function resolveRef(doc: Node, node: Node | undefined): Node | undefined {
+/** Follows local `$ref`s (at most 32) from `node`. */
+export function resolveRef(doc: Node, node: Node | undefined): Node | undefined {
   for (let i = 0; node && typeof node.$ref === "string" && i < 32; i++) {
     const ref: string = node.$ref;
     if (!ref.startsWith("#/")) return node;
@@ -59,18 +60,28 @@ function resolveRef(doc: Node, node: Node | undefined): Node | undefined {
 }
 
 const cache = new Map<string, WebhookInfo[]>();
+const documents = new Map<string, Node>();
+
+/** The API's bundled spec, parsed (once per file and process). */
+export function bundleOf(entry: ApiEntry): Node {
+  let doc = documents.get(entry.bundlePath);
+  if (!doc) {
+    try {
+      doc = parse(readFileSync(entry.bundlePath, "utf8")) as Node;
+    } catch (error) {
+      throw new Error(`${entry.alias}: cannot read the bundled spec ${entry.bundlePath}: ${(error as Error).message}`);
+    }
+    documents.set(entry.bundlePath, doc);
+  }
+  return doc;
+}
 
 /** The webhooks of one API (alias or registry entry), in document order. */
 export function webhooksOf(api: string | ApiEntry, registryPath?: string): WebhookInfo[] {
   const entry = typeof api === "string" ? findApi(api, loadRegistry(registryPath)) : api;
   const cached = cache.get(entry.bundlePath);
   if (cached) return cached;
-  let doc: Node;
-  try {
-    doc = parse(readFileSync(entry.bundlePath, "utf8")) as Node;
-  } catch (error) {
-    throw new Error(`${entry.alias}: cannot read the bundled spec ${entry.bundlePath}: ${(error as Error).message}`);
-  }
+  const doc = bundleOf(entry);
   const found: WebhookInfo[] = [];
   for (const [name, rawItem] of Object.entries<Node>(doc.webhooks ?? {})) {
     const item = resolveRef(doc, rawItem) ?? {};
