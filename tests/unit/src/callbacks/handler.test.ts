@@ -613,6 +613,43 @@ describe("payloads for sending", () => {
     );
   });
 
+  it("sendCallback never follows a redirect (its headers, a shared secret say, never reach another origin) and keeps at most 64 KiB of an answer", async () => {
+    const seen: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(String(req.headers["x-shared-secret"]));
+      res.end("elsewhere");
+    });
+    const endpoint = createServer((req, res) => {
+      req.resume();
+      if (req.url === "/big") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("x".repeat(1024 * 1024));
+        return;
+      }
+      res.writeHead(307, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/steal` });
+      res.end();
+    });
+    for (const server of [elsewhere, endpoint]) {
+      server.listen(0, "127.0.0.1");
+      await once(server, "listening");
+    }
+    try {
+      const base = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
+      const moved = await sendCallback(ALIAS, "orderPaid", { registry, to: `${base}/cb`, headers: { "x-shared-secret": "s3cret" } });
+      expect(moved.deliveries.map((d) => d.status)).toEqual([307]);
+      expect(moved.ok).toBe(false);
+      expect(seen).toEqual([]);
+      const big = await sendCallback(ALIAS, "orderPaid", { registry, to: `${base}/big` });
+      expect(big.deliveries[0].status).toBe(200);
+      expect(big.deliveries[0].body.length).toBe(64 * 1024);
+    } finally {
+      for (const server of [elsewhere, endpoint]) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+  });
+
   it("sendCallback reports a delivery that could not connect, without throwing", async () => {
     const result = await sendCallback(ALIAS, "orderPaid", { registry, to: "http://127.0.0.1:9/unreachable", timeoutMs: 2000 });
     expect(result.ok).toBe(false);
