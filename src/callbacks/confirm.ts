@@ -67,7 +67,6 @@ export function confirmationOf(entry: ApiEntry, webhook: string): Confirmation |
 
 /** What confirming needs from a client: the `request` method of the API's generated client. */
 export interface ConfirmClient {
-  // biome-ignore lint/suspicious/noExplicitAny: any generated client (its paths type) is accepted
   request(method: any, path: any, init?: any): Promise<{ data?: unknown; error?: unknown; fault?: unknown; response: Response }>;
 }
 
