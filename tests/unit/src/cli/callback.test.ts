@@ -44,7 +44,9 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("callba
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    ({ server, url } = await listen(createCallbackHandler(webhook.alias, webhook.name, (e) => void events.push(e))));
+    ({ server, url } = await listen(
+      createCallbackHandler(webhook.alias, webhook.name, (e) => void events.push(e), { acceptUnverified: true }),
+    ));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -91,7 +93,9 @@ describe("callback, status variants", () => {
     "--status picks %s",
     async (_label, webhook, status) => {
       const events: CallbackEvent[] = [];
-      const { server, url } = await listen(createCallbackHandler(webhook.alias, webhook.name, (e) => void events.push(e)));
+      const { server, url } = await listen(
+        createCallbackHandler(webhook.alias, webhook.name, (e) => void events.push(e), { acceptUnverified: true }),
+      );
       try {
         const byName = await cli("callback", webhook.alias, webhook.name, "--to", url, "--status", status.status);
         expect(byName.code).toBe(0);

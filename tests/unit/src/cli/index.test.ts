@@ -237,3 +237,15 @@ describe("--version and --host", () => {
     }
   });
 });
+
+describe("a URL option never echoes a password", () => {
+  it.each([
+    ["not a URL", "http://user:s3cr3t-pw@[bad"],
+    ["not http", "ftp://user:s3cr3t-pw@example.com/"],
+  ])("%s", async (_, upstream) => {
+    const { code, stderr } = await cliInProcess(["proxy", "pay@1.3.0", "--upstream", upstream]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("//***@");
+    expect(stderr).not.toContain("s3cr3t-pw");
+  });
+});
