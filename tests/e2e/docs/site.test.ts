@@ -156,7 +156,6 @@ describe("docs site: index", () => {
       for (const api of apis) {
         const card = page.locator(`article[data-alias="${api.alias}"]`);
         await expect(card.count(), api.alias).resolves.toBe(1);
-        // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
         const field = (name: string) => card.locator(`[data-field="${name}"]`).first().innerText();
         expect(await field("service")).toBe(api.service);
         expect(await field("release")).toBe(api.release);
@@ -316,7 +315,6 @@ describe("docs site: open questions", () => {
     await visit("open-questions.html", "open-questions", async ({ page }) => {
       const total = apis.reduce((n, api) => n + unspecified(api.doc).length, 0);
       expect(await page.locator("tr[data-gap]").count()).toBe(total);
-      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
       expect(await page.locator('[data-field="total"]').innerText()).toBe(String(total));
       for (const api of apis) {
         const rows = page.locator(`tr[data-gap="${api.alias}"]`);
