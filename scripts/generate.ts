@@ -85,7 +85,7 @@ async function bundleAll(entries: ApiEntry[], configPath: string): Promise<Map<A
         return [entry, bundling] as const;
       }),
     );
-  if (entries.length < 2) return single();
+  if (entries.length < 2 || entries.some((entry) => !existsSync(entry.rootPath))) return single(); // a missing root fails the run
   const result = await run(process.execPath, [redoclyCli, "bundle", ...entries.map((e) => e.alias), "--config", configPath], {
     cwd: dirname(configPath),
     env: bundleEnv(),
