@@ -363,7 +363,7 @@ describe.concurrent("npm start", () => {
     exit: Promise<number | null>;
   }
   const start = (...args: string[]): Run => {
-    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), ["scripts/start.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", ...args], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -145,10 +145,9 @@ describe("scripts/lint.ts", () => {
   });
 
   it("rejects an unknown alias with usage and the known aliases, exit 2 (as a command)", { timeout: TIMEOUT }, async () => {
-    const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const { code, stderr } = await promisify(execFile)(
-      tsx,
-      ["scripts/lint.ts", "--config", `${fixtures}/clean/redocly.yaml`, "nope@1.0.0"],
+      process.execPath,
+      ["--import", "tsx", "scripts/lint.ts", "--config", `${fixtures}/clean/redocly.yaml`, "nope@1.0.0"],
       {
         cwd: repoRoot,
       },

@@ -74,6 +74,6 @@ describe("scripts/test.ts", () => {
     const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(STAGES).toEqual(["lint:ts", "lint:spec", "lint:workflows", "check:generated", "typecheck", "test:vitest"]);
     for (const stage of STAGES) expect(scripts[stage], stage).toBeTruthy();
-    expect(scripts.test).toBe("tsx scripts/test.ts");
+    expect(scripts.test).toBe("node --import tsx scripts/test.ts");
   });
 });
