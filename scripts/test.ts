@@ -1,13 +1,13 @@
 /**
  * `npm test`: every check of the repository, the stages side by side.
  *
- *   tsx scripts/test.ts [vitest argument ...]
+ *   node --import tsx scripts/test.ts [vitest argument ...]
  *
  * The stages are package.json scripts (the one place their commands are written): the TypeScript
  * formatter and linter, the spec and workflow lints, the generated-files check, the type check and
- * vitest. They run at the same time, each in its own shell as npm would run it (node_modules/.bin
- * on the PATH): vitest, the longest, at normal priority, the others niced, so that they take the
- * cores while vitest waits on a browser, a child process or a socket rather than slowing it down.
+ * vitest. They all start at once, each in its own shell as npm would run it (node_modules/.bin on
+ * the PATH): on two cores the short stages take the CPU that vitest leaves while it waits on a
+ * browser, a child process or a socket, and none of them is left to run alone after vitest.
  * Each stage's output is kept apart and printed whole when the stage ends; then one line per stage
  * with its result, wall time and CPU time (its processes' user + system time). Every stage runs to
  * its end; the exit code is 1 when any failed. Arguments go to vitest (`npm test -- -t <name>`).
@@ -21,8 +21,6 @@ import { repoRoot } from "./lib/registry.js";
 /** package.json scripts run by `npm test`; the last is vitest (the extra arguments go to it). */
 export const STAGES = ["lint:ts", "lint:spec", "lint:workflows", "check:generated", "typecheck", "test:vitest"] as const;
 const VITEST = "test:vitest";
-/** Nice value of the stages other than vitest. */
-const NICE = 10;
 
 export interface StageResult {
   name: string;
@@ -46,15 +44,14 @@ const seconds = (text: string) => {
  * Runs one package.json script in `sh`, stdout and stderr as one stream. The shell's `times` (written
  * to a descriptor of its own, apart from the output) gives its children's CPU time.
  */
-function runStage(name: string, command: string, options: { nice?: number } = {}): Promise<StageResult> {
+function runStage(name: string, command: string): Promise<StageResult> {
   const started = performance.now();
   // In a subshell (an `exit` in the command ends only that), stderr into stdout (one stream, in the
   // order written), without descriptor 3 (a process it leaves behind cannot hold the report open).
   const script = `(\n${command}\n) 2>&1 3>&-\nstatus=$?\ntimes >&3\nexit $status`;
-  const [file, args] = options.nice ? ["nice", ["-n", String(options.nice), "sh", "-c", script]] : ["sh", ["-c", script]];
   const env = { ...process.env, PATH: [join(repoRoot, "node_modules", ".bin"), process.env.PATH].join(delimiter) };
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", script], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe", "pipe"] });
     let output = "";
     let times = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
@@ -74,15 +71,14 @@ function runStage(name: string, command: string, options: { nice?: number } = {}
 export interface Stage {
   name: string;
   command: string;
-  nice?: number;
 }
 
 /** Runs the stages at the same time; prints each one's output when it ends, then the summary; the exit code. */
 export async function runStages(stages: Stage[], log: (text: string) => void = console.log): Promise<number> {
   const started = performance.now();
   const results = await Promise.all(
-    stages.map(async ({ name, command, nice }) => {
-      const result = await runStage(name, command, { nice });
+    stages.map(async ({ name, command }) => {
+      const result = await runStage(name, command);
       const status = result.code === 0 ? "ok" : `FAILED (exit ${result.code})`;
       log(`\n── ${name}: ${command}\n${result.output.trimEnd()}\n── ${name}: ${status}`);
       return result;
@@ -110,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   return runStages(
     STAGES.map((name) =>
-      name === VITEST ? { name, command: [scripts[name], ...argv.map(quote)].join(" ") } : { name, command: scripts[name], nice: NICE },
+      name === VITEST ? { name, command: [scripts[name], ...argv.map(quote)].join(" ") } : { name, command: scripts[name] },
     ),
   );
 }

@@ -29,7 +29,7 @@ describe("scripts/test.ts", () => {
     const b = join(dir, "b");
     const { code, printed } = await run([
       { name: "first", command: `touch ${a}; ${waitForFile(b)}; echo first done` },
-      { name: "second", command: `${waitForFile(a)}; touch ${b}; echo second done`, nice: 10 },
+      { name: "second", command: `${waitForFile(a)}; touch ${b}; echo second done` },
     ]);
     expect(printed.join("\n")).toContain("first done");
     expect(printed.join("\n")).toContain("second done");
