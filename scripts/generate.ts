@@ -37,6 +37,8 @@ export interface GeneratedFile {
 const header = (comment: string, entry: ApiEntry) =>
   `${comment} Generated from ${entry.root} (${entry.alias}) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.\n`;
 
+const bundleEnv = () => ({ ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" });
+
 /**
  * Bundles one API with the Redocly CLI (the declared dependency; it exports no library), by alias so
  * that the API's settings in redocly.yaml apply. References stay references; x- extensions stay.
@@ -45,7 +47,7 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
   try {
     const { stdout } = await run(process.execPath, [redoclyCli(), "bundle", entry.alias, "--config", configPath], {
       cwd: dirname(configPath),
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
+      env: bundleEnv(),
       maxBuffer: 64 * 1024 * 1024,
     });
     return stdout;
@@ -53,6 +55,53 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
     const stderr = withoutRedoclyBanner(String((error as { stderr?: string }).stderr ?? error));
     throw new Error(`${entry.alias}: bundling ${entry.root} failed:\n${stderr}`);
   }
+}
+
+/** The first key of a YAML mapping file (`openapi` for an OpenAPI root), or undefined. */
+function firstKey(file: string): string | undefined {
+  try {
+    const doc = parse(readFileSync(file, "utf8")) as unknown;
+    return doc && typeof doc === "object" && !Array.isArray(doc) ? Object.keys(doc)[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bundles every API with one Redocly CLI run (starting the CLI costs more than a bundle). Given
+ * several aliases the CLI writes the bundles to stdout one after the other, in the order it names
+ * them on stderr, each starting with its root's first key at the start of a line (top-level keys
+ * are unique in a document, so that line opens the next bundle). When that run fails or its output
+ * does not split that way, each API is bundled on its own, so that an error names its API.
+ */
+async function bundleAll(entries: ApiEntry[], configPath: string): Promise<Map<ApiEntry, Promise<string>>> {
+  const single = () =>
+    new Map(
+      entries.map((entry) => {
+        const bundling = bundle(entry, configPath);
+        bundling.catch(() => {}); // handled where it is awaited (generateApi); not unhandled meanwhile
+        return [entry, bundling] as const;
+      }),
+    );
+  if (entries.length < 2 || entries.some((entry) => !existsSync(entry.rootPath))) return single(); // a missing root fails the run
+  const result = await run(process.execPath, [redoclyCli(), "bundle", ...entries.map((e) => e.alias), "--config", configPath], {
+    cwd: dirname(configPath),
+    env: bundleEnv(),
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch(() => undefined);
+  if (!result) return single();
+  const order = [...result.stderr.matchAll(/using configuration for api '([^']+)'/g)].map(([, alias]) => alias);
+  if (order.join(" ") !== entries.map((e) => e.alias).join(" ")) return single();
+  const { stdout } = result;
+  const starts: number[] = [];
+  for (const entry of entries) {
+    const key = firstKey(entry.rootPath);
+    const previous = starts.at(-1);
+    const at = previous === undefined ? (stdout.startsWith(`${key}:`) ? 0 : -1) : stdout.indexOf(`\n${key}:`, previous) + 1 || -1;
+    if (!key || at < 0) return single();
+    starts.push(at);
+  }
+  return new Map(entries.map((entry, i) => [entry, Promise.resolve(stdout.slice(starts[i], starts[i + 1] ?? stdout.length))] as const));
 }
 
 interface OpenApiDoc {
@@ -136,11 +185,14 @@ function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string 
   ].join("\n");
 }
 
-/** Generates the three files of one API in memory. */
-export async function generateApi(entry: ApiEntry, configPath: string): Promise<GeneratedFile[]> {
+/** Generates the three files of one API in memory (from its bundle, when already made). */
+export async function generateApi(entry: ApiEntry, configPath: string, bundling?: Promise<string>): Promise<GeneratedFile[]> {
   const base = dirname(configPath);
   // openapi-typescript (with TypeScript) takes about as long to load as the bundler takes to run.
-  const [bundled, { default: openapiTS, astToString }] = await Promise.all([bundle(entry, configPath), import("openapi-typescript")]);
+  const [bundled, { default: openapiTS, astToString }] = await Promise.all([
+    bundling ?? bundle(entry, configPath),
+    import("openapi-typescript"),
+  ]);
   const doc = parse(bundled) as OpenApiDoc;
   // defaultNonNullable: false: a property with a `default` stays optional (the server fills it in).
   const ast = await openapiTS(bundled, { silent: true, defaultNonNullable: false });
@@ -160,7 +212,8 @@ export async function generateAll(configPath: string) {
     if (other) throw new Error(`${entry.alias} and ${other} would both generate create${name}Client`);
     seen.set(name, entry.alias);
   }
-  const results = await Promise.allSettled(registry.map((entry) => generateApi(entry, configPath)));
+  const [bundles] = await Promise.all([bundleAll(registry, configPath), import("openapi-typescript")]);
+  const results = await Promise.allSettled(registry.map((entry) => generateApi(entry, configPath, bundles.get(entry))));
   const errors = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error).message ?? r.reason)] : []));
   if (errors.length > 0) throw new Error(errors.join("\n\n"));
   return registry.map((entry, i) => ({ entry, files: (results[i] as PromiseFulfilledResult<GeneratedFile[]>).value }));

@@ -11,14 +11,30 @@
  *
  * publint and are-the-types-wrong check the tarball. Offline installs: each project gets a
  * package-lock.json cut from the repository's (same versions, tarball URLs, integrity), so `npm ci
- * --offline` finds every package in the cache that installing this repository filled. typescript
- * and vitest are linked from the repository's node_modules. Timings and sizes go to
- * test-output/package.json.
+ * --offline` finds every package in the cache that installing this repository filled: the tarball
+ * and its dependencies. The test tools (the optional peers, typescript, vitest) are linked from the
+ * repository's node_modules, whose tree that lock reproduces; a linked package's own imports resolve
+ * there, and the package's imports find nothing but its dependencies and those links (so a missing
+ * dependency still fails). The size of an install with the test tools is counted from the lock cut
+ * for them. Timings and sizes go to test-output/package.json.
+ *
+ * The checks after the setup are independent of each other and run concurrently.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientNames } from "../../../src/registry.js";
@@ -165,20 +181,18 @@ const SLOW = 240_000;
 
 beforeAll(async () => {
   const started = Date.now();
-  const pack = ok(await exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot), "npm pack");
-  [packed] = JSON.parse(pack.stdout);
+  const [pack, npmRegistry] = await Promise.all([
+    exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot),
+    exec("npm", ["config", "get", "registry"], work),
+  ]);
+  [packed] = JSON.parse(ok(pack, "npm pack").stdout);
   tarball = join(work, packed.filename);
   Object.assign(measured, { packMs: pack.ms, tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount });
 
-  const registryUrl = ok(await exec("npm", ["config", "get", "registry"], work), "npm config get registry")
-    .stdout.trim()
-    .replace(/\/?$/, "/");
-  for (const [dir, deps] of [
-    [full, peers],
-    [clientOnly, []],
-  ] as Array<[string, string[]]>) {
+  const registryUrl = ok(npmRegistry, "npm config get registry").stdout.trim().replace(/\/?$/, "/");
+  for (const dir of [full, clientOnly]) {
     mkdirSync(dir);
-    const { packageJson, lock } = consumerLock(tarball, packed.integrity, deps, registryUrl);
+    const { packageJson, lock } = consumerLock(tarball, packed.integrity, [], registryUrl);
     writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
     writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
   }
@@ -187,20 +201,27 @@ beforeAll(async () => {
   );
   ok(fullInstall, `npm ci --offline in ${full}`);
   ok(clientInstall, `npm ci --offline in ${clientOnly}`);
+
+  // The test tools: the optional peers, and the partner's dev tools, linked from this repository.
+  for (const tool of [...peers, "typescript", "vitest", "@types/node"]) {
+    const link = join(full, "node_modules", tool);
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(repoRoot, "node_modules", tool), link, "dir");
+  }
+  // What installing them would add: the top-level packages of the lock cut for them, as installed here.
+  const withTools = Object.keys(consumerLock(tarball, packed.integrity, peers, registryUrl).lock.packages).filter((key) =>
+    /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(key),
+  );
+  const bytesOf = (key: string) =>
+    folderBytes(lstatSync(join(full, key), { throwIfNoEntry: false })?.isDirectory() ? join(full, key) : join(repoRoot, key));
   Object.assign(measured, {
-    installWithTestToolsMs: fullInstall.ms,
-    installWithTestToolsPackages: installed(join(full, "node_modules")).length,
-    installWithTestToolsBytes: folderBytes(join(full, "node_modules")),
+    installWithTestToolsPackages: withTools.length,
+    installWithTestToolsBytes: withTools.reduce((total, key) => total + bytesOf(key), 0),
     installClientOnlyMs: clientInstall.ms,
     installClientOnlyPackages: installed(join(clientOnly, "node_modules")).length,
     installClientOnlyBytes: folderBytes(join(clientOnly, "node_modules")),
   });
-
-  // The partner's dev tools, linked from this repository (they are not the package's business).
-  for (const tool of ["typescript", "vitest", "@types/node"]) {
-    if (!existsSync(join(full, "node_modules", tool)))
-      symlinkSync(join(repoRoot, "node_modules", tool), join(full, "node_modules", tool), "dir");
-  }
   mockPortBase = await freePortRange(registry.length);
   cases = await apiCases();
   writeProjectFiles();
@@ -342,7 +363,7 @@ test("the mock stops on SIGTERM and exits 0", async () => {
   );
 }
 
-describe("the tarball", () => {
+describe.concurrent("the tarball", () => {
   it("holds the build, the bundled specs, the changelogs and the registry, and no sources or tests", () => {
     const files = packed.files.map((f) => f.path);
     for (const entry of registry) {
@@ -408,7 +429,7 @@ describe("the tarball", () => {
   );
 });
 
-describe("installed without the test tools (client only)", () => {
+describe.concurrent("installed without the test tools (client only)", () => {
   it("gets the package and its three dependencies, and none of Prism, Ajv or Redocly", () => {
     const names = installed(join(clientOnly, "node_modules"));
     expect(names).toEqual(expect.arrayContaining(["bank-api-contracts", "commander", "openapi-fetch", "yaml"]));
@@ -471,7 +492,7 @@ describe("installed without the test tools (client only)", () => {
   );
 });
 
-describe("installed with the test tools", () => {
+describe.concurrent("installed with the test tools", () => {
   it(
     "type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error",
     async () => {
