@@ -391,9 +391,7 @@ export class ControlApi {
     const resource = this.engine.declaration!.resources[record.resource];
     const status = resource.status ? record.data[resource.status.field] : undefined;
     const expires =
-      record.expiresAt !== undefined && resource.expiry?.from.includes(status)
-        ? new Date(record.expiresAt).toISOString()
-        : undefined;
+      record.expiresAt !== undefined && resource.expiry?.from.includes(status) ? new Date(record.expiresAt).toISOString() : undefined;
     return {
       resource: record.resource,
       id: record.id,
