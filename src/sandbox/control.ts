@@ -12,7 +12,7 @@ import { type Doc, loadDocument, responseKey } from "../document/index.js";
 import { packageRoot } from "../registry.js";
 import { type ContractValidator, validatorForDocument } from "../validation/contract.js";
 import { type ResourceDeclaration, KINDS } from "./declaration.js";
-import { displayUrl } from "./delivery.js";
+import { displayUrl, hasUserinfo } from "./delivery.js";
 import { ControlError, type SandboxEngine, type StatusMove } from "./engine.js";
 import { type CredentialState, type DeliveryEntry, LIMITS, LimitError, type StoredRecord } from "./store.js";
 import { newId } from "./template.js";
@@ -253,7 +253,12 @@ export class ControlApi {
         const url: string = body.url;
         if (url.length > LIMITS.urlLength) throw new ControlError(400, `url is longer than ${LIMITS.urlLength} characters`, "url");
         const shown = displayUrl(url);
-        if (!shown) throw new ControlError(400, `url must be an absolute http(s) URL, got ${JSON.stringify(url.slice(0, 100))}`, "url");
+        if (!shown) {
+          const redacted = url.slice(0, 100).replace(/\/\/[^/@]*@/, "//");
+          throw new ControlError(400, `url must be an absolute http(s) URL, got ${JSON.stringify(redacted)}`, "url");
+        }
+        if (hasUserinfo(url))
+          throw new ControlError(400, "url must not carry a user name or password (the sandbox does not send them)", "url");
         state.callbackUrls.set(webhook, url);
         return { status: 200, body: { webhook, url: shown } };
       }

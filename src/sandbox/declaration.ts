@@ -48,7 +48,8 @@ export interface ResourceDeclaration {
   /** Pointer of the schema a record is shaped and checked by, e.g. `#/components/schemas/Invoice`. */
   schema: string;
   singleton: boolean;
-  id: { field: string; prefix: string };
+  /** The id member; new ids are `prefix` and 16 random base32 characters (`digits`: decimal digits). */
+  id: { field: string; prefix: string; digits: boolean };
   /** A singleton's record when the credential first touches it (template). */
   initial?: Json;
   status?: { field: string; initial: string; values?: string[]; source: string; convention?: string };
@@ -125,7 +126,11 @@ export const DECLARATION_SCHEMA = {
             type: "object",
             required: ["field"],
             additionalProperties: false,
-            properties: { field: { type: "string", minLength: 1 }, prefix: { type: "string", pattern: "^[A-Za-z0-9_-]*$" } },
+            properties: {
+              field: { type: "string", minLength: 1 },
+              prefix: { type: "string", pattern: "^[A-Za-z0-9_-]*$" },
+              digits: { type: "boolean" },
+            },
           },
           initial: TEMPLATE,
           status: {
@@ -279,12 +284,9 @@ export function loadDeclaration(path: string, doc: Doc): Declaration {
     const { line, col } = position(member);
     return `${shown}:${line}:${col}`;
   };
-  let raw: Json;
-  try {
-    raw = parseDocument(text).toJS();
-  } catch (error) {
-    throw new DeclarationError(`${shown}: not valid YAML: ${(error as Error).message}`);
-  }
+  const parsed = parseDocument(text);
+  if (parsed.errors.length > 0) throw new DeclarationError(`${shown}: not valid YAML: ${parsed.errors[0].message}`);
+  const raw: Json = parsed.toJS();
   const problems: string[] = [];
   const problem = (member: string, message: string) => problems.push(`${where(member)} ${member || "(root)"}: ${message}`);
 
@@ -320,7 +322,7 @@ export function loadDeclaration(path: string, doc: Doc): Declaration {
       convention: r.convention,
       schema: r.schema,
       singleton: r.singleton === true,
-      id: { field: r.id.field, prefix: r.id.prefix ?? "" },
+      id: { field: r.id.field, prefix: r.id.prefix ?? "", digits: r.id.digits === true },
       initial: r.initial,
       status: r.status,
       expiry: r.expiry,

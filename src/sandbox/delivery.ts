@@ -56,6 +56,16 @@ export function displayUrl(url: string): string | undefined {
   }
 }
 
+/** True when an http(s) URL carries userinfo (`user:pass@`). */
+export function hasUserinfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
 export interface DelivererOptions {
   alias: string;
   /** Registry the alias is looked up in (default: the package's own). */
@@ -118,6 +128,12 @@ export class Deliverer {
     if (url === undefined) {
       entry.state = "failed";
       entry.note = "the callback URL is not an http(s) URL";
+      state.log(entry);
+      return entry;
+    }
+    if (hasUserinfo(event.url)) {
+      entry.state = "failed";
+      entry.note = "the callback URL carries a user name or password, which the sandbox does not send";
       state.log(entry);
       return entry;
     }

@@ -294,7 +294,7 @@ export class SandboxEngine {
 
   private freshId(state: CredentialState, resource: ResourceDeclaration): string {
     for (;;) {
-      const id = newId(resource.id.prefix);
+      const id = newId(resource.id.prefix, resource.id.digits);
       if (!state.get(resource.name, id)) return id;
     }
   }
@@ -305,7 +305,7 @@ export class SandboxEngine {
       params,
       now: new Instant(state.now()),
       resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
-      all: (name) => (this.declaration?.resources[name] ? state.list(name).map((r) => r.data) : undefined) as Json[],
+      all: (name) => (this.declaration?.resources[name] ? state.list(name).map((r) => r.data) : undefined),
     };
   }
 

@@ -12,7 +12,7 @@
  * - `{ $each: ref, as: template, key?: member }`: one element per item of a list (`$item`, `$index`),
  *   or with `key` an object keyed by that member of each element;
  * - `{ $first: [template, ...] }`: the first value that is defined (not undefined, null or "");
- * - `{ $if: template, then: template, else?: template }`;
+ * - `{ $if: template, value: template, otherwise?: template }`: `value` when `$if` is truthy;
  * - `{ $mask: template, keep: n }`: a string with all but its last n characters replaced by `*`;
  * - `{ $newId: "prefix_" }`: a fresh id.
  *
@@ -56,7 +56,7 @@ export interface TemplateContext {
   /** A singleton resource's record, by resource name. */
   resource?: (name: string) => Json;
   /** Every record of a resource, by resource name. */
-  all?: (name: string) => Json[];
+  all?: (name: string) => Json[] | undefined;
 }
 
 /** The references a template may start with (`$<root>`). */
@@ -88,11 +88,11 @@ const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
 const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
 
-/** A fresh id: `prefix` and 16 base32 characters (80 random bits). */
-export function newId(prefix = ""): string {
+/** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
+export function newId(prefix = "", digits = false): string {
   const bytes = randomBytes(16);
   let out = prefix;
-  for (const byte of bytes) out += ID_ALPHABET[byte & 31];
+  for (const byte of bytes) out += digits ? String(byte % 10) : ID_ALPHABET[byte & 31];
   return out;
 }
 
@@ -236,7 +236,7 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
   if (operators[0] === "$first" && !Array.isArray(template.$first)) problems.push([at("$first"), "must be a list of templates"]);
   if (operators[0] === "$each" && !isReference(template.$each))
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
-  if (operators[0] === "$if" && template.then === undefined) problems.push([path, "$if needs a `then` template"]);
+  if (operators[0] === "$if" && template.value === undefined) problems.push([path, "$if needs a `value` template"]);
   if (operators[0] === "$mask" && template.keep !== undefined && !(Number.isInteger(template.keep) && template.keep >= 0))
     problems.push([at("keep"), "must be a non-negative integer"]);
   for (const [key, sub] of Object.entries(template)) {
