@@ -176,11 +176,8 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return undefined;
   }
   if (operator === "$if") {
-    return evaluate(template.$if, ctx)
-      ? evaluate(template.then, ctx)
-      : template.else === undefined
-        ? undefined
-        : evaluate(template.else, ctx);
+    if (evaluate(template.$if, ctx)) return evaluate(template.value, ctx);
+    return template.otherwise === undefined ? undefined : evaluate(template.otherwise, ctx);
   }
   if (operator === "$mask") {
     const value = evaluate(template.$mask, ctx);
