@@ -9,6 +9,8 @@
  * Events of one credential are delivered one after the other, in the order they happened. Every
  * attempt is recorded in the credential's delivery log (src/sandbox/store.ts), which the control
  * API shows. This retry policy is the sandbox's own: the sources do not show the provider's.
+ * Nothing is sent to a URL with userinfo or to a reserved example domain (the specs' examples use
+ * them): such an event is logged as failed with the reason.
  */
 import { randomUUID } from "node:crypto";
 import { sendCallback } from "../callbacks/send.js";
@@ -61,6 +63,20 @@ export function hasUserinfo(url: string): boolean {
   try {
     const parsed = new URL(url);
     return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True for a host under the domains RFC 2606 reserves for examples (example.com, .net, .org and
+ * the .example and .invalid TLDs): the specs' example URLs use them, and they never resolve, so the
+ * sandbox does not try (no DNS lookup, no retries).
+ */
+export function isExampleHost(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, "");
+    return /(^|\.)example\.(com|net|org)$/.test(host) || /\.(example|invalid)$/.test(host) || host === "example" || host === "invalid";
   } catch {
     return false;
   }
@@ -128,6 +144,12 @@ export class Deliverer {
     if (url === undefined) {
       entry.state = "failed";
       entry.note = "the callback URL is not an http(s) URL";
+      state.log(entry);
+      return entry;
+    }
+    if (isExampleHost(event.url)) {
+      entry.state = "failed";
+      entry.note = "the callback URL's host is a reserved example domain (RFC 2606), which does not exist: nothing is sent";
       state.log(entry);
       return entry;
     }

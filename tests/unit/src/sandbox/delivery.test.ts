@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { backoff, boundedRetry, Deliverer } from "../../../../src/sandbox/delivery.js";
+import { backoff, boundedRetry, Deliverer, isExampleHost } from "../../../../src/sandbox/delivery.js";
 import { CredentialState, LIMITS } from "../../../../src/sandbox/store.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
@@ -130,6 +130,22 @@ describe("Deliverer", () => {
     expect(entry.note).toMatch(/carries a user name or password/);
     expect(JSON.stringify(entry)).not.toContain("s3cr3t");
     expect(target.seen).toEqual([]);
+  });
+
+  it("sends nothing to the reserved example domains the specs' examples use", async () => {
+    const d = deliverer();
+    const state = new CredentialState("k");
+    for (const url of [
+      "https://merchant.example.com/webhooks",
+      "http://example.org/",
+      "https://hooks.shop.example/x",
+      "http://a.invalid/",
+    ]) {
+      expect(d.enqueue(state, event(url))).toMatchObject({ state: "failed", attempts: [], note: expect.stringContaining("RFC 2606") });
+    }
+    await d.idle();
+    expect(isExampleHost("https://example.community/")).toBe(false);
+    expect(isExampleHost("http://127.0.0.1:3000/")).toBe(false);
   });
 
   it("stops waiting retries on close()", async () => {
