@@ -285,7 +285,7 @@ export class SandboxEngine {
   /** A singleton's record, created from its `initial` template on first use. */
   singleton(state: CredentialState, name: string): StoredRecord {
     const resource = this.resource(name);
-    const existing = state.list(name)[0];
+    const existing: StoredRecord | undefined = state.records.get(name)?.values().next().value;
     if (existing) return existing;
     const id = this.freshId(state, resource);
     const data = { ...(evaluate(resource.initial ?? {}, { id, now: new Instant(state.now()) }) ?? {}), [resource.id.field]: id };

@@ -31,12 +31,33 @@ export function plain(value: Json): Json {
   return value;
 }
 
+// Resolving a schema ($refs, allOf) and the types it admits depend on the schema node alone (the
+// document is fixed): kept per node, they are computed once, not on every answer.
+const resolvedCache = new WeakMap<object, { schema: Json; at: string }>();
+const typesCache = new WeakMap<object, Set<string> | undefined>();
+
+function resolved(doc: Doc, schema: Json, at: string): { schema: Json; at: string } {
+  if (!isPlainObject(schema)) return resolveSchema(doc, schema, at);
+  let found = resolvedCache.get(schema);
+  if (!found) {
+    found = resolveSchema(doc, schema, at);
+    resolvedCache.set(schema, found);
+  }
+  return found;
+}
+
+function admitted(doc: Doc, schema: Json, at: string): Set<string> | undefined {
+  if (!isPlainObject(schema)) return admittedTypes(doc, schema, at);
+  if (!typesCache.has(schema)) typesCache.set(schema, admittedTypes(doc, schema, at));
+  return typesCache.get(schema);
+}
+
 const isUnconstrained = (schema: Json) =>
   schema === undefined || schema === true || (isPlainObject(schema) && Object.keys(schema).length === 0);
 
 function declaredMembers(doc: Doc, schema: Json, at: string): Set<string> {
   try {
-    const { schema: s } = resolveSchema(doc, schema, at);
+    const { schema: s } = resolved(doc, schema, at);
     return new Set(Object.keys(s?.properties ?? {}));
   } catch {
     return new Set();
@@ -49,10 +70,10 @@ export function shape(doc: Doc, value: Json, schema: Json, at: string): Json {
   if (schema === false) return undefined;
   if (isUnconstrained(schema)) return plain(value);
   if (value instanceof Instant) {
-    const types = admittedTypes(doc, schema, at);
+    const types = admitted(doc, schema, at);
     return types?.has("object") ? timestampOf(value) : value.toISOString();
   }
-  const { schema: s, at: here } = resolveSchema(doc, schema, at);
+  const { schema: s, at: here } = resolved(doc, schema, at);
   if (!isPlainObject(s)) return plain(value);
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches: Json[] | undefined = s[keyword];
@@ -61,7 +82,7 @@ export function shape(doc: Doc, value: Json, schema: Json, at: string): Json {
     const candidates = branches
       .map((branch, i) => ({ branch, at: `${here}${pointer(keyword, i)}` }))
       .filter(({ branch, at: branchAt }) => {
-        const types = admittedTypes(doc, branch, branchAt);
+        const types = admitted(doc, branch, branchAt);
         return types === undefined || types.has(type) || (type === "integer" && types.has("number"));
       });
     if (candidates.length === 0) return plain(value);
