@@ -29,17 +29,20 @@ afterEach(async () => {
 /** A server answering each request with the next status of `statuses` (the last one repeats). */
 async function receiver(statuses: number[], headers: Record<string, string> = {}) {
   const seen: Array<{ key?: string; body: string }> = [];
+  let reached!: () => void;
+  const firstRequest = new Promise<void>((resolve) => (reached = resolve));
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       seen.push({ key: req.headers["idempotency-key"] as string | undefined, body });
       res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)], headers).end("{}");
+      reached();
     });
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, seen };
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, seen, firstRequest };
 }
 
 const event = (url: string | undefined, times = 1) => ({
@@ -152,7 +155,7 @@ describe("Deliverer", () => {
     const target = await receiver([500]);
     const d = deliverer({ attempts: 10, baseDelayMs: 60_000, maxDelayMs: 60_000 });
     const entry = d.enqueue(new CredentialState("k"), event(target.url));
-    while (entry.attempts.length === 0) await new Promise((r) => setImmediate(r)); // the first attempt is under way
+    await target.firstRequest; // the first attempt has reached the receiver
     d.close();
     await d.idle();
     expect(entry).toMatchObject({ state: "failed", note: "the sandbox stopped before the delivery succeeded" });
