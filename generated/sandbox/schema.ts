@@ -373,7 +373,7 @@ export interface components {
             status_field?: string;
             /** @description The status a created record starts in. */
             initial_status?: string;
-            /** @description The statuses a record may take; absent when any string the schema allows is accepted. */
+            /** @description The statuses the resource's schema names (its enum values); a schema that also allows other strings (statement's) accepts those too. Absent when the schema names none (any string it allows is accepted). */
             statuses?: string[];
             /** @description The expiry rule. */
             expiry?: {

@@ -464,6 +464,7 @@ export class SandboxEngine {
         return collect(target, depth + 1);
       }
       if (Array.isArray(schema.enum)) return schema.enum.map(String);
+      if (schema.const !== undefined) return [String(schema.const)];
       for (const key of ["anyOf", "oneOf"]) {
         if (!Array.isArray(schema[key])) continue;
         const parts = schema[key].map((s: Json) => collect(s, depth + 1));

@@ -131,6 +131,8 @@ describe.each(CASES.map((c) => [c.alias, c] as const))("%s", (alias, c: ApiCase)
       const receiver = rule.payload && c.callback ? await startReceiver(alias, c.callback.webhook) : undefined;
       try {
         if (receiver && c.callback?.register === "control") await control.registerCallback(c.callback.webhook, receiver.url);
+        if (rule.setup)
+          expect((await send(mock.url, alias, rule.setup.operationId, { credential, body: rule.setup.body })).status).toBe(200);
         const { id } = await create(credential, rule.body);
         expect((await control.advanceClock(rule.seconds - 5)).expired).toEqual([]);
         expect(status(await readBack(credential, id))).toBe(c.initialStatus);

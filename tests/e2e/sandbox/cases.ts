@@ -39,7 +39,15 @@ export interface ApiCase {
     payload: (id: string) => Json;
   };
   /** Expiry rules: the clock advance (seconds) that expires a record created with `body`, its new status and callback payload. */
-  expiry: Array<{ name: string; body?: (example: Json) => Json; seconds: number; to: string; payload?: (id: string) => Json }>;
+  expiry: Array<{
+    name: string;
+    /** A call made first (with the same credential), e.g. setting the merchant's default expiry. */
+    setup?: { operationId: string; body: Json };
+    body?: (example: Json) => Json;
+    seconds: number;
+    to: string;
+    payload?: (id: string) => Json;
+  }>;
   /** An error status to force on an operation; `refused` when the operation declares none (the control API says no). */
   error: { operationId: string; status: number; refused?: boolean };
 }
@@ -65,7 +73,16 @@ export const CASES: ApiCase[] = [
       register: { operationId: "createMerchant", body: (url) => ({ name: "Sandbox Shop", webhook_url: url }) },
       payload: (id) => ({ invoice_id: id, status: "Success" }),
     },
-    expiry: [{ name: "after its expiry hours", body: (example) => ({ ...example, expiry: 24 }), seconds: 24 * 3600, to: "Expired" }],
+    expiry: [
+      { name: "after its expiry hours", body: (example) => ({ ...example, expiry: 24 }), seconds: 24 * 3600, to: "Expired" },
+      {
+        name: "after the merchant's url_expiry when it gives none",
+        setup: { operationId: "createMerchant", body: { name: "Shop", url_expiry: 3 } },
+        body: ({ expiry: _, ...example }) => example,
+        seconds: 3 * 3600,
+        to: "Expired",
+      },
+    ],
     error: { operationId: "createInvoice", status: 500 },
   },
   {
@@ -79,7 +96,16 @@ export const CASES: ApiCase[] = [
     resource: "invoice",
     initialStatus: "CREATED",
     moveTo: "SUCCESS",
-    expiry: [{ name: "after its expiry hours", body: (example) => ({ ...example, expiry: 2 }), seconds: 2 * 3600, to: "EXPIRED" }],
+    expiry: [
+      { name: "after its expiry hours", body: (example) => ({ ...example, expiry: 2 }), seconds: 2 * 3600, to: "EXPIRED" },
+      {
+        name: "after the merchant's url_expiry when it gives none",
+        setup: { operationId: "createMerchant", body: { name: "Shop", url_expiry: 5 } },
+        body: ({ expiry: _, ...example }) => example,
+        seconds: 5 * 3600,
+        to: "EXPIRED",
+      },
+    ],
     error: { operationId: "createInvoice", status: 500, refused: true },
   },
   {
