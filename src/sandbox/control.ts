@@ -91,14 +91,20 @@ const deliveryView = (entry: DeliveryEntry) => ({
   created_at: entry.createdAt,
 });
 
+/** One validator of the control document for every sandbox of the process (its schemas compiled once). */
+let sharedValidator: { doc: Doc; validator: ContractValidator } | undefined;
+function controlValidator(): ContractValidator {
+  const doc = loadDocument(CONTROL_DOCUMENT);
+  if (sharedValidator?.doc !== doc) sharedValidator = { doc, validator: validatorForDocument("sandbox control API", doc) };
+  return sharedValidator.validator;
+}
+
 export class ControlApi {
   private readonly validator: ContractValidator;
-  private readonly document: Doc;
   private documentText?: string;
 
   constructor(private readonly engine: SandboxEngine) {
-    this.document = loadDocument(CONTROL_DOCUMENT);
-    this.validator = validatorForDocument("sandbox control API", this.document);
+    this.validator = controlValidator();
   }
 
   /** Answers a request under /_sandbox/ and returns true; false for any other request. */

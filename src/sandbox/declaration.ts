@@ -18,11 +18,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { type Doc, findOperation, locate, parsePointer, refPointer, unescapeToken, webhooks } from "../document/index.js";
 import { type ApiEntry, packageRoot } from "../registry.js";
-import { specValidator } from "../validation/spec.js";
+import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { checkTemplate, type Json } from "./template.js";
 
 export const KINDS = ["create", "read", "list", "update", "delete", "action"] as const;
@@ -250,9 +250,7 @@ export class DeclarationError extends Error {
 }
 
 /** Line and column of a dotted path in a parsed YAML document (the deepest node that exists). */
-function positionFinder(text: string) {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter });
+function positionFinder(document: ReturnType<typeof parseDocument>, lineCounter: LineCounter) {
   return (path: string): { line: number; col: number } => {
     let node: unknown = document.contents;
     let at: any = node;
@@ -270,28 +268,33 @@ function positionFinder(text: string) {
   };
 }
 
+/** The declaration schema, compiled once per process. */
+let schemaValidator: ValidateFunction<Json> | undefined;
+const declarationSchema = () => (schemaValidator ??= new Ajv2020({ allErrors: true, strict: false }).compile<Json>(DECLARATION_SCHEMA));
+
 const statusSchemaPointer = (resource: ResourceDeclaration) => `${refPointer(resource.schema)}/properties/${resource.status!.field}`;
 
 /**
- * Reads and checks the declaration at `path` against `doc` (the API's bundled document).
- * Throws a DeclarationError listing every problem as `file:line:col member: message`.
+ * Reads and checks the declaration at `path` against `doc` (the API's bundled document); `statuses`
+ * is a validator over `doc` to reuse (one is made otherwise). Throws a DeclarationError listing
+ * every problem as `file:line:col member: message`.
  */
-export function loadDeclaration(path: string, doc: Doc): Declaration {
+export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator = specValidator(doc)): Declaration {
   const shown = relative(packageRoot, path).startsWith("..") ? path : relative(packageRoot, path);
   const text = readFileSync(path, "utf8");
-  const position = positionFinder(text);
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter });
+  if (parsed.errors.length > 0) throw new DeclarationError(`${shown}: not valid YAML: ${parsed.errors[0].message}`);
+  const position = positionFinder(parsed, lineCounter);
   const where = (member: string) => {
     const { line, col } = position(member);
     return `${shown}:${line}:${col}`;
   };
-  const parsed = parseDocument(text);
-  if (parsed.errors.length > 0) throw new DeclarationError(`${shown}: not valid YAML: ${parsed.errors[0].message}`);
   const raw: Json = parsed.toJS();
   const problems: string[] = [];
   const problem = (member: string, message: string) => problems.push(`${where(member)} ${member || "(root)"}: ${message}`);
 
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(DECLARATION_SCHEMA);
+  const validate = declarationSchema();
   if (!validate(raw)) {
     for (const error of validate.errors ?? []) {
       const tokens = error.instancePath.split("/").slice(1).map(unescapeToken);
@@ -311,7 +314,6 @@ export function loadDeclaration(path: string, doc: Doc): Declaration {
     throw new DeclarationError(`${shown}: invalid sandbox declaration:\n  ${[...new Set(problems)].join("\n  ")}`);
   }
 
-  const statuses = specValidator(doc);
   const webhookNames = webhooks(doc).map((w) => w.path);
   const resources: Record<string, ResourceDeclaration> = {};
   for (const [name, r] of Object.entries<Json>(raw.resources)) {
@@ -449,6 +451,6 @@ export function loadDeclaration(path: string, doc: Doc): Declaration {
 }
 
 /** The declaration of an API, or undefined when it has none (then the sandbox keeps no resources for it). */
-export function declarationOf(entry: ApiEntry, doc: Doc, path = declarationPath(entry)): Declaration | undefined {
-  return existsSync(path) ? loadDeclaration(path, doc) : undefined;
+export function declarationOf(entry: ApiEntry, doc: Doc, path = declarationPath(entry), statuses?: SpecValidator): Declaration | undefined {
+  return existsSync(path) ? loadDeclaration(path, doc, statuses) : undefined;
 }

@@ -158,7 +158,7 @@ export class SandboxEngine {
     specPath = entry.bundlePath,
   ) {
     this.statusChecks = specValidator(doc);
-    this.declaration = declarationOf(entry, doc, options.declarationPath);
+    this.declaration = declarationOf(entry, doc, options.declarationPath, this.statusChecks);
     this.operations = operations(doc);
     this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
     this.deliverer = new Deliverer({ alias: entry.alias, registry: options.registry, retry: options.retry, fetch: options.fetch });
