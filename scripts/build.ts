@@ -60,8 +60,20 @@ export function manifestFields(registry: ApiEntry[]) {
       "./package.json": "./package.json",
     },
     bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
-    // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path.
-    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml", "workflows/*.yaml", "specs/*/CHANGELOG.md"],
+    // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path; the
+    // sandbox (`mock --sandbox`) reads each API's declaration beside its root spec and serves its
+    // control API's document from src/sandbox/.
+    files: [
+      "dist/src",
+      "dist/generated",
+      "generated/*/*/openapi.yaml",
+      "redocly.yaml",
+      "workflows/*.yaml",
+      "workflows/sandbox/*.yaml",
+      "specs/*/CHANGELOG.md",
+      "specs/*/*/sandbox.yaml",
+      "src/sandbox/openapi.yaml",
+    ],
   };
 }
 

@@ -1,6 +1,8 @@
 /**
  * Derives generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} from every API in the
- * registry (redocly.yaml `apis:`). `--check` regenerates in memory and fails when generated/ differs.
+ * registry (redocly.yaml `apis:`), and generated/sandbox/schema.ts (the types of the sandbox's
+ * control API, src/sandbox/openapi.yaml, when the config's folder has it). `--check` regenerates in
+ * memory and fails when generated/ differs.
  *
  *   npm run generate            write the files (only those whose content changed)
  *   npm run check:generated     compare, exit 1 when stale, missing or extra files exist
@@ -203,6 +205,19 @@ export async function generateApi(entry: ApiEntry, configPath: string, bundling?
   ];
 }
 
+/** The sandbox control API's document, beside the config (the package's own has it; fixture registries do not). */
+export const sandboxDocument = (base: string) => join(base, "src/sandbox/openapi.yaml");
+
+/** generated/sandbox/schema.ts: openapi-typescript types of the control API, for the testing entry's control client. */
+export async function generateSandboxTypes(base: string): Promise<GeneratedFile[]> {
+  const source = sandboxDocument(base);
+  if (!existsSync(source)) return [];
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const ast = await openapiTS(readFileSync(source, "utf8"), { silent: true, defaultNonNullable: false });
+  const banner = `// Generated from src/sandbox/openapi.yaml (the sandbox control API) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.\n`;
+  return [{ path: join("generated", "sandbox", "schema.ts"), content: banner + astToString(ast) }];
+}
+
 export async function generateAll(configPath: string) {
   const registry = loadRegistry(configPath);
   const seen = new Map<string, string>();
@@ -263,12 +278,19 @@ export async function main(argv: string[]): Promise<number> {
     console.error((error as Error).message);
     return 1;
   }
-  const expected = new Set(generated.flatMap((g) => g.files.map((f) => f.path)));
+  let sandboxFiles: GeneratedFile[];
+  try {
+    sandboxFiles = await generateSandboxTypes(base);
+  } catch (error) {
+    console.error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
+    return 1;
+  }
+  const expected = new Set([...generated.flatMap((g) => g.files.map((f) => f.path)), ...sandboxFiles.map((f) => f.path)]);
   const extra = filesOnDisk(base).filter((path) => !expected.has(path));
 
   if (args.check) {
     const problems: string[] = [];
-    for (const { files } of generated) {
+    for (const { files } of [...generated, { files: sandboxFiles }]) {
       for (const file of files) {
         const current = read(join(base, file.path));
         if (current === undefined) problems.push(`  missing  ${file.path}`);
@@ -280,7 +302,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`generated/ is out of date with the specs:\n${problems.join("\n")}\nRun \`${REGENERATE}\` and commit the result.`);
       return 1;
     }
-    console.log(`generated/ is up to date (${generated.length} APIs, ${expected.size} files).`);
+    console.log(
+      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? " and the sandbox control API" : ""}, ${expected.size} files).`,
+    );
     return 0;
   }
 
@@ -295,6 +319,15 @@ export async function main(argv: string[]): Promise<number> {
     }
     const what = written.length > 0 ? `wrote ${written.join(", ")}` : "unchanged";
     console.log(`${entry.alias.padEnd(28)} ${entry.generatedDir}: ${what}`);
+  }
+  for (const file of sandboxFiles) {
+    const path = join(base, file.path);
+    const changed = read(path) !== file.content;
+    if (changed) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+    }
+    console.log(`${"sandbox control API".padEnd(28)} ${file.path}: ${changed ? "wrote" : "unchanged"}`);
   }
   for (const path of extra) {
     rmSync(join(base, path));

@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "../src/registry.js";
 
 /** package.json scripts run by `npm test`; the last is vitest (the extra arguments go to it). */
-export const STAGES = ["lint:ts", "lint:spec", "lint:workflows", "check:generated", "typecheck", "test:vitest"] as const;
+export const STAGES = ["lint:ts", "lint:spec", "lint:sandbox", "lint:workflows", "check:generated", "typecheck", "test:vitest"] as const;
 const VITEST = "test:vitest";
 
 export interface StageResult {

@@ -6,6 +6,8 @@
  *   open-questions.html                 every x-unspecified of every spec (scripts/lib/gaps.ts)
  *   apis/<service>/<release>/index.html Redoc page (redocly build-docs)
  *   apis/<service>/<release>/openapi.yaml the bundled spec, for download
+ *   sandbox/index.html, sandbox/openapi.yaml the sandbox control API (src/sandbox/openapi.yaml), when
+ *                                       the registry's folder has it
  *   changelogs/<service>.html|.md       when the service has a CHANGELOG.md (see findChangelogs)
  *   assets/redoc.standalone.js          the one local Redoc bundle every API page imports
  *   assets/site.css
@@ -85,12 +87,19 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Everything the site is made from: registry, bundles, changelogs, templates, the code that writes it, Redoc. */
+/** The sandbox control API's document beside a registry (the package's own has one). */
+export const sandboxDocument = (baseDir: string) => join(baseDir, "src/sandbox/openapi.yaml");
+const SANDBOX_PAGE = "sandbox/index.html";
+const SANDBOX_SPEC = "sandbox/openapi.yaml";
+
 function inputFiles(configPath: string, bundlePaths: string[], changelogs: string[]): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const code = ["build.ts", "pages.ts", "redoc.ts", "summary.ts"].map((name) => join(here, name));
+  const sandbox = sandboxDocument(dirname(configPath));
   return [
     configPath,
     ...bundlePaths,
+    ...(existsSync(sandbox) ? [sandbox] : []),
     ...changelogs,
     ...filesUnder(TEMPLATE_DIR),
     ...code,
@@ -214,6 +223,28 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
       log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, ${Date.now() - t0} ms)`);
     });
 
+    const sandbox = sandboxDocument(baseDir);
+    const hasSandbox = existsSync(sandbox);
+    if (hasSandbox) {
+      const outFile = join(stage, SANDBOX_PAGE);
+      mkdirSync(dirname(outFile), { recursive: true });
+      cpSync(sandbox, join(stage, SANDBOX_SPEC));
+      await buildRedocPage({
+        specPath: sandbox,
+        outFile,
+        template: join(TEMPLATE_DIR, "redoc-page.hbs"),
+        title: "Sandbox control API · reference",
+        templateOptions: { siteRoot: "../", alias: "sandbox control API", anchor: "", downloadName: "sandbox-control-openapi.yaml" },
+        configPath,
+        cwd: baseDir,
+      });
+      const html = localizePage(readFileSync(outFile, "utf8"), `../${REDOC_ASSET}`, bundle.integrity);
+      const external = externalResources(html);
+      if (external.length > 0) throw new Error(`sandbox control API: the Redoc page would load from other hosts: ${external.join(", ")}`);
+      writeFileSync(outFile, html);
+      log(`docs: sandbox control API      ${SANDBOX_PAGE}`);
+    }
+
     for (const [service, file] of changelogs) {
       const title = summaries.find((s) => s.entry.service === service && s.entry.latest)?.title ?? service;
       const page = join(stage, changelogPage(service));
@@ -224,7 +255,10 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
       log(`docs: changelog ${changelogPage(service)} (from ${relative(baseDir, file)})`);
     }
 
-    writeFileSync(join(stage, "index.html"), renderIndex(summaries, gaps, changelogs, facts));
+    writeFileSync(
+      join(stage, "index.html"),
+      renderIndex(summaries, gaps, changelogs, facts, hasSandbox ? { page: SANDBOX_PAGE, spec: SANDBOX_SPEC } : undefined),
+    );
     writeFileSync(join(stage, "open-questions.html"), renderOpenQuestions(summaries, gaps, facts));
     for (const page of ["index.html", "open-questions.html"]) {
       const external = externalResources(readFileSync(join(stage, page), "utf8"));

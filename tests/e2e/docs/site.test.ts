@@ -251,6 +251,22 @@ describe.concurrent("docs site: index", () => {
   }, 120_000);
 });
 
+describe.concurrent("docs site: sandbox control API", () => {
+  it("links the control API's page from the index; the page renders every tag of src/sandbox/openapi.yaml offline", async () => {
+    const control = loadDocument(join(repoRoot, "src/sandbox/openapi.yaml"));
+    const tags = (control.tags as Array<{ name: string }>).map((t) => t.name);
+    expect(readFileSync(join(siteDir, "index.html"), "utf8")).toContain('data-link="sandbox-page" href="sandbox/index.html"');
+    expect(readFileSync(join(siteDir, "sandbox/openapi.yaml"), "utf8")).toBe(
+      readFileSync(join(repoRoot, "src/sandbox/openapi.yaml"), "utf8"),
+    );
+    await visit("sandbox/index.html", "sandbox-control-api", async (record) => {
+      await redocReady(record);
+      const groups = await record.page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").allInnerTexts();
+      expect(groups.map((g) => g.trim())).toEqual(tags);
+    });
+  }, 120_000);
+});
+
 describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
   it(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec; the search box finds one by name`, async () => {
     await visit(api.page, `api-${api.service}-${api.release}`, async (record) => {

@@ -72,7 +72,7 @@ describe("scripts/test.ts", () => {
 
   it("finds every stage among package.json's scripts, and npm test runs it", () => {
     const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(STAGES).toEqual(["lint:ts", "lint:spec", "lint:workflows", "check:generated", "typecheck", "test:vitest"]);
+    expect(STAGES).toEqual(["lint:ts", "lint:spec", "lint:sandbox", "lint:workflows", "check:generated", "typecheck", "test:vitest"]);
     for (const stage of STAGES) expect(scripts[stage], stage).toBeTruthy();
     expect(scripts.test).toBe("node --import tsx scripts/test.ts");
   });
