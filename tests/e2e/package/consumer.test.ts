@@ -353,6 +353,22 @@ for (const c of cases) {
   });
 }
 
+test("the installed package runs the sandbox: its control API document is served, state is kept", async () => {
+  const { startMock, sandboxControl } = await import("bank-api-contracts/testing");
+  const sandbox = await startMock("pay@1.3.0", { sandbox: true });
+  try {
+    const document = await fetch(sandbox.url + "/_sandbox/openapi.yaml");
+    expect(document.status).toBe(200);
+    expect(await document.text()).toContain("openapi: 3.1");
+    const headers = { authorization: "Bearer installed", "content-type": "application/json" };
+    const created = await fetch(sandbox.url + "/v1/invoice", { method: "POST", headers, body: JSON.stringify({ amount: { cur: "IDR", amt: "1000" } }) });
+    const { invoice_id } = await created.json();
+    expect((await sandboxControl(sandbox.url, "installed").record("invoice", invoice_id)).status).toBe("Created");
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test("the mock stops on SIGTERM and exits 0", async () => {
   const exit = new Promise((resolve) => mock.on("exit", resolve));
   mock.kill("SIGTERM");
@@ -370,6 +386,8 @@ describe.concurrent("the tarball", () => {
       for (const file of ["client.js", "client.d.ts", "schema.d.ts"]) expect(files).toContain(`dist/${entry.generatedDir}/${file}`);
       expect(files).toContain(`${entry.generatedDir}/openapi.yaml`);
       expect(files).toContain(`specs/${entry.service}/CHANGELOG.md`);
+      // The sandbox's declaration of the API's behaviour: read at run time by `mock --sandbox`.
+      expect(files).toContain(`specs/${entry.service}/${entry.release}/sandbox.yaml`);
     }
     for (const file of [
       "package.json",
@@ -378,10 +396,12 @@ describe.concurrent("the tarball", () => {
       "dist/src/cli/bin.js",
       "dist/src/testing/index.js",
       "dist/src/client/index.d.ts",
+      "src/sandbox/openapi.yaml",
     ]) {
       expect(files).toContain(file);
     }
-    const shipped = (f: string) => /^specs\/[^/]+\/CHANGELOG\.md$/.test(f);
+    const shipped = (f: string) =>
+      /^specs\/[^/]+\/CHANGELOG\.md$/.test(f) || /^specs\/[^/]+\/[^/]+\/sandbox\.yaml$/.test(f) || f === "src/sandbox/openapi.yaml";
     expect(
       files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)))),
     ).toEqual([]);
@@ -539,7 +559,7 @@ describe.concurrent("installed with the test tools", () => {
       );
       expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
       expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
-      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
+      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 2);
       expect(result.code).toBe(0);
     },
     SLOW,
