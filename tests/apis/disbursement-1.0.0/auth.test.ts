@@ -1,10 +1,9 @@
 /**
- * The disbursement and account-opening clients authenticate with `x-api-key`: the generated
- * factories put the key in that header (captured by an injected fetch, no global patching), and
- * the mock answers 401 to a request without it and 200 with it.
+ * The disbursement client authenticates with `x-api-key`: the generated factory puts the key in that header
+ * (captured by an injected fetch, no global patching), and the mock answers 401 to a request
+ * without it and 200 with it.
  */
 import { describe, expect, it } from "vitest";
-import { createAccountOpeningClient } from "../../../generated/account-opening/1.0.0/client.js";
 import { createDisbursementClient } from "../../../generated/disbursement/1.0.0/client.js";
 import { findApi } from "../../../src/registry.js";
 import { mockForSuite, recordingFetch } from "../../helpers/auth.js";
@@ -14,9 +13,6 @@ const KEY = "test-api-key-123";
 
 const disbursementDoc = loadDocument(findApi("disbursement@1.0.0").bundlePath);
 const createBody = disbursementDoc.paths["/v1/disbursements"].post.requestBody.content["application/json"].examples.philippines.value;
-const openBody = loadDocument(findApi("account-opening@1.0.0").bundlePath).paths["/v1/open-account"].post.requestBody.content[
-  "application/json"
-].examples.dummyBank.value;
 
 /** One call per API: the client factory, a call through the client, and the same request without credentials. */
 const apis = [
@@ -27,14 +23,6 @@ const apis = [
       createDisbursementClient({ baseUrl, apiKey, fetch }),
     call: (c: ReturnType<typeof createDisbursementClient>) => c.POST("/v1/disbursements", { body: createBody }),
     raw: { path: "/v1/disbursements", method: "POST", body: createBody },
-  },
-  {
-    alias: "account-opening@1.0.0",
-    factory: createAccountOpeningClient as (options: object) => unknown,
-    client: (baseUrl: string, fetch?: (r: Request) => Promise<Response>, apiKey: string | (() => string) = KEY) =>
-      createAccountOpeningClient({ baseUrl, apiKey, fetch }),
-    call: (c: ReturnType<typeof createAccountOpeningClient>) => c.POST("/v1/open-account", { body: openBody }),
-    raw: { path: "/v1/open-account", method: "POST", body: openBody },
   },
 ] as const;
 
