@@ -48,8 +48,13 @@ describe("the repository's released APIs", () => {
     expect(problems.map((p) => p.message)).toEqual([]);
   });
 
-  it("every correction in the lock has a date, a reason and the hashes it moves between", () => {
-    for (const [alias, locked] of Object.entries(readLock().releases)) {
+  it("every correction in the lock has a date, a reason and the hashes it moves between; the last one ends at the release's hash", () => {
+    const releases = Object.entries(readLock().releases);
+    // The fidelity pass of 2026-11-23 corrected each of the seven released contracts once.
+    expect(releases.flatMap(([, locked]) => locked.corrections ?? [])).toHaveLength(7);
+    for (const [alias, locked] of releases) {
+      const last = locked.corrections?.at(-1);
+      if (last) expect(last.to, `${alias}: the last correction ends at the locked hash`).toBe(locked.hash);
       for (const c of locked.corrections ?? []) {
         expect(c.date, alias).toMatch(/^\d{4}-\d{2}-\d{2}$/);
         expect(c.reason.trim().length, alias).toBeGreaterThan(10);
