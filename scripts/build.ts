@@ -8,6 +8,7 @@
  *
  * `npm pack` runs the build first (prepack). dist/ is replaced whole: the compiler writes into a
  * fresh folder that then takes dist/'s place, so no file of an API that left the registry remains.
+ * Exit 1 on a failure (a stale package.json with --check, a compiler error), 2 on bad arguments.
  */
 import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

@@ -13,7 +13,8 @@
  *   assets/site.css
  *
  * Nothing on the site loads from another host. The output folder (default site/) is replaced
- * as a whole; a folder that is not a previous build is never deleted.
+ * as a whole; a folder that is not a previous build is never deleted. Exit 1 when the build fails
+ * (the error as `docs:build: <message>`), 2 on bad arguments.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
