@@ -10,8 +10,8 @@
  * browser, a child process or a socket, and none of them is left to run alone after vitest.
  * Each stage's output is kept apart and printed whole when the stage ends; then one line per stage
  * with its result, wall time and CPU time (its processes' user + system time). Every stage runs to
- * its end; the exit code is 1 when any failed (2 when package.json lacks a stage). Arguments go to vitest (`npm test -- -t <name>`),
- * except `-h`/`--help`, this script's own.
+ * its end; the exit code is 1 when any failed (2 when package.json lacks a stage). Arguments go to
+ * vitest (`npm test -- -t <name>`), except `-h`/`--help`, this script's own.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
