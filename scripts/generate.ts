@@ -6,25 +6,18 @@
  *
  *   npm run generate            write the files (only those whose content changed)
  *   npm run check:generated     compare, exit 1 when stale, missing or extra files exist
+ *
+ * `--config <redocly.yaml>` reads another registry and writes generated/ beside it (the tests use a
+ * fixture registry). Exit 2 on bad arguments.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { promisify } from "node:util";
 import { parse } from "yaml";
 import { redoclyCli, withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/registry.js";
-
-const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
-
-Writes generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} for every API in the registry.
-
-Options:
-  --check            regenerate in memory and compare with generated/; exit 1 when anything is stale
-  --config <file>    registry to read (default: redocly.yaml at the repository root);
-                     the output goes to generated/ beside it
-  -h, --help         show this help`;
+import { runCommand, runProgram, script } from "./lib/cli.js";
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
@@ -251,44 +244,20 @@ function removeEmptyDirs(dir: string): void {
   if (readdirSync(dir).length === 0) rmdirSync(dir);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: { check: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const configPath = resolve(args.config ?? join(repoRoot, "redocly.yaml"));
+/** Writes generated/ from the registry at `configPath` (or, with `check`, compares); the exit code. */
+export async function generate(configPath: string, check: boolean): Promise<number> {
   const base = dirname(configPath);
-
-  let generated;
-  try {
-    generated = await generateAll(configPath);
-  } catch (error) {
-    console.error((error as Error).message);
-    return 1;
-  }
+  const generated = await generateAll(configPath);
   let sandboxFiles: GeneratedFile[];
   try {
     sandboxFiles = await generateSandboxTypes(base);
   } catch (error) {
-    console.error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
-    return 1;
+    throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }
   const expected = new Set([...generated.flatMap((g) => g.files.map((f) => f.path)), ...sandboxFiles.map((f) => f.path)]);
   const extra = filesOnDisk(base).filter((path) => !expected.has(path));
 
-  if (args.check) {
+  if (check) {
     const problems: string[] = [];
     for (const { files } of [...generated, { files: sandboxFiles }]) {
       for (const file of files) {
@@ -337,6 +306,17 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+function program() {
+  return script("generate")
+    .description("Write generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} for every API in the registry")
+    .option("--check", "regenerate in memory and compare with generated/; exit 1 when anything is stale, missing or extra")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root); the output goes to generated/ beside it")
+    .action((options: { check?: boolean; config?: string }) =>
+      generate(resolve(options.config ?? join(repoRoot, "redocly.yaml")), options.check === true),
+    );
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

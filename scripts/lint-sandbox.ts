@@ -12,12 +12,10 @@
  */
 import { execFile } from "node:child_process";
 import { join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { withoutRedoclyBanner } from "../src/redocly.js";
 import { repoRoot } from "../src/registry.js";
+import { runCommand, runProgram, script } from "./lib/cli.js";
 
-const USAGE = "usage: tsx scripts/lint-sandbox.ts [--file <openapi.yaml>]";
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 
 interface Result {
@@ -91,15 +89,8 @@ export async function lintSandboxDocument(file: string): Promise<string[]> {
   return problems;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let file: string;
-  try {
-    const { values } = parseArgs({ args: argv, options: { file: { type: "string" } }, allowPositionals: false });
-    file = resolve(values.file ?? join(repoRoot, "src/sandbox/openapi.yaml"));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
+/** Lints `file`, printing each problem and a summary line; the exit code. */
+async function report(file: string): Promise<number> {
   const problems = await lintSandboxDocument(file);
   for (const line of problems) console.log(line);
   console.log(
@@ -108,6 +99,14 @@ export async function main(argv: string[]): Promise<number> {
   return problems.length === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+function program() {
+  return script("lint:sandbox")
+    .description("Lint the sandbox control API's document with Spectral and Redocly, as the APIs are")
+    .option("--file <openapi.yaml>", "the document to lint (default: src/sandbox/openapi.yaml)")
+    .action((options: { file?: string }) => report(resolve(options.file ?? join(repoRoot, "src/sandbox/openapi.yaml"))));
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

@@ -19,11 +19,11 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import type { Command } from "commander";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
+import { type Io, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
 type Severity = "error" | "warning" | "info" | "hint";
 
@@ -39,7 +39,6 @@ interface Problem {
 
 const RULESET = join(repoRoot, ".spectral.yaml");
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
-const USAGE = "usage: tsx scripts/lint.ts [--config <redocly.yaml>] [alias ...]";
 
 interface RunResult {
   code: number;
@@ -275,40 +274,8 @@ function format(p: Problem): string {
 
 const count = (problems: Problem[], severity: Severity) => problems.filter((p) => p.severity === severity).length;
 
-/** The command: prints the problems and a summary line per API to `io`; returns the exit code. */
-export async function main(argv: string[], io: Pick<Console, "log" | "error"> = console): Promise<number> {
-  let values: { config?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    io.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const config = resolve(values.config ?? join(repoRoot, "redocly.yaml"));
-  let registry: ApiEntry[];
-  try {
-    registry = loadRegistry(config);
-  } catch (error) {
-    io.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const known = `known aliases: ${registry.map((a) => a.alias).join(", ")}`;
-  if (values.help) {
-    io.log(`${USAGE}\n${known}`);
-    return 0;
-  }
-  const unknown = positionals.filter((alias) => !registry.some((a) => a.alias === alias));
-  if (unknown.length > 0) {
-    io.error(`unknown alias: ${unknown.join(", ")}\n${USAGE}\n${known}`);
-    return 2;
-  }
-  const apis = positionals.length > 0 ? registry.filter((a) => positionals.includes(a.alias)) : registry;
-
+/** Lints `apis` of the registry at `config`: prints the problems and a summary line per API to `io`; the exit code. */
+async function report(apis: ApiEntry[], config: string, io: Io): Promise<number> {
   const started = performance.now();
   const reports = await lint(apis, config);
   const seconds = (performance.now() - started) / 1000;
@@ -338,6 +305,36 @@ export async function main(argv: string[], io: Pick<Console, "log" | "error"> = 
   return failed ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+const DEFAULT_CONFIG = join(repoRoot, "redocly.yaml");
+
+function program(io: Io = console) {
+  const command: Command = script("lint:spec", io)
+    .description("Lint every API of the registry (or the aliases given) with Spectral and Redocly")
+    .argument("[alias...]", "APIs to lint (default: all)")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root)")
+    .addHelpText("after", () => {
+      try {
+        return `\nKnown APIs: ${loadRegistry(resolve(command.opts().config ?? DEFAULT_CONFIG))
+          .map((a) => a.alias)
+          .join(", ")}`;
+      } catch {
+        return "";
+      }
+    })
+    .action((aliases: string[], options: { config?: string }) => {
+      const config = resolve(options.config ?? DEFAULT_CONFIG);
+      let registry: ApiEntry[];
+      try {
+        registry = loadRegistry(config);
+      } catch (error) {
+        misuse(command, (error as Error).message);
+      }
+      return report(selectApis(command, registry, aliases), config, io);
+    });
+  return command;
 }
+
+/** The command on `argv` (the arguments after the script), printing to `io`; the exit code. */
+export const main = (argv: string[], io: Io = console) => runCommand(program(io), argv);
+
+await runProgram(program, import.meta.url);

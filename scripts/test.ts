@@ -10,13 +10,14 @@
  * browser, a child process or a socket, and none of them is left to run alone after vitest.
  * Each stage's output is kept apart and printed whole when the stage ends; then one line per stage
  * with its result, wall time and CPU time (its processes' user + system time). Every stage runs to
- * its end; the exit code is 1 when any failed. Arguments go to vitest (`npm test -- -t <name>`).
+ * its end; the exit code is 1 when any failed (2 when package.json lacks a stage). Arguments go to
+ * vitest (`npm test -- -t <name>`), except `-h`/`--help`, this script's own.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { repoRoot } from "../src/registry.js";
+import { runCommand, runProgram, script } from "./lib/cli.js";
 
 /** package.json scripts run by `npm test`; the last is vitest (the extra arguments go to it). */
 export const STAGES = ["lint:ts", "lint:spec", "lint:sandbox", "lint:workflows", "check:generated", "typecheck", "test:vitest"] as const;
@@ -97,7 +98,8 @@ export async function runStages(stages: Stage[], log: (text: string) => void = c
   return failed.length === 0 ? 0 : 1;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs the stages, the extra arguments going to vitest; the exit code. */
+async function test(vitestArgs: string[]): Promise<number> {
   const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const missing = STAGES.filter((name) => !scripts[name]);
   if (missing.length > 0) {
@@ -106,11 +108,23 @@ export async function main(argv: string[]): Promise<number> {
   }
   return runStages(
     STAGES.map((name) =>
-      name === VITEST ? { name, command: [scripts[name], ...argv.map(quote)].join(" ") } : { name, command: scripts[name] },
+      name === VITEST ? { name, command: [scripts[name], ...vitestArgs.map(quote)].join(" ") } : { name, command: scripts[name] },
     ),
   );
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
+function program() {
+  return (
+    script("test")
+      .description(`Run every check of the repository, the stages side by side: ${STAGES.join(", ")}`)
+      .argument("[vitest-argument...]", "passed to vitest, in order (e.g. a test file, -t <name>)")
+      // Vitest's options are not this script's: they go to vitest with the rest.
+      .allowUnknownOption()
+      .action((vitestArgs: string[]) => test(vitestArgs))
+  );
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

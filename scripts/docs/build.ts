@@ -13,14 +13,15 @@
  *   assets/site.css
  *
  * Nothing on the site loads from another host. The output folder (default site/) is replaced
- * as a whole; a folder that is not a previous build is never deleted.
+ * as a whole; a folder that is not a previous build is never deleted. Exit 1 when the build fails
+ * (the error as `docs:build: <message>`), 2 on bad arguments.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { runCommand, runProgram, script } from "../lib/cli.js";
 import { collectRegistryGaps } from "../lib/gaps.js";
 import { loadRegistry, repoRoot } from "../../src/registry.js";
 import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuestions, type SiteFacts } from "./pages.js";
@@ -35,16 +36,6 @@ const REDOC_ASSET = "assets/redoc.standalone.js";
 
 /** Where a build is assembled before it replaces `outDir` (removed when the build fails). */
 export const stagingDir = (outDir: string) => `${resolve(outDir)}.building-${process.pid}`;
-
-const USAGE = `Usage: npm run docs:build -- [--out DIR] [--config FILE] [--if-stale]
-
-Builds the static documentation site for every API in the registry.
-
-Options:
-  --out DIR        output folder (default site/); replaced as a whole
-  --config FILE    registry to read (default: redocly.yaml at the repository root)
-  --if-stale       do nothing when DIR already holds a build of the same inputs
-  -h, --help       show this help`;
 
 export interface BuildOptions {
   outDir?: string;
@@ -282,37 +273,18 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        out: { type: "string" },
-        config: { type: "string" },
-        "if-stale": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`docs:build: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  try {
-    await buildDocs({ outDir: values.out, configPath: values.config, ifStale: values["if-stale"], log: (line) => console.log(line) });
-    return 0;
-  } catch (error) {
-    console.error(`docs:build: ${(error as Error).message}`);
-    return 1;
-  }
+function program() {
+  return script("docs:build")
+    .description("Build the static documentation site for every API in the registry")
+    .option("--out <dir>", "output folder (default: site/); replaced as a whole")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root)")
+    .option("--if-stale", "do nothing when the output folder already holds a build of the same inputs")
+    .action(async (options: { out?: string; config?: string; ifStale?: boolean }) => {
+      await buildDocs({ outDir: options.out, configPath: options.config, ifStale: options.ifStale, log: (line) => console.log(line) });
+    });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

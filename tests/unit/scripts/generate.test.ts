@@ -142,11 +142,17 @@ describe("generate --check", () => {
 });
 
 describe("misuse", () => {
-  it("prints usage and exits 2 on an unknown flag or a positional argument", async () => {
-    for (const args of [["--bogus"], ["pay@1.3.0"], ["--config"]]) {
+  it("prints one error line and the hint, and exits 2, on an unknown flag, a positional argument or a missing value", async () => {
+    const cases: Array<[string[], string]> = [
+      [["--bogus"], "error: unknown option '--bogus'"],
+      [["pay@1.3.0"], "error: too many arguments. Expected 0 arguments but got 1."],
+      [["--config"], "error: option '--config <file>' argument missing"],
+    ];
+    for (const [args, line] of cases) {
       const result = await runGenerate(args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]");
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(`${line}\n(add --help for usage)`);
     }
   });
 

@@ -144,7 +144,9 @@ describe("scripts/lint.ts", () => {
     for (const name of ["bad-ref", "invalid-example", "yaml-syntax"]) expect(summary(all, name), name).toMatch(/redocly [1-9]\d*\)$/);
   });
 
-  it("rejects an unknown alias with usage and the known aliases, exit 2 (as a command)", { timeout: TIMEOUT }, async () => {
+  it("rejects an unknown alias with one line naming the known aliases and the hint, exit 2 (as a command)", {
+    timeout: TIMEOUT,
+  }, async () => {
     const { code, stderr } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "scripts/lint.ts", "--config", `${fixtures}/clean/redocly.yaml`, "nope@1.0.0"],
@@ -156,7 +158,6 @@ describe("scripts/lint.ts", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(code).toBe(2);
-    expect(stderr).toContain("usage: tsx scripts/lint.ts");
-    expect(stderr).toContain("known aliases: widget@1.0.0");
+    expect(stderr).toBe('error: unknown API "nope@1.0.0"; known: widget@1.0.0\n(add --help for usage)\n');
   });
 });
