@@ -107,7 +107,8 @@ describe("importing a module of scripts/", () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "tests/unit/scripts/import-probe.ts", ...probed, canary],
-      { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
+      // tsx's disk cache would write under the system's temporary directory (a refused effect).
+      { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TSX_DISABLE_CACHE: "1" } },
     );
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(probed.length + 1);
