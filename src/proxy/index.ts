@@ -380,8 +380,9 @@ export async function startProxy(api: string | ApiEntry, options: ProxyOptions):
     const finish = (exchange: ProxyExchange) => {
       try {
         report(exchange);
-      } catch {
-        // a failing reporter must not break the exchange
+      } catch (error) {
+        // A failing reporter breaks no exchange (the answer is sent already); it is named once per call.
+        process.stderr.write(`${entry.alias} proxy: onExchange threw on ${method} ${url}: ${(error as Error)?.message ?? String(error)}\n`);
       }
     };
     const answerItself = (failure: ProxyFailure, violations: ProxyViolation[]) => {

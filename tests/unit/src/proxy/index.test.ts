@@ -3,15 +3,17 @@
  * upstream that answers one operation of the API with its spec example, or, when asked, with a
  * wrong-typed copy. On every API (in process): the valid exchange passes untouched, the invalid one
  * is reported to onExchange and in sl-violations, a request without credentials is reported but
- * still forwarded. Through the CLI (a process) for the first API: the printed report and SIGTERM.
+ * still forwarded, a wrong-typed request body is forwarded as sent and reported at its property. A
+ * reporter that throws breaks no exchange. Through the CLI (a process) for the first API: the
+ * printed report and SIGTERM.
  */
 import { createServer, type Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
-import { jsonRequest, requiresCredentials } from "../../../../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
+import { jsonRequest, operations, requiresCredentials } from "../../../../src/document/index.js";
+import { credentialHeaders, requestParams, requestUrl, wrongTypedBody } from "../../../../src/testing/requests.js";
 import { isPortFree } from "../../../helpers/ports.js";
-import { named } from "../../../helpers/registry.js";
+import { bundled, named, registry } from "../../../helpers/registry.js";
 import { type ContractCase, contractCases } from "../cli/cases.js";
 import { cli, escapeRegExp, waitFor } from "../../../helpers/cli.js";
 
@@ -84,13 +86,107 @@ describe.each(named(contractCases))("proxy %s", (_, c) => {
     expect(exchanges[0].violations).toEqual(expect.arrayContaining([expected]));
   });
 
-  it.runIf(requiresCredentials(c.api.doc, c.op))("reports a request without credentials, and still forwards it", async () => {
+  it("reports a request without credentials, and still forwards it", async () => {
+    // Each case's operation is authenticated in its source (none of them is public).
+    expect(requiresCredentials(c.api.doc, c.op)).toBe(true);
     exchanges.length = 0;
     const before = up.received.length;
     const response = await call(c, proxy.url, {}, false);
     expect(response.status).toBe(c.status);
     expect(up.received.length).toBe(before + 1);
     expect(exchanges[0].violations).toEqual(expect.arrayContaining([expect.objectContaining({ location: ["request"], code: 401 })]));
+  });
+});
+
+/** Per API: the first operation with a JSON request body example, and a copy with one property wrong-typed. */
+const bodyCases = bundled.flatMap(({ entry, doc }) => {
+  for (const op of operations(doc)) {
+    const media = jsonRequest(doc, op);
+    const example = media?.examples[0]?.value;
+    if (!media?.schema || example === undefined) continue;
+    const wrong = wrongTypedBody(doc, media.schema, example);
+    if (wrong.field === undefined) continue;
+    return [{ alias: entry.alias, doc, op, body: wrong.body, field: wrong.field }];
+  }
+  return [];
+});
+
+it("every API has an operation with a JSON request body to send wrong", () => {
+  expect(bodyCases.map((c) => c.alias)).toEqual(registry.map((e) => e.alias));
+});
+
+describe.each(bodyCases.map((c) => [c.alias, c] as const))("proxy %s, a request body of the wrong type", (_, c) => {
+  it("is forwarded as sent and reported at its property, in sl-violations and to onExchange", async () => {
+    const received: string[] = [];
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        received.push(Buffer.concat(chunks).toString());
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const exchanges: ProxyExchange[] = [];
+    const proxy = await startProxy(c.alias, {
+      upstream: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      port: 0,
+      onExchange: (e) => exchanges.push(e),
+    });
+    try {
+      const params = requestParams(c.doc, c.op);
+      const text = JSON.stringify(c.body);
+      const response = await fetch(proxy.url + requestUrl(c.op, params), {
+        method: c.op.method.toUpperCase(),
+        headers: { ...params.header, ...credentialHeaders(c.doc, c.op), "content-type": "application/json" },
+        body: text,
+      });
+      expect(response.status).toBe(204);
+      expect(received).toEqual([text]);
+      const expected = expect.objectContaining({ location: ["request", "body", c.field], severity: "Error" });
+      expect(JSON.parse(response.headers.get("sl-violations") ?? "[]")).toEqual(expect.arrayContaining([expected]));
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0].violations).toEqual(expect.arrayContaining([expected]));
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("a reporter that throws", () => {
+  it("breaks no exchange: each answer still reaches the client, the reporter is called for each, its error named on stderr", async () => {
+    const [c] = contractCases;
+    const up = await upstream(c);
+    let calls = 0;
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const proxy = await startProxy(c.alias, {
+      upstream: up.url,
+      port: 0,
+      onExchange: () => {
+        calls++;
+        throw new Error("reporter failed");
+      },
+    });
+    try {
+      for (const variant of ["valid", "invalid"]) {
+        const response = await call(c, proxy.url, { "x-variant": variant });
+        expect(response.status).toBe(c.status);
+        expect(await response.json()).toEqual(variant === "valid" ? c.valid : c.invalid);
+      }
+      expect(calls).toBe(2);
+      const lines = written.filter((line) => line.startsWith(`${c.alias} proxy:`));
+      expect(lines).toHaveLength(2);
+      for (const line of lines) expect(line).toMatch(/ proxy: onExchange threw on \S+ \S+: reporter failed\n$/);
+    } finally {
+      spy.mockRestore();
+      await proxy.close();
+      await new Promise((resolve) => up.server.close(resolve));
+    }
   });
 });
 
