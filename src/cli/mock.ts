@@ -1,7 +1,7 @@
 /** `bank-api-contracts mock [alias...]` (also `npm run mock`): every API's contract mock on its default port. */
 import type { Command } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
-import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal } from "./common.js";
+import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
 import { integer } from "./options.js";
 
 /** `mock [alias...]`: also what `npm run mock` runs. */
@@ -30,7 +30,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
         mocks = await startMocks(entries, { portBase: options.portBase, host: options.host });
       } catch (error) {
         dispose();
-        throw new CliFailure((error as Error).message);
+        throw new CliFailure(withPortOption(error, "move the mocks with --port-base <n> (they take n, n+1, ... in registry order)"));
       }
       process.stdout.write(
         table([
