@@ -8,9 +8,12 @@
  *   then `kill $!` (or SIGTERM to `npm start`, or `npm run mock`) used to leave this process
  *   running, re-parented, holding the ports. So when npm started it (`npm_lifecycle_event` is set:
  *   `npx`, `npm run`, `npm start`), the process stops as soon as its parent changes, or, where
- *   /proc exists, its parent's parent (npm itself, killed with SIGKILL). A parent's death has no
- *   event: both are checked every PARENT_CHECK_MS. Started directly (`node_modules/.bin/...`,
- *   `nohup`), the parent is not watched, so a CI step may leave the mock running for the next one.
+ *   /proc exists and the parent is that shell, the shell's parent (npm itself, killed with
+ *   SIGKILL). A parent's death has no event: both are checked every PARENT_CHECK_MS. Started
+ *   directly (`node_modules/.bin/...`), the parent is not watched, so a CI step may leave the mock
+ *   running for the next one. (SIGINT sent to npm's PID stays with that shell, which holds it back
+ *   until its child exits: nothing here sees it. `npx -c 'exec bank-api-contracts ...'` makes this
+ *   process npm's own child, which every signal npm forwards reaches.)
  * - Its standard input is closed, when it is a pipe or a socket that something held open when the
  *   command started (a test harness that spawned it with a pipe, and closed it or exited). An
  *   input that was closed already then (a CI runner's stdin), a terminal, a file or /dev/null
@@ -34,10 +37,22 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-/** Calls `onGone` when the process's parent (or, on Linux, its parent's parent) is no longer the one it started with. */
+/** True when `pid` is a shell running a command string (`sh -c ...`): how npm runs a script or a bin. */
+function isCommandShell(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === "-c";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls `onGone` when the process's parent is no longer the one it started with, or, when that
+ * parent is npm's `sh -c` (Linux), when the shell's own parent (npm) is gone.
+ */
 function watchLauncher(onGone: () => void): () => void {
   const parent = process.ppid;
-  const grandparent = parentOf(parent);
+  const grandparent = isCommandShell(parent) ? parentOf(parent) : undefined;
   const timer = setInterval(() => {
     if (process.ppid !== parent || (grandparent !== undefined && parentOf(parent) !== grandparent)) onGone();
   }, PARENT_CHECK_MS);
