@@ -4,6 +4,7 @@
  * line, the table printer, signal handling and closing servers.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Command, CommanderError } from "commander";
 import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, packageRoot } from "../registry.js";
@@ -24,7 +25,35 @@ export function context(): CliContext {
 const PEERS = {
   prism: ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core"],
   ajv: ["ajv", "ajv-formats"],
+  redocly: ["@redocly/cli"],
 };
+
+/** `npm install --save-dev name@version ...` for these optional peers, at the versions package.json asks for. */
+function installLine(names: string[]): string {
+  const pkg = packageJson();
+  return `npm install --save-dev ${names.map((name) => `${name}@${pkg.peerDependencies?.[name] ?? "latest"}`).join(" ")}`;
+}
+
+/**
+ * Fails, naming one line that installs all of them, when an optional peer of `features` cannot be
+ * found from the package (`what` says what needs them).
+ */
+export function requirePeers(what: string, features: Array<keyof typeof PEERS>): void {
+  const resolve = createRequire(import.meta.url).resolve;
+  const names = features.flatMap((feature) => PEERS[feature]);
+  const missing = names.filter((name) => {
+    try {
+      resolve(`${name}/package.json`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return;
+  throw new CliFailure(
+    `${what} needs ${names.join(", ")} (optional peer dependencies of ${packageJson().name}); not installed: ${missing.join(", ")}. Install them with:\n  ${installLine(names)}`,
+  );
+}
 
 export function packageJson(): { name: string; version: string; peerDependencies?: Record<string, string> } {
   return JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8"));
@@ -40,10 +69,8 @@ export async function needs<T>(feature: keyof typeof PEERS, load: () => Promise<
   } catch (error) {
     const missing = PEERS[feature].find((name) => String((error as Error).message).includes(`'${name}'`));
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !missing) throw error;
-    const pkg = packageJson();
-    const specs = PEERS[feature].map((name) => `${name}@${pkg.peerDependencies?.[name] ?? "latest"}`);
     throw new CliFailure(
-      `this command needs ${PEERS[feature].join(", ")} (optional peer dependencies of ${pkg.name}), and ${missing} is not installed:\n  npm install --save-dev ${specs.join(" ")}`,
+      `this command needs ${PEERS[feature].join(", ")} (optional peer dependencies of ${packageJson().name}), and ${missing} is not installed:\n  ${installLine(PEERS[feature])}`,
     );
   }
 }

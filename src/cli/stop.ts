@@ -71,20 +71,24 @@ function stdinIsPipe(): boolean {
 }
 
 /**
- * Calls `onClosed` when standard input, a pipe or socket with a writer now, reaches its end. The
- * probe reads one byte without blocking (Node makes a piped stdin non-blocking when it opens it):
- * EAGAIN or a byte means a writer is there; 0 bytes means it is closed already, and is ignored.
+ * True when standard input is a pipe or socket that something holds open now. The probe reads one
+ * byte without blocking (Node makes a piped stdin non-blocking when it opens it): EAGAIN or a byte
+ * means a writer is there; 0 bytes means it is closed already. Opens `process.stdin`.
  */
-function watchStdin(onClosed: () => void): () => void {
-  if (!stdinIsPipe()) return () => {};
-  const stdin = process.stdin; // opens fd 0 as a non-blocking stream
-  let open: boolean;
+export function stdinIsOpenPipe(): boolean {
+  if (!stdinIsPipe()) return false;
+  void process.stdin; // opens fd 0 as a non-blocking stream
   try {
-    open = readSync(0, Buffer.alloc(1), 0, 1, null) > 0;
+    return readSync(0, Buffer.alloc(1), 0, 1, null) > 0;
   } catch (error) {
-    open = (error as NodeJS.ErrnoException).code === "EAGAIN";
+    return (error as NodeJS.ErrnoException).code === "EAGAIN";
   }
-  if (!open) return () => {};
+}
+
+/** Calls `onClosed` when standard input, a pipe or socket held open at the start, reaches its end. */
+function watchStdin(onClosed: () => void): () => void {
+  if (!stdinIsOpenPipe()) return () => {};
+  const stdin = process.stdin;
   const closed = () => onClosed();
   stdin.on("end", closed);
   stdin.on("error", closed);

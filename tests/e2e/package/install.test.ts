@@ -46,6 +46,11 @@ const cache = join(work, "npm-cache");
 let release: Released;
 let registry: OfflineRegistry;
 const runs: Array<{ line: string; result: Result }> = [];
+let beforeTestTools: Result | undefined;
+
+/** README's `npx bank-api-contracts workflows run pay@1.3.0`, in the project. */
+const workflowsRun = () =>
+  exec("npx", ["bank-api-contracts", "workflows", "run", "pay@1.3.0"], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
 
 beforeAll(async () => {
   release = await released();
@@ -53,10 +58,12 @@ beforeAll(async () => {
   registry = await startOfflineRegistry();
   mkdirSync(project);
   copyFileSync(release.tarball, join(project, release.filename));
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const result = await exec("sh", ["-c", line], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
     runs.push({ line, result });
     if (result.code !== 0) break;
+    // Between the two lines: the clients are installed, the test tools are not yet.
+    if (index === 0) beforeTestTools = await workflowsRun();
   }
 }, 900_000);
 
@@ -124,16 +131,22 @@ describe("README's install lines, run as written in an empty folder holding the 
   it(
     "then README's `npx bank-api-contracts workflows run pay@1.3.0` passes every workflow against the mock",
     async () => {
-      const result = await exec("npx", ["bank-api-contracts", "workflows", "run", "pay@1.3.0"], {
-        cwd: project,
-        env: npmEnv(registry.url, cache),
-        timeoutMs: SLOW,
-      });
+      const result = await workflowsRun();
       expect(result.stdout, `${result.stdout}\n${result.stderr}`).toMatch(/^pay@1\.3\.0: (\d+) of \1 workflow\(s\) passed/m);
       expect(result.code).toBe(0);
     },
     SLOW,
   );
+
+  it("before the test tools, `workflows run` exits 1 naming what it needs and the line that installs it", () => {
+    expect(beforeTestTools).toBeDefined();
+    const { code, stderr } = beforeTestTools!;
+    const needed = ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core", "@redocly/cli"];
+    const line = `npm install --save-dev ${needed.map((name) => `${name}@${manifest.peerDependencies[name]}`).join(" ")}`;
+    expect(stderr).toContain(`workflows run needs ${needed.join(", ")} (optional peer dependencies of bank-api-contracts)`);
+    expect(stderr).toContain(`\n  ${line}\n`);
+    expect(code).toBe(1);
+  });
 
   it("asked the offline registry only for what the repository's lock holds (and for optional peers it need not install)", () => {
     expect(registry.requests.length).toBeGreaterThan(0);
