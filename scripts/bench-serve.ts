@@ -6,8 +6,8 @@
  * Messages from the parent:
  * - `{ type: "start", kind: "bare", response }`: a bare node:http server replaying `response`
  *   (status, headers, body) to every request after reading the request body: the ceiling.
- * - `{ type: "start", kind: "mock" | "mock-nocache", aliases, registry? }`: this project's mocks
- *   (src/mock), with or without the response cache.
+ * - `{ type: "start", kind: "mock" | "mock-nocache" | "sandbox", aliases, registry? }`: this
+ *   project's mocks (src/mock), with or without the response cache, or in sandbox mode (src/sandbox).
  * - `{ type: "start", kind: "prism-stock", aliases, registry? }`: Prism's own in-process server
  *   (@stoplight/prism-http-server createServer, pino silent): the mock as it was before (the baseline).
  * - `{ type: "memory" }`: replies with process.memoryUsage() after a full GC.
@@ -26,7 +26,7 @@ export interface RecordedResponse {
 
 export type StartMessage =
   | { type: "start"; kind: "bare"; response: RecordedResponse }
-  | { type: "start"; kind: "mock" | "mock-nocache" | "prism-stock"; aliases: string[]; registry?: string };
+  | { type: "start"; kind: "mock" | "mock-nocache" | "sandbox" | "prism-stock"; aliases: string[]; registry?: string };
 
 type Closer = () => Promise<void>;
 const closers: Closer[] = [];
@@ -61,11 +61,11 @@ async function startPrismStock(aliases: string[], registryPath?: string): Promis
   return urls;
 }
 
-async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: string): Promise<Record<string, string>> {
+async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: string, sandbox = false): Promise<Record<string, string>> {
   const registry = loadRegistry(registryPath);
   const mocks: MockServer[] = await startMocks(
     aliases.map((alias) => findApi(alias, registry)),
-    { freePorts: true, cache },
+    { freePorts: true, cache, sandbox },
   );
   closers.push(() => closeMocks(mocks));
   return Object.fromEntries(mocks.map((m) => [m.alias, m.url]));
@@ -88,7 +88,10 @@ process.on("message", async (message: StartMessage | { type: "memory" } | { type
     } else if (message.kind === "prism-stock") {
       reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
     } else {
-      reply({ type: "started", urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry) });
+      reply({
+        type: "started",
+        urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry, message.kind === "sandbox"),
+      });
     }
   } catch (error) {
     reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -4,7 +4,7 @@
  * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
  * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
- * Parts (all by default, in this order): throughput, startup, client, typecheck, load, pipeline.
+ * Parts (all by default, in this order): throughput, sandbox, startup, client, typecheck, load, pipeline.
  * Bad arguments print the usage and exit 2; a failed measurement exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
@@ -20,6 +20,7 @@ import {
   hammer,
   hammerMany,
   type LoadResult,
+  measureSandboxThroughput,
   median,
   rate,
   record,
@@ -39,7 +40,7 @@ import { createTestClient } from "./lib/test-client.js";
 const CLIENT_PAIRS = 6;
 /** Rounds per throughput cell (each variant runs once per round, for duration / ROUNDS seconds). */
 const ROUNDS = 3;
-const PARTS = ["throughput", "startup", "client", "typecheck", "load", "pipeline"] as const;
+const PARTS = ["throughput", "sandbox", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
 const USAGE = `usage: npm run bench -- [--only ${PARTS.join(",")}] [--duration S] [--load-duration S] [--out FILE]
@@ -204,6 +205,57 @@ async function throughput(): Promise<void> {
       `Target at least 15% of the ceiling. Identical requests: lowest ${pct(worstHit)}, ${worstHit >= 0.15 ? "met" : "**not met**"}. ` +
         `Distinct requests (every one through Prism's pipeline): lowest ${pct(worstMiss)}, ${worstMiss >= 0.15 ? "met" : "**not met**"}; ` +
         `${x(Math.min(...gains))} to ${x(Math.max(...gains))} the requests per second of Prism's own server (before).`,
+    ].join("\n"),
+  );
+}
+
+/* 1b. sandbox mode beside the static mode, on the same requests */
+async function sandboxThroughput(): Promise<void> {
+  log("sandbox");
+  const aliases = registry.map((e) => e.alias);
+  const [plain, sandbox] = await Promise.all([
+    startServer({ type: "start", kind: "mock-nocache", aliases }),
+    startServer({ type: "start", kind: "sandbox", aliases }),
+  ]);
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  try {
+    for (const api of apis) {
+      const request = representativeRequest(api);
+      for (const connections of [10, 50]) {
+        log(`  ${api.entry.alias} ${request.operationId} at ${connections} connections`);
+        const result = await measureSandboxThroughput(
+          { static: plain.urls[api.entry.alias], sandbox: sandbox.urls[api.entry.alias] },
+          request,
+          { connections, seconds: Math.max(1, options.duration / ROUNDS), rounds: ROUNDS },
+        );
+        ratios.push(result.ratio);
+        rows.push([
+          api.entry.alias,
+          result.request,
+          String(connections),
+          n0(result.staticRps),
+          `${n0(result.sandboxRps)} (**${pct(result.ratio)}**)`,
+          `${result.staticP99} / ${result.sandboxP99}`,
+        ]);
+      }
+    }
+  } finally {
+    await Promise.all([plain.stop(), sandbox.stop()]);
+  }
+  sections.push(
+    [
+      "## 1b. Sandbox mode throughput",
+      "",
+      "The same representative POST of each API, sent to the static mock with its response cache off (every",
+      "request through Prism's pipeline) and to the sandbox (`mock --sandbox`: Prism's pipeline, then the",
+      "credential's state, the answer built from it, shaped and validated against the response schema). Every",
+      `request carries a fresh credential, so each creates its own state. autocannon for ${options.duration} s per server`,
+      `and cell, as ${ROUNDS} rounds of the two one after another (req/s: mean of the rounds; ratio and p99: median).`,
+      "",
+      table(["API", "request", "conns", "static req/s", "sandbox req/s (of static)", "p99 ms static / sandbox"], rows),
+      "",
+      `Sandbox mode answers ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} of the static mode's requests per second.`,
     ].join("\n"),
   );
 }
@@ -529,7 +581,7 @@ async function pipeline(): Promise<void> {
   );
 }
 
-const runners: Record<Part, () => Promise<void>> = { throughput, startup, client, typecheck, load, pipeline };
+const runners: Record<Part, () => Promise<void>> = { throughput, sandbox: sandboxThroughput, startup, client, typecheck, load, pipeline };
 const startedAt = new Date();
 const load0 = loadavg()[0];
 try {

@@ -39,6 +39,16 @@ export function workflowFilePath(entry: ApiEntry, dir = workflowsDir): string {
   return join(dir, `${entry.service}-${entry.release}.arazzo.yaml`);
 }
 
+/**
+ * The file `workflows run --sandbox` runs: `workflows/sandbox/<service>-<release>.arazzo.yaml` (the
+ * API's flows with steps on the sandbox's control API, its second source) when there is one, else
+ * the API's own file, whose flows already chain against the sandbox's state.
+ */
+export function sandboxWorkflowFilePath(entry: ApiEntry, dir = workflowsDir): string {
+  const own = join(dir, "sandbox", `${entry.service}-${entry.release}.arazzo.yaml`);
+  return existsSync(own) ? own : workflowFilePath(entry, dir);
+}
+
 export interface WorkflowInput {
   name: string;
   required: boolean;
@@ -343,8 +353,8 @@ function lookupApi(command: Command, ctx: CliContext, alias: string): ApiEntry {
   return entry;
 }
 
-function workflowFileOf(entry: ApiEntry): WorkflowFile {
-  const path = workflowFilePath(entry);
+function workflowFileOf(entry: ApiEntry, sandbox = false): WorkflowFile {
+  const path = sandbox ? sandboxWorkflowFilePath(entry) : workflowFilePath(entry);
   if (!existsSync(path)) throw new Error(`${entry.alias} has no workflow file (expected ${relative(process.cwd(), path)})`);
   return loadWorkflowFile(path);
 }
@@ -372,6 +382,10 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
     )
     .option("--workflow <id...>", "run only these workflows (default: all of the file)")
     .option("--verbose", "print every request and response (credentials stay masked)")
+    .option(
+      "--sandbox",
+      "run the sandbox workflows (workflows/sandbox/, which drive the sandbox's control API) against a sandbox mock started for the run, or against --server when it is one",
+    )
     .addHelpText(
       "after",
       '\nExamples:\n  bank-api-contracts workflows run pay@1.3.0\n  bank-api-contracts workflows run pay@1.3.0 --server https://sandbox.pay.your-provider.test --input token="$PAY_TOKEN" --input flaggedInvoiceId=inv_...\n' +
@@ -386,6 +400,7 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
           inputEnv?: Record<string, string>;
           workflow?: string[];
           verbose?: boolean;
+          sandbox?: boolean;
         },
         cmd: Command,
       ) => {
@@ -406,7 +421,7 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
             });
           given[name] = value;
         }
-        const file = workflowFileOf(entry);
+        const file = workflowFileOf(entry, options.sandbox === true);
         const ids = options.workflow;
         const unknownIds = (ids ?? []).filter((id) => !file.workflows.some((w) => w.workflowId === id));
         if (unknownIds.length > 0) {
@@ -438,11 +453,11 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
         } else {
           inputs = mockInputs(file, given, ids);
           const { startMock } = await needs("prism", () => import("../mock/index.js"));
-          mock = await startMock(entry, { port: 0 });
+          mock = await startMock(entry, { port: 0, sandbox: options.sandbox === true });
           server = mock.url;
         }
         process.stdout.write(
-          `${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? " (contract mock)" : ""}\n`,
+          `${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? (options.sandbox ? " (sandbox mock)" : " (contract mock)") : ""}\n`,
         );
         try {
           const result = await runWorkflows(file.path, {

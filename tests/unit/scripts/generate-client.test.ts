@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, parseViolations, unwrap } from "../../../src/client/index.js";
 import { loadRegistry } from "../../../src/registry.js";
 import { generateFixture, type Fixture } from "./generate-fixture.js";
+import { SOURCE_AUTH } from "../../helpers/auth.js";
 
 const TOKEN = "tok_SECRET_4f9a1c";
 const KEY = "key_SECRET_77e0b2";
@@ -238,53 +239,16 @@ describe("ApiError and unwrap", () => {
   });
 });
 
-/**
- * Every API's generated factories and the credential each sends, written by hand from the source
- * documents (DESIGN.md's registry table): the factory names and the auth header are not derived from
- * the code under test.
- */
-const FACTORIES: Array<
-  [alias: string, names: string[], auth: { option: "accessToken" | "apiKey"; header: string; value: (token: string) => string }]
-> = [
-  [
-    "pay@1.3.0",
-    ["createPayV130Client", "createPayClient"],
-    { option: "accessToken", header: "authorization", value: (t) => `Bearer ${t}` },
-  ],
-  ["pay@1.2.0", ["createPayV120Client"], { option: "accessToken", header: "authorization", value: (t) => `Bearer ${t}` }],
-  [
-    "payment-initiation@1.0.0",
-    ["createPaymentInitiationV100Client", "createPaymentInitiationClient"],
-    { option: "apiKey", header: "x-api-key", value: (t) => t },
-  ],
-  ["statement@1.0.0", ["createStatementV100Client", "createStatementClient"], { option: "apiKey", header: "x-api-key", value: (t) => t }],
-  [
-    "balance@1.0.0",
-    ["createBalanceV100Client", "createBalanceClient"],
-    { option: "accessToken", header: "authorization", value: (t) => `Bearer ${t}` },
-  ],
-  [
-    "disbursement@1.0.0",
-    ["createDisbursementV100Client", "createDisbursementClient"],
-    { option: "apiKey", header: "x-api-key", value: (t) => t },
-  ],
-  [
-    "account-opening@1.0.0",
-    ["createAccountOpeningV100Client", "createAccountOpeningClient"],
-    { option: "apiKey", header: "x-api-key", value: (t) => t },
-  ],
-];
-
 describe("every API in the registry", () => {
   it("has a row in the hand-written table, and the table no extra row", () => {
-    expect(FACTORIES.map(([alias]) => alias).sort()).toEqual(
+    expect(SOURCE_AUTH.map(([alias]) => alias).sort()).toEqual(
       loadRegistry()
         .map((e) => e.alias)
         .sort(),
     );
   });
 
-  it.each(FACTORIES)("%s: its factories send the credential in its header and reject a missing one", async (alias, names, auth) => {
+  it.each(SOURCE_AUTH)("%s: its factories send the credential in its header and reject a missing one", async (alias, names, auth) => {
     const entry = loadRegistry().find((e) => e.alias === alias)!;
     const mod = await import(entry.clientPath);
     expect(

@@ -41,13 +41,13 @@ describe("report:gaps", () => {
     expect(stdout).toMatch(new RegExp(`^total\\s+${gaps[0].gaps.length}$`, "m"));
     const misuse = await run(tsx, [script, "--bogus"]).catch((e) => e);
     expect(misuse.code).toBe(2);
-    expect(misuse.stderr).toContain("Usage: report:gaps");
+    expect(misuse.stderr).toBe("error: unknown option '--bogus'\n(add --help for usage)\n");
     const unknown = await run(tsx, [script, "nope@1.0.0"]).catch((e) => e);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(
-      `known: ${loadRegistry()
+    expect(unknown.stderr).toBe(
+      `error: unknown API "nope@1.0.0"; known: ${loadRegistry()
         .map((e) => e.alias)
-        .join(", ")}`,
+        .join(", ")}\n(add --help for usage)\n`,
     );
   }, 30_000);
 });
