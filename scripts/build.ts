@@ -6,14 +6,28 @@
  *   npm run check:package    exit 1, naming the fields, when package.json's exports and the rest
  *                            differ from what the registry gives (nothing is written)
  *
- * `npm pack` runs the build first (prepack). dist/ is replaced whole: the compiler writes into a
- * fresh folder that then takes dist/'s place, so no file of an API that left the registry remains.
+ * `npm pack` runs the build first (prepack). The compiler writes into a fresh folder, and dist/ is
+ * then made to hold exactly its files (changed ones replaced by a rename, extra ones removed), so no
+ * file of an API that left the registry remains, and builds running side by side (the package
+ * tests pack in parallel) never see a missing or half-written dist/.
  * Exit 1 on a failure (a stale package.json with --check, a compiler error), 2 on bad arguments.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 import { runCommand, runProgram, script } from "./lib/cli.js";
@@ -107,11 +121,38 @@ async function compile(): Promise<void> {
     throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout ?? ""}${stderr ?? ""}`.trim());
   }
   chmodSync(join(out, "src/cli/bin.js"), 0o755);
-  const dist = join(repoRoot, "dist");
-  const old = `${out}-old`;
-  if (existsSync(dist)) renameSync(dist, old);
-  renameSync(out, dist);
-  rmSync(old, { recursive: true, force: true });
+  try {
+    syncInto(out, join(repoRoot, "dist"));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes `dist` hold exactly the files of `built`: a file whose content or mode differs is replaced
+ * by a rename (atomic), one that is missing is added, one `built` lacks is removed; an unchanged
+ * file is left alone. So a build that changes nothing changes nothing, and a second build (or an
+ * `npm pack` reading dist/) running at the same time never sees dist/ missing or half-written.
+ */
+function syncInto(built: string, dist: string): void {
+  const files = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((d) => d.isFile())
+          .map((d) => relative(dir, join(d.parentPath, d.name)))
+      : [];
+  const wanted = new Set(files(built));
+  for (const file of wanted) {
+    const from = join(built, file);
+    const to = join(dist, file);
+    if (existsSync(to) && statSync(to).mode === statSync(from).mode && readFileSync(to).equals(readFileSync(from))) continue;
+    mkdirSync(dirname(to), { recursive: true });
+    const staged = `${to}.${process.pid}.tmp`;
+    copyFileSync(from, staged);
+    chmodSync(staged, statSync(from).mode);
+    renameSync(staged, to);
+  }
+  for (const file of files(dist)) if (!wanted.has(file)) rmSync(join(dist, file), { force: true });
 }
 
 /** `npm run build` (or `--check`: `npm run check:package`); the exit code. */

@@ -3,9 +3,10 @@
  * what is stale (`npm run generate`), rebuilds the docs site when its inputs changed
  * (`npm run docs:build -- --if-stale`), then serves the site on one port and every registered API's
  * Prism mock on its own port (`--sandbox`: the stateful sandbox, src/sandbox/), prints the URLs, and
- * runs until SIGINT/SIGTERM, when it closes every
- * server and exits 0. Bad arguments: usage on stderr, exit 2. A failed step or a port in use: the
- * error on stderr, exit 1.
+ * runs until SIGINT/SIGTERM, when it closes every server and exits 0; also when npm, which started
+ * it, is stopped (`kill` of `npm start`'s PID) or a piped standard input closes (src/cli/stop.ts).
+ * Bad arguments: one line and a hint on stderr, exit 2. A failed step or a port in use (named with
+ * the option that moves it): the error on stderr, exit 1.
  */
 import { rmSync } from "node:fs";
 import { relative, resolve } from "node:path";
@@ -14,6 +15,9 @@ import type { MockServer } from "../src/mock/index.js";
 import { DEFAULT_OUT_DIR, stagingDir } from "./docs/build.js";
 import { apiPaths } from "./docs/pages.js";
 import type { StaticServer } from "./docs/serve.js";
+import { HINT, withPortOption } from "../src/cli/common.js";
+import { optionsTakenByNpm } from "../src/cli/npm.js";
+import { untilStopped } from "../src/cli/stop.js";
 import { DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
 
 export const DEFAULT_DOCS_PORT = 4000;
@@ -21,9 +25,12 @@ export const DEFAULT_DOCS_PORT = 4000;
 const registry = loadRegistry();
 
 function usage(problem?: string): never {
-  (problem ? process.stderr : process.stdout).write(
+  if (problem) {
+    process.stderr.write(`start: ${problem}\n${HINT}\n`);
+    process.exit(2);
+  }
+  process.stdout.write(
     [
-      ...(problem ? [`start: ${problem}`, ""] : []),
       "usage: npm start -- [--port N] [--port-base N] [--host HOST] [--docs-dir DIR] [--skip-generate] [--sandbox]   (Bad arguments exit 2.)",
       `  --port N         port of the documentation site (default ${DEFAULT_DOCS_PORT})`,
       `  --port-base N    first mock port (default ${DEFAULT_PORT_BASE}); the APIs take N, N+1, ... in registry order`,
@@ -34,10 +41,18 @@ function usage(problem?: string): never {
       "",
     ].join("\n"),
   );
-  process.exit(problem ? 2 : 0);
+  process.exit(0);
 }
 
 function parseCli() {
+  const taken = optionsTakenByNpm(
+    ["port", "port-base", "host", "docs-dir", "skip-generate", "sandbox"].map((name) => ({
+      name,
+      takesValue: !["skip-generate", "sandbox"].includes(name),
+    })),
+    process.argv.slice(2),
+  );
+  if (taken) usage(taken);
   try {
     return parseArgs({
       allowPositionals: false,
@@ -87,8 +102,7 @@ async function stop(signal: string, code = 0) {
   await Promise.race([Promise.allSettled(closing), new Promise((r) => setTimeout(r, 2000).unref())]);
   process.exit(code);
 }
-process.on("SIGINT", () => void stop("SIGINT"));
-process.on("SIGTERM", () => void stop("SIGTERM"));
+void untilStopped().signal.then((reason) => stop(reason));
 
 const started = Date.now();
 if (!values["skip-generate"]) {
@@ -118,7 +132,7 @@ if (siteResult.status === "fulfilled") site = siteResult.value;
 if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
 const failure = [siteResult, mocksResult].find((r): r is PromiseRejectedResult => r.status === "rejected");
 if (failure) {
-  process.stderr.write(`start: ${(failure.reason as Error).message ?? failure.reason}\n`);
+  process.stderr.write(`start: ${withPortOption(failure.reason, "move the mocks with --port-base <n>")}\n`);
   await stop("", 1);
 }
 

@@ -2,7 +2,8 @@
  * The `bank-api-contracts` command line (commander), one file per command: mock.ts, proxy.ts,
  * validate.ts, list.ts, workflows.ts, callback.ts; what they share is in common.ts. `run(argv)`
  * resolves to the exit code: 0 done, 1 failed (a port in use, violations found, a missing optional
- * dependency), 2 misused (the usage is printed).
+ * dependency), 2 misused (one line of error and the hint `(add --help for usage)`; without a
+ * command, the usage).
  *
  * Prism and Ajv are optional peer dependencies: they are imported by the commands that need them,
  * so `list` and `--help` work without them, and a missing one is named with the install command.

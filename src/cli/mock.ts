@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
-import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal } from "./common.js";
+import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
 import { integer } from "./options.js";
 
 /** `mock [alias...]`: also what `npm run mock` runs. */
@@ -37,7 +37,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
         mocks = await startMocks(entries, { portBase: options.portBase, host: options.host, sandbox: options.sandbox === true });
       } catch (error) {
         dispose();
-        throw new CliFailure((error as Error).message);
+        throw new CliFailure(withPortOption(error, "move the mocks with --port-base <n> (they take n, n+1, ... in registry order)"));
       }
       process.stdout.write(
         table([

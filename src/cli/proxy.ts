@@ -1,7 +1,7 @@
 /** `bank-api-contracts proxy <alias> --upstream <url>`: Prism's validating proxy in front of a real server. */
 import type { Command } from "commander";
 import { defaultPort } from "../registry.js";
-import { type CliContext, CliFailure, closeAll, lookup, needs, untilSignal } from "./common.js";
+import { type CliContext, CliFailure, closeAll, lookup, needs, untilSignal, withPortOption } from "./common.js";
 import { httpUrl, integer } from "./options.js";
 
 export function defineProxy(command: Command, ctx: CliContext): Command {
@@ -42,7 +42,7 @@ export function defineProxy(command: Command, ctx: CliContext): Command {
         });
       } catch (error) {
         dispose();
-        throw new CliFailure((error as Error).message);
+        throw new CliFailure(withPortOption(error, "choose another port with --port <n>"));
       }
       process.stdout.write(
         `${entry.alias} proxy ready: ${proxy.url} -> ${proxy.upstream}. Violations are printed below and sent in the sl-violations response header. Ctrl+C stops.\n`,

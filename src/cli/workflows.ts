@@ -19,13 +19,15 @@
  * variable, so that a token need not be typed into any command line.
  */
 import { spawn } from "node:child_process";
+import { connect as netConnect, isIP } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { parse } from "yaml";
 import { type ApiEntry, packageRoot } from "../registry.js";
-import type { CliContext } from "./common.js";
+import { type CliContext, needs, requirePeers } from "./common.js";
 import { httpUrl } from "./options.js";
 import { redoclyCli } from "../redocly.js";
 
@@ -301,6 +303,33 @@ export async function runWorkflows(filePath: string, options: RunWorkflowsOption
   }
 }
 
+/** The check Respect reports when a step's request got no answer at all. */
+const NETWORK_CHECK = "failed network request";
+
+/**
+ * Why `server` cannot be reached, as the system says it (`getaddrinfo ENOTFOUND host`, `connect
+ * ECONNREFUSED 127.0.0.1:1`, a TLS certificate error, a timeout after 5 s), or undefined when a
+ * connection (and, for https, the TLS handshake) succeeds now. No HTTP request is sent.
+ */
+export async function whyUnreachable(server: string, timeoutMs = 5000): Promise<string | undefined> {
+  const url = new URL(server);
+  const secure = url.protocol === "https:";
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port || (secure ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = secure ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host }) : netConnect({ host, port });
+    const done = (cause: string | undefined) => {
+      socket.destroy();
+      resolve(cause);
+    };
+    socket.setTimeout(timeoutMs, () => done(`did not accept a connection within ${timeoutMs / 1000} s (ETIMEDOUT)`));
+    socket.once("error", (error: NodeJS.ErrnoException) =>
+      done(error.message.includes(error.code ?? "\0") || !error.code ? error.message : `${error.message} (${error.code})`),
+    );
+    socket.once(secure ? "secureConnect" : "connect", () => done(undefined));
+  });
+}
+
 /** `Missing inputs` message: one line per input, with its description. */
 function describeInputs(inputs: WorkflowInput[]): string {
   return inputs.map((i) => `  --input ${i.name}=<${i.secret ? "secret" : "value"}>${i.description ? `  ${i.description}` : ""}`).join("\n");
@@ -409,6 +438,7 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
             { exitCode: 2, code: "bank-api-contracts.unknownInput" },
           );
         }
+        requirePeers("workflows run", options.server ? ["redocly"] : ["prism", "redocly"]);
         let server = options.server;
         let inputs: Record<string, unknown> = given;
         let mock: { url: string; close(): Promise<void> } | undefined;
@@ -422,14 +452,7 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
           }
         } else {
           inputs = mockInputs(file, given, ids);
-          let startMock;
-          try {
-            ({ startMock } = await import("../mock/index.js"));
-          } catch (error) {
-            throw new Error(
-              `running against the mock needs Prism (@stoplight/prism-http, @stoplight/prism-http-server), which failed to load: ${(error as Error).message}; or pass --server`,
-            );
-          }
+          const { startMock } = await needs("prism", () => import("../mock/index.js"));
           mock = await startMock(entry, { port: 0, sandbox: options.sandbox === true });
           server = mock.url;
         }
@@ -448,6 +471,18 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
           process.stdout.write(
             `${entry.alias}: ${passed} of ${result.workflows.length} workflow(s) passed in ${(result.durationMs / 1000).toFixed(1)} s\n`,
           );
+          // Respect says only "failed network request": against a server, find out why it cannot be reached.
+          const unreachable = result.workflows.some((w) => w.failures.some((f) => f.check === NETWORK_CHECK));
+          const cause = unreachable && !mock ? await whyUnreachable(server!) : undefined;
+          for (const workflow of result.workflows) {
+            for (const failure of workflow.failures) {
+              const why = failure.check === NETWORK_CHECK && cause ? `; cannot reach ${server}: ${cause}` : "";
+              const message = failure.message.split("\n")[0].trim().slice(0, 200);
+              process.stdout.write(
+                `  ✗ ${workflow.workflowId}, step ${failure.stepId}: ${failure.check}${message ? ` (${message})` : ""}${why}\n`,
+              );
+            }
+          }
           if (!result.ok) ctx.exitCode = 1;
         } finally {
           await mock?.close();

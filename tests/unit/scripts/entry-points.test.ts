@@ -38,6 +38,7 @@ const SCRIPTS: Record<string, CommandLine | "module" | { left: string }> = {
     name: "release:lock",
     main: async () => (await import("../../../scripts/release-lock.js")).main,
   },
+  "scripts/release.ts": { name: "release", main: async () => (await import("../../../scripts/release.js")).main },
   "scripts/report-gaps.ts": {
     name: "report:gaps",
     main: async () => (await import("../../../scripts/report-gaps.js")).main,
@@ -94,9 +95,9 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(20);
-  expect(probed).toHaveLength(16);
-  expect(commandLines).toHaveLength(11);
+  expect(entries).toHaveLength(21);
+  expect(probed).toHaveLength(17);
+  expect(commandLines).toHaveLength(12);
 });
 
 describe("importing a module of scripts/", () => {

@@ -1,6 +1,6 @@
 /**
- * The `bank-api-contracts` CLI (src/cli): help for each command, misuse (usage and exit 2, unknown
- * aliases named), `list`, `validate` and `mock` on every registered API. Most cases call `run()` in
+ * The `bank-api-contracts` CLI (src/cli): help for each command, misuse (one line and a hint, exit
+ * 2, unknown aliases named), `list`, `validate` and `mock` on every registered API. Most cases call `run()` in
  * this process (fast); the bin itself, standard input and `mock`'s signals run as processes.
  * The proxy has its own file (proxy.test.ts).
  */
@@ -45,10 +45,17 @@ describe("help", () => {
   });
 });
 
-describe("misuse prints the usage on stderr and exits 2", () => {
+describe("misuse prints one line of error and a hint on stderr, not the usage, and exits 2", () => {
   const [first] = registry;
+  it("no command at all prints the usage (the commands and the known APIs) on stderr, exit 2", async () => {
+    const { code, stderr, stdout } = await cliInProcess([]);
+    expect(stderr).toContain("Usage: bank-api-contracts [options] [command]");
+    expect(stderr).toContain(knownLine);
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
   it.each([
-    ["no command", [], "Usage: bank-api-contracts [options] [command]"],
     ["an unknown command", ["serve"], "error: unknown command 'serve'"],
     ["an unknown alias (mock)", ["mock", first.alias, "no-such-api@9.9.9"], `error: unknown API "no-such-api@9.9.9"; known: ${known}`],
     [
@@ -78,9 +85,11 @@ describe("misuse prints the usage on stderr and exits 2", () => {
     ],
   ])("%s", async (_, args, message) => {
     const { code, stderr, stdout } = await cliInProcess(args);
-    expect(stderr).toContain(message);
-    expect(stderr).toContain("Usage: bank-api-contracts");
-    expect(stderr).toContain(knownLine);
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^error: /);
+    expect(lines[0]).toContain(message);
+    expect(lines[1]).toBe("(add --help for usage)");
     expect(stdout).toBe("");
     expect(code).toBe(2);
   });

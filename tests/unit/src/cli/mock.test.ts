@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { jsonRequest, operations, successResponse, loadDocument } from "../../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
+import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
 
 const registry = loadRegistry();
@@ -131,12 +132,26 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     ["an unknown flag", ["--bogus"], "unknown option '--bogus'"],
     ["a non-numeric port base", ["--port-base", "abc"], "--port-base must be an integer"],
     ["an unknown alias", ["no-such-api@9.9.9"], 'unknown API "no-such-api@9.9.9"'],
-  ])("exits 2 with usage and the known aliases on %s", async (_, args, message) => {
+  ])("exits 2 with one line and a hint on %s", async (_, args, message) => {
     const mock = run(...args);
     expect(await mock.exit).toBe(2);
-    expect(mock.stderr()).toContain(message);
-    expect(mock.stderr()).toContain("Usage: npm run mock --");
-    expect(mock.stderr()).toContain(`Known APIs (registry order, default ports from 4010): ${registry.map((e) => e.alias).join(", ")}`);
+    const lines = mock.stderr().trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(message);
+    expect(lines[1]).toBe("(add --help for usage)");
+  });
+
+  it("an option given to npm instead of the script (npm run mock --port-base 4100) is named with the line to type, exit 2", async () => {
+    const child = spawn("npm", ["run", "-s", "mock", "--port-base", "4100"], {
+      cwd: repoRoot,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(stderr).toContain("error: npm took --port-base for itself; put the options after --, as in: npm run mock -- --port-base 4100\n");
+    expect(code).toBe(2);
   });
 
   it("exits 1 naming the port and the alias when a default port is taken", async () => {
@@ -145,7 +160,9 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     try {
       const mock = run("--port-base", String(held.port), first.alias);
       expect(await mock.exit).toBe(1);
-      expect(mock.stderr()).toContain(`${first.alias}: port ${held.port}`);
+      expect(mock.stderr()).toContain(
+        `${first.alias}: port ${held.port} on 127.0.0.1 is already in use; stop what holds it, or move the mocks with --port-base <n>`,
+      );
     } finally {
       await held.close();
     }

@@ -1,5 +1,6 @@
 /**
- * `bank-api-contracts workflows list` and `workflows run --verbose`, run in-process. What `list`
+ * `bank-api-contracts workflows list`, `workflows run --verbose`, and the cause of a step that could not
+ * reach its server, run in-process. What `list`
  * must print is read from the Arazzo files with a plain YAML parser (not the module under test).
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { cliInProcess } from "../../../helpers/cli.js";
+import { occupyPort } from "../../../helpers/ports.js";
 
 const dir = join(repoRoot, "workflows");
 const files = readdirSync(dir).filter((f) => f.endsWith(".arazzo.yaml"));
@@ -59,5 +61,32 @@ describe("workflows run --verbose", () => {
     const quiet = await cliInProcess(["workflows", "run", "payment-initiation@1.0.0"]);
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).not.toContain("Request URL:");
+  }, 120_000);
+});
+
+describe("workflows run against a server that cannot be reached", () => {
+  // One workflow whose first step needs no earlier output; its required inputs given.
+  const args = ["workflows", "run", "balance@1.0.0", "--workflow", "hostedRetrievalThenList", "--input", "token=test-token"];
+
+  it("names the cause of the failed step: connection refused, with the address", async () => {
+    const held = await occupyPort();
+    const port = held.port;
+    await held.close(); // nothing listens there now
+    const { code, stdout } = await cliInProcess([...args, "--server", `http://127.0.0.1:${port}`]);
+    expect(stdout).toMatch(
+      new RegExp(
+        `^  ✗ hostedRetrievalThenList, step init: failed network request .*; cannot reach http://127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`,
+        "m",
+      ),
+    );
+    expect(code).toBe(1);
+  }, 120_000);
+
+  it("names the cause of the failed step: a host name that does not resolve", async () => {
+    const { code, stdout } = await cliInProcess([...args, "--server", "http://no-such-host.invalid"]);
+    expect(stdout).toMatch(
+      /^ {2}✗ hostedRetrievalThenList, step init: failed network request .*; cannot reach http:\/\/no-such-host\.invalid: getaddrinfo E(NOTFOUND|AI_AGAIN) no-such-host\.invalid$/m,
+    );
+    expect(code).toBe(1);
   }, 120_000);
 });

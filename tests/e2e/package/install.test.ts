@@ -1,0 +1,163 @@
+/**
+ * README "Installing the package", followed as a partner follows it: the release tarball
+ * (`npm run release`) in an empty folder, then each line of the README's install block run as
+ * written (`sh -c <line>`), against an offline registry that serves the repository's locked
+ * packages (tests/helpers/package.ts). Then: the package is a dependency and the test tools are
+ * devDependencies (npm moved nothing), a production install keeps the clients, and
+ * `npx bank-api-contracts workflows run` works with what the lines installed.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../../src/registry.js";
+import {
+  exec,
+  npmEnv,
+  type OfflineRegistry,
+  ok,
+  type Released,
+  type Result,
+  readmeBlock,
+  released,
+  startOfflineRegistry,
+} from "../../helpers/package.js";
+
+/** Top-level package names in a node_modules folder (scopes expanded). */
+function topLevel(nodeModules: string): string[] {
+  return readdirSync(nodeModules)
+    .filter((name) => !name.startsWith("."))
+    .flatMap((name) => (name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((sub) => `${name}/${sub}`) : [name]))
+    .sort();
+}
+
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+const SLOW = 300_000;
+
+/** The README's install lines: every line of the block that is not a comment. */
+const lines = readmeBlock("tests/e2e/package/install.test.ts", "runs these lines")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"));
+
+const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-install-"));
+const project = join(work, "project");
+const cache = join(work, "npm-cache");
+let release: Released;
+let registry: OfflineRegistry;
+const runs: Array<{ line: string; result: Result }> = [];
+let beforeTestTools: Result | undefined;
+
+/** README's `npx bank-api-contracts workflows run pay@1.3.0`, in the project. */
+const workflowsRun = () =>
+  exec("npx", ["bank-api-contracts", "workflows", "run", "pay@1.3.0"], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
+
+beforeAll(async () => {
+  release = await released();
+  ok(release.run, "npm run release");
+  registry = await startOfflineRegistry();
+  mkdirSync(project);
+  copyFileSync(release.tarball, join(project, release.filename));
+  for (const [index, line] of lines.entries()) {
+    const result = await exec("sh", ["-c", line], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
+    runs.push({ line, result });
+    if (result.code !== 0) break;
+    // Between the two lines: the clients are installed, the test tools are not yet.
+    if (index === 0) beforeTestTools = await workflowsRun();
+  }
+}, 900_000);
+
+afterAll(async () => {
+  await registry?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("README's install lines, run as written in an empty folder holding the release tarball", () => {
+  it("are two lines: the tarball `npm run release` makes, then the test tools without the package", () => {
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`npm install ./${release.filename}`);
+    expect(lines[1]).toMatch(/^npm install --save-dev /);
+    expect(lines[1]).not.toContain("bank-api-contracts");
+  });
+
+  it("each exits 0, and npm moves nothing between dependencies and devDependencies", () => {
+    expect(runs.map((r) => r.line)).toEqual(lines);
+    for (const { line, result } of runs) {
+      expect(result.code, `${line}\n${result.stdout}\n${result.stderr}`).toBe(0);
+      expect(result.stderr, line).not.toMatch(/Removing dependencies|in favor of devDependencies/);
+    }
+  });
+
+  it("leaves the package in dependencies (the tarball) and every optional peer in devDependencies", () => {
+    const installed = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    expect(installed.dependencies).toEqual({ "bank-api-contracts": `file:${release.filename}` });
+    expect(Object.keys(installed.devDependencies).sort()).toEqual(Object.keys(manifest.peerDependencies).sort());
+  });
+
+  it(
+    "npm ls finds no missing or invalid dependency (the peers satisfy the ranges the package declares)",
+    async () => {
+      const result = await exec("npm", ["ls"], { cwd: project, env: npmEnv(registry.url, cache) });
+      expect(result.stdout).toContain(`bank-api-contracts@${manifest.version}`);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "a production install keeps the package: npm ci --omit=dev installs it, --omit=optional too leaves the test tools out",
+    async () => {
+      const installs: Record<string, string[]> = {};
+      for (const omit of [["--omit=dev"], ["--omit=dev", "--omit=optional"]]) {
+        const production = join(work, `production${omit.length}`);
+        mkdirSync(production);
+        for (const file of ["package.json", "package-lock.json", release.filename])
+          copyFileSync(join(project, file), join(production, file));
+        ok(
+          await exec("npm", ["ci", ...omit], { cwd: production, env: npmEnv(registry.url, cache), timeoutMs: SLOW }),
+          `npm ci ${omit.join(" ")}`,
+        );
+        installs[omit.join(" ")] = topLevel(join(production, "node_modules"));
+      }
+      // Without --omit=optional npm installs the optional peers as well (it marks them devOptional).
+      expect(installs["--omit=dev"]).toEqual(expect.arrayContaining(["bank-api-contracts", ...Object.keys(manifest.dependencies)]));
+      expect(installs["--omit=dev --omit=optional"]).toEqual(
+        ["bank-api-contracts", ...Object.keys(manifest.dependencies), "openapi-typescript-helpers"].sort(),
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    "then README's `npx bank-api-contracts workflows run pay@1.3.0` passes every workflow against the mock",
+    async () => {
+      const result = await workflowsRun();
+      expect(result.stdout, `${result.stdout}\n${result.stderr}`).toMatch(/^pay@1\.3\.0: (\d+) of \1 workflow\(s\) passed/m);
+      expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it("before the test tools, `workflows run` exits 1 naming what it needs and the line that installs it", () => {
+    expect(beforeTestTools).toBeDefined();
+    const { code, stderr } = beforeTestTools!;
+    const needed = ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core", "@redocly/cli"];
+    const line = `npm install --save-dev ${needed.map((name) => `${name}@${manifest.peerDependencies[name]}`).join(" ")}`;
+    expect(stderr).toContain(`workflows run needs ${needed.join(", ")} (optional peer dependencies of bank-api-contracts)`);
+    expect(stderr).toContain(`\n  ${line}\n`);
+    expect(code).toBe(1);
+  });
+
+  it("asked the offline registry only for what the repository's lock holds (and for optional peers it need not install)", () => {
+    expect(registry.requests.length).toBeGreaterThan(0);
+    const lock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
+    };
+    const optionalPeers = new Set(
+      Object.values(lock.packages).flatMap((p) =>
+        Object.keys(p.peerDependenciesMeta ?? {}).filter((n) => p.peerDependenciesMeta![n].optional),
+      ),
+    );
+    expect(registry.misses.filter((miss) => !optionalPeers.has(miss.replace(/^GET \//, "")))).toEqual([]);
+  });
+});

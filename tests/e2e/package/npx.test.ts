@@ -1,0 +1,184 @@
+/**
+ * README "In a CI that is not Node": the mock run by one `npx` command in an empty folder that holds
+ * only the release tarball (no package.json), offline (tests/helpers/package.ts), and stopped the
+ * ways a CI script stops it:
+ *
+ * - the README's script itself, with bash: `npx ... mock &`, wait, the tests (here `pytest` is a
+ *   stub that requests every mock), `kill $!` of npx;
+ * - SIGINT to npx (the README's `-c 'exec ...'` form); and for the plain form (`npx ...
+ *   bank-api-contracts mock`), SIGTERM and SIGKILL to npx, and closing the standard input it was
+ *   given as a pipe.
+ *
+ * Each time every port is free again and no process of the run is left.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations, successResponse } from "../../../src/document/index.js";
+import { credentialHeaders, requestParams, requestUrl } from "../../../src/testing/requests.js";
+import { freePortRange } from "../../helpers/ports.js";
+import {
+  exec,
+  npmEnv,
+  type OfflineRegistry,
+  ok,
+  type Released,
+  readmeBlock,
+  released,
+  startOfflineRegistry,
+} from "../../helpers/package.js";
+import { portsFree, processesWith, waitUntil } from "../../helpers/processes.js";
+import { bundled, registry } from "../../helpers/registry.js";
+
+const SLOW = 300_000;
+const DEFAULT_BASE = 4010;
+const last = DEFAULT_BASE + registry.length - 1;
+const script = readmeBlock("tests/e2e/package/npx.test.ts", "runs this script");
+/** The script's npx command: its first command, continuation lines joined, without the `&`, as arguments. */
+const npxCommand = (
+  script
+    .replace(/\\\n\s*/g, "")
+    .split("\n")[0]
+    .replace(/\s*&\s*$/, "")
+    .match(/'[^']*'|\S+/g) ?? []
+).map((arg) => arg.replace(/^'(.*)'$/, "$1"));
+/** The same without `-c 'exec ...'`: npx runs the bin under its shell (`npx ... bank-api-contracts mock`). */
+const plainCommand = (() => {
+  const at = npxCommand.indexOf("-c");
+  return [...npxCommand.slice(0, at), ...npxCommand[at + 1].replace(/^exec /, "").split(" ")];
+})();
+
+const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-npx-"));
+const project = join(work, "ci");
+const stubs = join(work, "bin");
+const cache = join(work, "npm-cache");
+let release: Released;
+let offline: OfflineRegistry;
+
+beforeAll(async () => {
+  release = await released();
+  ok(release.run, "npm run release");
+  offline = await startOfflineRegistry();
+  mkdirSync(project);
+  mkdirSync(stubs);
+  copyFileSync(release.tarball, join(project, release.filename));
+}, 900_000);
+
+afterAll(async () => {
+  await offline?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const env = () => ({ ...npmEnv(offline.url, cache), PATH: `${stubs}:${process.env.PATH}` });
+
+/** Every process and port of a run on `base` is gone. */
+async function stopped(base: number): Promise<void> {
+  await waitUntil(() => processesWith("--port-base", String(base)).length === 0, `the processes of --port-base ${base} exit`);
+  await waitUntil(() => portsFree(base, registry.length), `ports ${base}-${base + registry.length - 1} are free`);
+}
+
+/** Starts `command` (the README's npx command, or its plain form) on `base`; resolves once the mocks are ready. */
+async function startNpx(command: string[], base: number, stdin: "pipe" | "ignore"): Promise<{ child: ChildProcess; output: () => string }> {
+  const [file, ...args] = command.map((arg) => arg.replace(String(DEFAULT_BASE), String(base)));
+  const child = spawn(file, args, { cwd: project, env: env(), stdio: [stdin, "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await waitUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`npx exited ${child.exitCode}: ${output}`);
+      return output.includes("mock(s) ready");
+    },
+    "the mocks are ready",
+    SLOW,
+  );
+  return { child, output: () => output };
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+
+describe("the mock by one npx command, in a folder with no package.json", () => {
+  it("README's script runs with bash: every mock answers the tests, and `kill $MOCK` frees every port", async () => {
+    expect(npxCommand.slice(0, 3)).toEqual(["npx", "--yes", "--package"]);
+    expect(npxCommand).toContain(`./${release.filename}`);
+    expect(script).toContain(`http://127.0.0.1:${last}/`);
+    const base = await freePortRange(registry.length);
+    const results = join(work, "results.txt");
+    // The partner's tests: a request to every mock (an unknown path: 404), and one operation of the first API.
+    const [{ entry, doc }] = bundled;
+    const op = operations(doc).find((o) => o.method === "get")!;
+    const headers = Object.entries(credentialHeaders(doc, op)).flatMap(([name, value]) => ["-H", `'${name}: ${value}'`]);
+    writeFileSync(
+      join(stubs, "pytest"),
+      [
+        "#!/bin/sh",
+        ...registry.map(
+          (_, i) => `curl -s -o /dev/null -w '${base + i} %{http_code}\\n' http://127.0.0.1:${base + i}/no/such/path >> ${results}`,
+        ),
+        `curl -s -o /dev/null -w '${entry.alias} %{http_code}\\n' ${headers.join(" ")} 'http://127.0.0.1:${base + entry.index}${requestUrl(op, requestParams(doc, op))}' >> ${results}`,
+        "",
+      ].join("\n"),
+    );
+    chmodSync(join(stubs, "pytest"), 0o755);
+
+    const moved = script.replaceAll(String(last), String(base + registry.length - 1)).replaceAll(String(DEFAULT_BASE), String(base));
+    const run = await exec("bash", ["-c", moved], { cwd: project, env: env(), timeoutMs: SLOW });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(readFileSync(results, "utf8").trim().split("\n")).toEqual([
+      ...registry.map((_, i) => `${base + i} 404`),
+      `${entry.alias} ${successResponse(op).status}`,
+    ]);
+    await stopped(base);
+    expect(readdirSync(project)).toEqual([release.filename]); // nothing of npm's in the partner's folder
+    expect(existsSync(join(project, "package.json"))).toBe(false);
+  }, 600_000);
+
+  it(
+    "README's command: SIGINT to npx (kill -INT $!) reaches the mock, which stops and frees the ports",
+    async () => {
+      expect(npxCommand.slice(-2)).toEqual(["-c", `exec bank-api-contracts mock --port-base ${DEFAULT_BASE}`]);
+      const base = await freePortRange(registry.length);
+      const { child, output } = await startNpx(npxCommand, base, "ignore");
+      child.kill("SIGINT");
+      await exited(child);
+      await stopped(base);
+      expect(output()).toContain("SIGINT: stopping the mocks");
+    },
+    SLOW,
+  );
+
+  it.each([
+    ["SIGTERM to npx (kill $!)", "SIGTERM"],
+    ["SIGKILL to npx (a harness's hard kill)", "SIGKILL"],
+  ] as const)(
+    "plain `npx ... bank-api-contracts mock`: %s stops every mock and frees the ports",
+    async (_, signal) => {
+      const base = await freePortRange(registry.length);
+      const { child } = await startNpx(plainCommand, base, "ignore");
+      expect(processesWith("--port-base", String(base)).length).toBeGreaterThan(0);
+      child.kill(signal);
+      await exited(child);
+      await stopped(base);
+    },
+    SLOW,
+  );
+
+  it(
+    "plain `npx ... bank-api-contracts mock`: closing the standard input it was given as a pipe stops every mock, npx exits 0",
+    async () => {
+      const base = await freePortRange(registry.length);
+      const { child, output } = await startNpx(plainCommand, base, "pipe");
+      child.stdin!.end();
+      expect(await exited(child)).toBe(0);
+      expect(output()).toContain("standard input closed: stopping the mocks");
+      await stopped(base);
+    },
+    SLOW,
+  );
+});

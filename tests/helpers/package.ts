@@ -1,0 +1,285 @@
+/**
+ * What the package tests that install the tarball share (tests/e2e/package/install.test.ts,
+ * release.test.ts):
+ *
+ * - `released()`: `npm run release -- --out <dir>` run once for the repository's current content,
+ *   whichever test file asks first; the others wait for it and read its result (a lock folder, a
+ *   result file keyed by a hash of every input of the package). Its tarball is what partners get.
+ * - `startOfflineRegistry()`: an npm registry on 127.0.0.1 that serves, offline, every package of
+ *   the repository's package-lock.json: the packuments built from the lock (versions, dependencies,
+ *   integrity) and the tarballs from npm's cache, which installing this repository filled. With it a
+ *   partner's install line runs exactly as written (`npm install ...`, `npx --package ...`): npm
+ *   resolves versions and builds the tree itself, and nothing leaves the machine.
+ * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a fresh cache, no
+ *   audit, fund or update notices, and none of the npm_* variables of the `npm test` running us.
+ * - `readmeBlock()`: the code block after a README marker comment naming a test.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { repoRoot } from "../../src/registry.js";
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs `file args` to its end; never rejects (the exit code says how it went). */
+export function exec(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string },
+): Promise<Result> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      args,
+      {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 0,
+        killSignal: "SIGKILL",
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started });
+      },
+    );
+    child.stdin?.end(options.input ?? "");
+  });
+}
+
+export function ok(result: Result, what: string): Result {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/** The environment of this process without what `npm test` and vitest set for themselves. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^VITEST/.test(key) && !/^npm_/i.test(key)));
+}
+
+/** For npm run by a partner: the offline registry, a fresh cache, no audit, fund or update notice. */
+export function npmEnv(registryUrl: string, cache: string): NodeJS.ProcessEnv {
+  return {
+    ...cleanEnv(),
+    npm_config_registry: registryUrl,
+    npm_config_cache: cache,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    NO_UPDATE_NOTIFIER: "1",
+    REDOCLY_TELEMETRY: "off",
+  };
+}
+
+/** The fenced block (```lang) after the README's marker comment that starts with `<!-- <test>` and holds `what`. */
+export function readmeBlock(test: string, what: string, lang = "sh"): string {
+  const lines = readFileSync(join(repoRoot, "README.md"), "utf8").split("\n");
+  const marker = lines.findIndex((line) => line.startsWith(`<!-- ${test}`) && line.includes(what));
+  if (marker === -1) throw new Error(`README.md has no "<!-- ${test} ... ${what}" marker`);
+  const block = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "m").exec(lines.slice(marker + 1).join("\n"));
+  if (!block) throw new Error(`README.md: no \`\`\`${lang} block after the "${what}" marker`);
+  return block[1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The release, once per content of the repository
+
+export interface Released {
+  /** The release command's result. */
+  run: Result;
+  /** Absolute path of the tarball it made. */
+  tarball: string;
+  filename: string;
+}
+
+/** Everything the release reads: the tracked and new files outside tests/, by content; node and npm. */
+function inputsHash(): string {
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f && !f.startsWith("tests/") && existsSync(join(repoRoot, f)))
+    .sort();
+  const hash = createHash("sha256").update(`${process.version}\n${execFileSync("npm", ["--version"], { encoding: "utf8" })}`);
+  for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(repoRoot, file)));
+  return hash.digest("hex").slice(0, 16);
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `npm run release`, run (or waited for) once per content of the repository; see the module header. */
+export async function released(): Promise<Released> {
+  const root = join(repoRoot, ".tmp", "release-test");
+  const key = inputsHash();
+  const dir = join(root, key);
+  const resultFile = join(dir, "result.json");
+  const lock = join(root, `${key}.lock`);
+  mkdirSync(root, { recursive: true });
+  for (;;) {
+    if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, "utf8")) as Released;
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      break;
+    } catch {
+      // Another test file is releasing: wait for its result, or take over if it died.
+      const owner = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : Number.NaN);
+      if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    for (const old of readdirSync(root))
+      if (old !== key && !old.endsWith(".lock")) rmSync(join(root, old), { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const run = await exec(process.execPath, ["--import", "tsx", "scripts/release.ts", "--out", dir], { cwd: repoRoot, env: cleanEnv() });
+    const filename = readdirSync(dir).find((f) => f.endsWith(".tgz")) ?? "";
+    const result: Released = { run, tarball: join(dir, filename), filename };
+    if (run.code === 0) writeFileSync(resultFile, JSON.stringify(result));
+    return result;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The offline registry
+
+interface LockEntry {
+  version: string;
+  integrity?: string;
+  link?: boolean;
+  [field: string]: unknown;
+}
+
+/** Fields of a lock entry that are the package's own manifest (what a packument's version holds). */
+const MANIFEST_FIELDS = [
+  "dependencies",
+  "optionalDependencies",
+  "peerDependencies",
+  "peerDependenciesMeta",
+  "bin",
+  "engines",
+  "os",
+  "cpu",
+  "libc",
+  "hasInstallScript",
+  "license",
+  "deprecated",
+];
+
+export interface OfflineRegistry {
+  url: string;
+  /** Every request path, in order. */
+  requests: string[];
+  /** Paths answered 404 (a package or version the repository's lock does not hold). */
+  misses: string[];
+  close(): Promise<void>;
+}
+
+/** semver order: major.minor.patch, then a release above its prereleases (which compare as text). */
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => /^(\d+)\.(\d+)\.(\d+)(?:-([^+]*))?/.exec(v) ?? []);
+  for (let i = 1; i <= 3; i++) if (Number(x[i]) !== Number(y[i])) return Number(x[i]) - Number(y[i]);
+  if (x[4] === y[4]) return 0;
+  if (x[4] === undefined) return 1;
+  if (y[4] === undefined) return -1;
+  return x[4] < y[4] ? -1 : 1;
+}
+
+/** Where a tarball of this integrity is in npm's cache (cacache's content-v2 layout). */
+function cachedContent(cacheDir: string, integrity: string): string {
+  const [algorithm, digest] = integrity.split(" ")[0].split("-");
+  const hex = Buffer.from(digest, "base64").toString("hex");
+  return join(cacheDir, "_cacache", "content-v2", algorithm, hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
+}
+
+export async function startOfflineRegistry(): Promise<OfflineRegistry> {
+  const lock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  const cacheDir = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", env: cleanEnv() }).trim();
+  const byName = new Map<string, Map<string, LockEntry>>();
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!key || entry.link || !entry.integrity) continue;
+    const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
+    if (!byName.has(name)) byName.set(name, new Map());
+    byName.get(name)!.set(entry.version, entry);
+  }
+  const byContent = new Map<string, string>(); // hex digest -> integrity
+  const requests: string[] = [];
+  const misses: string[] = [];
+  let url = "";
+
+  const packument = (name: string) => {
+    const versions = byName.get(name);
+    if (!versions) return undefined;
+    const sorted = [...versions.keys()].sort(compareVersions);
+    const stable = sorted.filter((v) => !v.includes("-"));
+    return {
+      name,
+      "dist-tags": { latest: (stable.length > 0 ? stable : sorted).at(-1) },
+      versions: Object.fromEntries(
+        sorted.map((version) => {
+          const entry = versions.get(version)!;
+          const hex = Buffer.from(entry.integrity!.split("-")[1], "base64").toString("hex");
+          byContent.set(hex, entry.integrity!);
+          const manifest: Record<string, unknown> = { name, version };
+          for (const field of MANIFEST_FIELDS) if (entry[field] !== undefined) manifest[field] = entry[field];
+          manifest.dist = { integrity: entry.integrity, tarball: `${url}-/content/${hex}.tgz` };
+          return [version, manifest];
+        }),
+      ),
+    };
+  };
+
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    requests.push(path);
+    const content = /^\/-\/content\/([0-9a-f]+)\.tgz$/.exec(path);
+    if (content) {
+      const integrity = byContent.get(content[1]);
+      const file = integrity && cachedContent(cacheDir, integrity);
+      if (file && existsSync(file)) {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": statSync(file).size });
+        createReadStream(file).pipe(res);
+        return;
+      }
+    } else if (req.method === "GET") {
+      const doc = packument(path.slice(1));
+      if (doc) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(doc));
+        return;
+      }
+    }
+    misses.push(`${req.method} ${path}`);
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"error":"not found"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
+  return {
+    url,
+    requests,
+    misses,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
