@@ -1,28 +1,46 @@
 /**
  * The mock's HTTP layer: a plain `node:http` server in front of Prism's engine (`createInstance`
- * from @stoplight/prism-http), with a bounded cache of whole responses for identical requests.
+ * from @stoplight/prism-http).
  *
  * The request handling is a port of @stoplight/prism-http-server 5.12 (`createServer`, which uses
- * micri): same input to Prism, same `sl-violations` header, same CORS headers and preflight, same
- * problem+json for routing and preference errors, same 400 for unparseable JSON. What differs is
- * only where the time goes:
- * - Prism's logger is a no-op object (its pino logger created a child logger on every request);
- * - faker and the Postman converter, which Prism loads at start-up but rarely needs, load on first use
- *   (lazy-modules.ts);
- * - Prism's routing (which scores every operation of the spec against the path) runs once per
- *   method, path and server URL: its result is kept, at most ROUTES of them;
- * - a request whose method, URL, headers and body bytes equal an earlier one's gets that earlier
- *   answer replayed: Prism's answer in static-example mode is a pure function of the request, so
- *   routing, validation, negotiation and serialisation run once per distinct request. Dynamic
- *   answers (`Prefer: dynamic=true`) and 5xx are never cached; the cache holds at most
- *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first.
- * tests/fuzz/ checks that every answer equals the stock Prism server's.
+ * micri): same input to Prism, same `sl-violations` header, same problem+json for routing and
+ * preference errors, same 400 for unparseable JSON. Prism judges every request: its security check
+ * and request validation are validate.ts (Prism's own checks, compiled once per operation), its
+ * mocker chooses every answer. What differs is where the time goes:
+ * - the fast path (fast-path.ts): a request of a kind Prism has already answered (same operation,
+ *   `Accept` and outcome of the validation) gets Prism's answer to that kind again, with its own
+ *   findings; the first request of each kind, and any request that chooses its answer (`Prefer`),
+ *   goes through Prism's pipeline;
+ * - Prism's logger is a no-op object; faker and the Postman converter load on first use
+ *   (lazy-modules.ts); Prism's routing result is kept per method, path and server URL (ROUTES);
+ * - a request that the fast path does not take, whose method, URL, headers and body bytes equal an
+ *   earlier one's, gets that earlier answer replayed (dynamic answers and 5xx never; at most
+ *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first).
+ * Deliberate differences from stock Prism (DEVIATIONS in validate.ts): CORS without credentials,
+ * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes, findings
+ * capped, and those of validate.ts. tests/e2e/fuzz/equivalence.test.ts checks every answer against
+ * the stock Prism server's.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import { createInstance, getHttpOperationsFromSpec, type IHttpRequest, ProblemJsonError } from "@stoplight/prism-http";
+import { createInstance, getHttpOperationsFromSpec, type IHttpRequest } from "@stoplight/prism-http";
+import { type Answer, createFastPath } from "./fast-path.js";
+import {
+  createUnprocessableEntityResponse,
+  type Diagnostic,
+  type Either,
+  getHttpConfigFromRequest,
+  MATCH_NONE,
+  matchPath,
+  NOT_ACCEPTABLE,
+  type ProblemError,
+  ProblemJsonError,
+  prismRoute,
+  serialize,
+  UNPROCESSABLE_ENTITY_NAME,
+} from "./prism-parts.js";
 import { mockConfig, silentLogger } from "./prism.js";
+import { BODY_BYTES, components, type Element, inputFindings, securityFindings } from "./validate.js";
 
 export type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -30,24 +48,17 @@ export type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[nu
 export function loadOperations(specPath: string): Promise<Operation[]> {
   return getHttpOperationsFromSpec(specPath);
 }
-type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
-
-// Prism's router and two helpers of the pinned prism-http-server that the packages do not re-export.
-const require = createRequire(import.meta.url);
-const { default: prismRoute } = require("@stoplight/prism-http/dist/router/index.js") as {
-  default: (options: { resources: Operation[]; input: IHttpRequest }) => Either<Error, Operation>;
-};
-const { getHttpConfigFromRequest } = require("@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js") as {
-  getHttpConfigFromRequest: (input: Pick<IHttpRequest, "headers" | "url">) => Either<Error, Record<string, unknown>>;
-};
-const { serialize } = require("@stoplight/prism-http-server/dist/serialize.js") as {
-  serialize: (payload: unknown, contentType?: string) => string | undefined;
-};
 
 /** As prism-http-server: larger request bodies get 413. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** After a 413, at most this many more bytes of the request are read (and dropped) before the connection is closed. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/** ... or for at most this long. */
+const MAX_DRAIN_MS = 5000;
 /** As prism-http-server: a longer sl-violations value is cut and prefixed "Too many violations! ". */
 const MAX_SAFE_HEADER_LENGTH = 8 * 1024 - 100;
+/** A problem+json body lists at most this many violations, then a count of the others (DEVIATIONS violationCap). */
+export const MAX_LISTED_VIOLATIONS = 100;
 
 const ROUTES = 1000;
 const CACHE_ENTRIES = 1000;
@@ -56,6 +67,8 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 const CACHE_MAX_REQUEST_BYTES = 64 * 1024;
 /** Request headers that say nothing Prism reads; left out of the cache key. */
 const NOT_IN_KEY = new Set(["host", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+/** Query parameters by which a request chooses its answer or server (prism-http-server). */
+const CHOOSING = ["__code", "__dynamic", "__seed", "__example", "__server"];
 
 interface CachedResponse {
   status: number;
@@ -114,6 +127,11 @@ interface RawBody {
   bytes: Buffer;
 }
 
+/**
+ * Reads the body. Over MAX_BODY_BYTES it rejects with 413 and keeps reading (dropping the bytes, at
+ * most MAX_DRAIN_BYTES more) so that the client, which is still sending, reads the 413 before the
+ * connection closes (DEVIATIONS bodyLimit: Prism's server reset the connection).
+ */
 function readBody(request: IncomingMessage): Promise<RawBody> {
   const { headers } = request;
   if (headers["content-length"] === "0" || (headers["transfer-encoding"] === undefined && headers["content-length"] === undefined)) {
@@ -121,13 +139,19 @@ function readBody(request: IncomingMessage): Promise<RawBody> {
     return Promise.resolve({ present: false, bytes: Buffer.alloc(0) });
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let length = 0;
+    let over = false;
     request.on("data", (chunk: Buffer) => {
       length += chunk.length;
+      if (over) {
+        if (length > MAX_BODY_BYTES + MAX_DRAIN_BYTES) request.destroy();
+        return;
+      }
       if (length > MAX_BODY_BYTES) {
+        over = true;
+        chunks = [];
         reject(new BodyError(413, "request_entity_too_large", "Body exceeded 10mb limit"));
-        request.destroy();
         return;
       }
       chunks.push(chunk);
@@ -176,11 +200,15 @@ function queryOf(searchParams: URLSearchParams): Record<string, string | string[
   return query;
 }
 
+/**
+ * CORS headers on every answer. Prism echoes the request's Origin with
+ * `Access-Control-Allow-Credentials: true`, which lets any web page read answers made with the
+ * visitor's credentials; the mock allows every origin (`*`) without credentials (DEVIATIONS cors).
+ */
 function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
   const { headers } = request;
-  response.setHeader("Access-Control-Allow-Origin", headers.origin || "*");
+  response.setHeader("Access-Control-Allow-Origin", "*");
   response.setHeader("Access-Control-Allow-Headers", headers["access-control-request-headers"] || "*");
-  response.setHeader("Access-Control-Allow-Credentials", "true");
   response.setHeader("Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*");
 }
 
@@ -193,16 +221,54 @@ export interface Violation {
 
 const SEVERITY = ["Error", "Warning", "Information", "Hint"];
 
-function violationsOf(
-  prefix: string,
-  details: Array<{ path?: string[]; severity: number; code?: string | number; message: string }>,
-): Violation[] {
+function violationsOf(prefix: string, details: Diagnostic[]): Violation[] {
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
+}
+
+/**
+ * prism-http-server's sl-violations value (the JSON array, cut at MAX_SAFE_HEADER_LENGTH characters
+ * and prefixed "Too many violations! "), built only as far as the cut: the same value for any
+ * number of violations.
+ */
+function violationsHeader(violations: Violation[]): string {
+  let value = "[";
+  for (let i = 0; i < violations.length; i++) {
+    value += (i > 0 ? "," : "") + JSON.stringify(violations[i]);
+    if (value.length > MAX_SAFE_HEADER_LENGTH) return `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
+  }
+  value += "]";
+  return value.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}` : value;
+}
+
+/** A problem+json body; a list of violations is cut to MAX_LISTED_VIOLATIONS and a count (DEVIATIONS violationCap). */
+function problemBody(error: ProblemError): string {
+  const listed = error.additional?.validation;
+  if (Array.isArray(listed) && listed.length > MAX_LISTED_VIOLATIONS) {
+    const more = listed.length - MAX_LISTED_VIOLATIONS;
+    const capped = Object.assign(Object.create(Object.getPrototypeOf(error)), error, {
+      additional: {
+        ...error.additional,
+        validation: [
+          ...listed.slice(0, MAX_LISTED_VIOLATIONS),
+          { location: [], severity: "Information", code: "violations-capped", message: `${more} more violations not listed` },
+        ],
+      },
+    });
+    return JSON.stringify(ProblemJsonError.toProblemJson(capped));
+  }
+  return JSON.stringify(ProblemJsonError.toProblemJson(error));
+}
+
+/** The error prism-http's negotiation throws (content-type's parse) for a malformed Accept it could not match. */
+function isMalformedAcceptError(error: unknown): boolean {
+  return error instanceof TypeError && error.message === "invalid media type";
 }
 
 export interface PrismServer {
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
+  /** How the requests so far were answered: `fast` from a kept answer, `prism` by Prism's pipeline, `cache` replayed. */
+  stats(): { fast: number; prism: number; cache: number };
 }
 
 /** A request Prism judged valid and answered with a success status: what an `answer` hook sees. */
@@ -240,12 +306,21 @@ export interface HookAnswer {
  *   its violations...) is never replaced. `validateAnswer` checks the replacement against the
  *   operation's response schema; its findings go to `sl-violations` as Prism reports its own.
  * With an `answer` hook the response cache is off: answers depend on state, not only on the request.
+ * The fast path calls the hooks as Prism's pipeline does.
  */
 export interface MockHooks {
   intercept?(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> | boolean;
   answer?(request: JudgedRequest): Promise<HookAnswer | undefined> | HookAnswer | undefined;
   validateAnswer?(operation: Operation, answer: HookAnswer): Violation[];
 }
+
+type PrismResult = Either<
+  ProblemError,
+  {
+    output: { statusCode: number; headers?: Record<string, string>; body?: unknown };
+    validations: { input: Diagnostic[]; output: Diagnostic[] };
+  }
+>;
 
 /** A server answering with Prism for the given operations; `cache: false` turns the response cache off. */
 export function createPrismServer(
@@ -264,12 +339,19 @@ export function createPrismServer(
     }
     return found;
   };
-  const prism = createInstance(mockConfig as never, { logger: silentLogger as never, route: route as never });
+  const prism = createInstance(mockConfig as never, {
+    logger: silentLogger as never,
+    route: route as never,
+    validateInput: components.validateInput as never,
+    validateSecurity: components.validateSecurity as never,
+  });
   const responses = cache && !hooks.answer ? new ResponseCache() : undefined;
+  const fast = createFastPath(operations, route as never);
+  const counts = { fast: 0, prism: 0, cache: 0 };
 
   /** Sends and, when `key` is given, keeps the answer for identical requests. */
-  function send(response: ServerResponse, status: number, body: string | undefined, key: string | undefined): void {
-    const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
+  function send(response: ServerResponse, status: number, body: string | Buffer | undefined, key: string | undefined): void {
+    const bytes = body === undefined ? Buffer.alloc(0) : typeof body === "string" ? Buffer.from(body) : body;
     response.setHeader("Content-Length", bytes.length);
     response.statusCode = status;
     if (key !== undefined && responses && status < 500) {
@@ -281,15 +363,107 @@ export function createPrismServer(
     response.end(bytes);
   }
 
-  function sendProblem(
-    response: ServerResponse,
-    error: Error & { status?: number; additional?: { headers?: Record<string, string> } },
-    key: string | undefined,
-  ): void {
+  /** DEVIATIONS allow: the methods of the operations whose path fits, for a 405. */
+  function allowed(path: string): string {
+    const methods = new Set<string>();
+    for (const op of operations) {
+      const match = matchPath(path, op.path);
+      if (match._tag === "Right" && match.right !== MATCH_NONE) methods.add(op.method.toUpperCase());
+    }
+    return [...methods].join(", ");
+  }
+
+  function sendProblem(response: ServerResponse, error: ProblemError, key: string | undefined, path?: string): void {
     if (response.writableEnded) return;
     response.setHeader("content-type", "application/problem+json");
     for (const [name, value] of Object.entries(error.additional?.headers ?? {})) response.setHeader(name, value);
-    send(response, error.status || 500, JSON.stringify(ProblemJsonError.toProblemJson(error)), key);
+    if (error.status === 405 && path !== undefined) response.setHeader("Allow", allowed(path));
+    send(response, error.status || 500, problemBody(error), key);
+  }
+
+  /** Prism's answer to a request as an Answer (undefined when it is a 5xx: those are never kept). */
+  function answerOf(result: PrismResult): Answer | undefined {
+    if (result._tag === "Left") {
+      const error = result.left;
+      const status = error.status || 500;
+      if (status >= 500) return undefined;
+      const listsFindings = error.name === UNPROCESSABLE_ENTITY_NAME && Array.isArray(error.additional?.validation);
+      return {
+        status,
+        headers: [["content-type", "application/problem+json"], ...Object.entries(error.additional?.headers ?? {})],
+        body: listsFindings ? undefined : Buffer.from(problemBody(error)),
+        problem: true,
+        listsFindings,
+        outputFindings: [],
+        example: undefined,
+      };
+    }
+    const { output, validations } = result.right;
+    const headers = Object.entries(output.headers ?? {});
+    let contentType: string | undefined;
+    for (const [name, value] of headers) if (name.toLowerCase() === "content-type") contentType = value;
+    const body = serialize(output.body, contentType);
+    return {
+      status: output.statusCode,
+      headers,
+      body: body === undefined ? undefined : Buffer.from(body),
+      problem: false,
+      listsFindings: false,
+      outputFindings: validations.output,
+      example: output.body,
+    };
+  }
+
+  /**
+   * Sends `answer` (Prism's, or kept from an earlier request of the same kind) to a request of
+   * `operation` with its findings: the `answer` hook may replace a 2xx.
+   */
+  async function sendAnswer(
+    response: ServerResponse,
+    answer: Answer,
+    findings: Diagnostic[],
+    context: { operation: Operation; input: Element; pathname: string; headers: IncomingMessage["headers"] },
+    key: string | undefined,
+  ): Promise<void> {
+    if (answer.problem) {
+      for (const [name, value] of answer.headers) response.setHeader(name, value);
+      const body = answer.listsFindings ? problemBody(createUnprocessableEntityResponse(findings)) : answer.body;
+      send(response, answer.status, body, key);
+      return;
+    }
+    let { status, headers, body } = answer;
+    let outputFindings = answer.outputFindings;
+    let answerViolations: Violation[] = [];
+    if (hooks.answer && status >= 200 && status < 300) {
+      const { operation, input, pathname } = context;
+      const replaced = await hooks.answer({
+        operation,
+        method: input.method,
+        path: pathname,
+        query: input.url.query ?? {},
+        headers: context.headers,
+        body: input.body,
+        status,
+        example: answer.example,
+      });
+      if (replaced) {
+        headers = Object.entries({
+          ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...replaced.headers,
+        });
+        status = replaced.status;
+        let contentType: string | undefined;
+        for (const [name, value] of headers) if (name.toLowerCase() === "content-type") contentType = value;
+        const text = serialize(replaced.body, contentType);
+        body = text === undefined ? undefined : Buffer.from(text);
+        outputFindings = [];
+        answerViolations = hooks.validateAnswer?.(operation, replaced) ?? [];
+      }
+    }
+    const violations = [...violationsOf("request", findings), ...violationsOf("response", outputFindings), ...answerViolations];
+    if (violations.length > 0) response.setHeader("sl-violations", violationsHeader(violations));
+    for (const [name, value] of headers) response.setHeader(name, value);
+    send(response, status, body, key);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -301,7 +475,6 @@ export function createPrismServer(
         "Access-Control-Allow-Methods",
         headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS",
       );
-      response.setHeader("Vary", "origin");
       response.setHeader("Content-Length", "0");
       response.statusCode = 204;
       response.end();
@@ -315,95 +488,120 @@ export function createPrismServer(
       const { status, code, message } = error as BodyError;
       setCorsHeaders(request, response);
       response.setHeader("Content-Type", "application/json; charset=utf-8");
+      if (status === 413) {
+        // DEVIATIONS bodyLimit: answer once the client has sent its body, then close.
+        response.setHeader("Connection", "close");
+        let sent = false;
+        const answer = () => {
+          if (sent) return;
+          sent = true;
+          send(response, status, JSON.stringify({ error: { code, message } }), undefined);
+        };
+        if (request.complete) answer();
+        else {
+          request.once("end", answer);
+          setTimeout(answer, MAX_DRAIN_MS).unref();
+        }
+        return;
+      }
       send(response, status, JSON.stringify({ error: { code, message } }), undefined);
       return;
     }
 
     if (hooks.intercept && (await hooks.intercept(request, response, raw.bytes))) return;
 
-    let key = responses ? cacheKey(request, raw) : undefined;
-    const hit = key === undefined ? undefined : responses!.get(key);
-    if (hit) {
-      response.writeHead(hit.status, hit.headers.flat() as never);
-      response.end(hit.body);
-      return;
-    }
-
-    setCorsHeaders(request, response);
     let body: unknown;
     try {
       body = parseBody(request, raw);
     } catch (error) {
       const { status, code, message } = error as BodyError;
+      setCorsHeaders(request, response);
       response.setHeader("Content-Type", "application/json; charset=utf-8");
-      send(response, status, JSON.stringify({ error: { code, message } }), key);
+      send(response, status, JSON.stringify({ error: { code, message } }), undefined);
       return;
     }
 
     const { searchParams, pathname } = new URL(request.url ?? "/", "http://example.com");
-    const input = {
-      method: (request.method ? request.method.toLowerCase() : "get") as IHttpRequest["method"],
+    const input: Element = {
+      method: request.method ? request.method.toLowerCase() : "get",
       url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
       headers: headers as Record<string, string>,
       body,
+      [BODY_BYTES]: raw.bytes.length,
     };
 
-    const preferences = getHttpConfigFromRequest(input);
-    if (preferences._tag === "Left") return sendProblem(response, preferences.left, key);
+    // The fast path: the operation, the findings, and Prism's answer to this kind of request if it has given one.
+    const query = input.url.query!;
+    const operation = headers.prefer || CHOOSING.some((name) => query[name] !== undefined) ? undefined : fast.route(input.method, pathname);
+    let kind: string | undefined;
+    let findings: Diagnostic[] = [];
+    if (operation && !(operation as { callbacks?: unknown[] }).callbacks?.length) {
+      const security = securityFindings(operation, input);
+      const invalid = inputFindings(operation, input);
+      findings = security && invalid ? [...security, ...invalid] : (security ?? invalid ?? []);
+      kind = fast.kind(typeof headers.accept === "string" ? headers.accept : "", findings);
+      const kept = fast.answer(operation, kind);
+      if (kept) {
+        counts.fast++;
+        setCorsHeaders(request, response);
+        await sendAnswer(response, kept, findings, { operation, input, pathname, headers }, undefined);
+        return;
+      }
+    }
+
+    let key = responses && kind === undefined ? cacheKey(request, raw) : undefined;
+    const hit = key === undefined ? undefined : responses!.get(key);
+    if (hit) {
+      counts.cache++;
+      response.writeHead(hit.status, hit.headers.flat() as never);
+      response.end(hit.body);
+      return;
+    }
+    counts.prism++;
+    setCorsHeaders(request, response);
+
+    const preferences = getHttpConfigFromRequest(input as IHttpRequest);
+    if (preferences._tag === "Left") return sendProblem(response, preferences.left as ProblemError, key, pathname);
     const mock: Record<string, unknown> = { ...mockConfig.mock };
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    const result = (await prism.request(input, operations, { ...mockConfig, mock } as never)()) as Either<
-      Error,
-      { output: { statusCode: number; headers?: Record<string, string>; body?: unknown }; validations: { input: never[]; output: never[] } }
-    >;
-    if (result._tag === "Left") return sendProblem(response, result.left, key);
-    let answerViolations: Violation[] = [];
-
-    let { output, validations } = result.right;
-    if (hooks.answer && output.statusCode >= 200 && output.statusCode < 300) {
-      const routed = route({ resources: operations, input: input as IHttpRequest });
-      if (routed._tag === "Right") {
-        const operation = routed.right;
-        const replaced = await hooks.answer({
-          operation,
-          method: input.method,
-          path: pathname,
-          query: input.url.query,
-          headers,
-          body,
-          status: output.statusCode,
-          example: output.body,
-        });
-        if (replaced) {
-          const replacedHeaders: Record<string, string> = {
-            ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
-            ...replaced.headers,
-          };
-          output = { statusCode: replaced.status, headers: replacedHeaders, body: replaced.body };
-          const findings = hooks.validateAnswer?.(operation, replaced) ?? [];
-          validations = { input: validations.input, output: [] };
-          answerViolations = findings;
-        }
-      }
-    }
-    const violations = [
-      ...violationsOf("request", validations.input),
-      ...violationsOf("response", validations.output),
-      ...answerViolations,
-    ];
-    if (violations.length > 0) {
-      let value = JSON.stringify(violations);
-      if (value.length > MAX_SAFE_HEADER_LENGTH) value = `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
-      response.setHeader("sl-violations", value);
-    }
+    let result: PrismResult;
     try {
-      for (const [name, value] of Object.entries(output.headers ?? {})) response.setHeader(name, value);
-      send(response, output.statusCode, serialize(output.body, response.getHeader("content-type") as string | undefined), key);
+      result = (await prism.request(input as IHttpRequest, operations, { ...mockConfig, mock } as never)()) as PrismResult;
     } catch (error) {
-      sendProblem(response, error as Error, undefined);
+      // DEVIATIONS malformedAccept: Prism fails on an Accept entry that is not a media type when no declared
+      // one was acceptable; that is its 406, as for any Accept that matches nothing.
+      if (!isMalformedAcceptError(error) || !headers.accept) throw error;
+      result = {
+        _tag: "Left",
+        left: ProblemJsonError.fromTemplate(NOT_ACCEPTABLE, `Unable to find content for ${String(headers.accept).split(",")}`),
+      };
     }
+    if (result._tag === "Left") {
+      const answer = answerOf(result);
+      if (answer && operation && kind !== undefined) fast.keep(operation, kind, answer);
+      return sendProblem(response, result.left, key, pathname);
+    }
+    let answer: Answer;
+    try {
+      answer = answerOf(result)!;
+    } catch (error) {
+      // As prism-http-server: a body its Content-Type cannot carry is a 500, sent with the headers set so far.
+      const { output, validations } = result.right;
+      const violations = [...violationsOf("request", validations.input), ...violationsOf("response", validations.output)];
+      if (violations.length > 0) response.setHeader("sl-violations", violationsHeader(violations));
+      for (const [name, value] of Object.entries(output.headers ?? {})) response.setHeader(name, value);
+      return sendProblem(response, error as ProblemError, undefined, pathname);
+    }
+    if (operation && kind !== undefined) fast.keep(operation, kind, answer);
+    const routed = operation ?? routedOperation(input);
+    await sendAnswer(response, answer, result.right.validations.input, { operation: routed!, input, pathname, headers }, key);
+  }
+
+  function routedOperation(input: Element): Operation | undefined {
+    const routed = route({ resources: operations, input: input as IHttpRequest });
+    return routed._tag === "Right" ? routed.right : undefined;
   }
 
   const server: Server = createServer((request, response) => {
@@ -428,5 +626,6 @@ export function createPrismServer(
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
       }),
+    stats: () => ({ ...counts }),
   };
 }
