@@ -10,9 +10,12 @@ import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import fc from "fast-check";
 import { parse, stringify } from "yaml";
 import { type Doc, type Json, jsonRequest, type Operation, operations, successResponse, loadDocument } from "../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl } from "../src/testing/requests.js";
+import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl } from "../src/testing/requests.js";
+import { specValidator } from "../src/validation/spec.js";
+import { operationModel } from "./lib/fuzz/model.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
@@ -23,6 +26,8 @@ const run = promisify(execFile);
 export interface ServerProcess {
   urls: Record<string, string>;
   pid: number;
+  /** Sends `message` and resolves with the reply of type `answer`. */
+  call<T>(message: unknown, answer: string): Promise<T>;
   memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
@@ -52,17 +57,16 @@ function ask<T>(child: ChildProcess, message: unknown, answer: string): Promise<
   });
 }
 
-export async function startServer(message: StartMessage): Promise<ServerProcess> {
+/** A child process of scripts/bench-serve.ts, not serving anything yet. */
+export function startHelper(): { child: ChildProcess; call<T>(message: unknown, answer: string): Promise<T>; stop(): Promise<void> } {
   const child = fork(join(repoRoot, "scripts/bench-serve.ts"), [], {
     cwd: repoRoot,
     execArgv: ["--import", "tsx", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const started = await ask<{ urls: Record<string, string> }>(child, message, "started");
   return {
-    urls: started.urls,
-    pid: child.pid!,
-    memory: async () => (await ask<{ memory: NodeJS.MemoryUsage }>(child, { type: "memory" }, "memory")).memory,
+    child,
+    call: (message, answer) => ask(child, message, answer),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -71,6 +75,26 @@ export async function startServer(message: StartMessage): Promise<ServerProcess>
         setTimeout(() => child.kill("SIGKILL"), 5000).unref();
       }),
   };
+}
+
+export async function startServer(message: StartMessage): Promise<ServerProcess> {
+  const helper = startHelper();
+  const started = await helper.call<{ urls: Record<string, string> }>(message, "started");
+  return {
+    urls: started.urls,
+    pid: helper.child.pid!,
+    call: helper.call,
+    memory: async () => (await helper.call<{ memory: NodeJS.MemoryUsage }>({ type: "memory" }, "memory")).memory,
+    stop: helper.stop,
+  };
+}
+
+/** The peak resident set size of process `pid` so far (VmHWM), in bytes. */
+export function peakRss(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmHWM:"));
+  return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
 
 /* ------------------------------------------------------------------ requests from the specs */
@@ -128,6 +152,104 @@ export function representativeRequest(api: BundledApi): SpecRequest {
   return posts.sort((a, b) => b.body!.length - a.body!.length)[0] ?? all[0];
 }
 
+/**
+ * The API's representative operations: its POST with the largest JSON request example (the most
+ * for the validator to do), and its GET with the most query parameters (else its first GET).
+ */
+export function representativeOperations(api: BundledApi): Operation[] {
+  const ops = operations(api.doc);
+  const post = ops.find((op) => specRequest(api, op).operationId === representativeRequest(api).operationId)!;
+  const gets = ops.filter((op) => op.method === "get");
+  const queries = (op: Operation) => op.parameters.filter((p) => p.value.in === "query").length;
+  const get = [...gets].sort((a, b) => queries(b) - queries(a))[0];
+  return get && get !== post ? [post, get] : [post];
+}
+
+/**
+ * `count` distinct requests of an operation, generated from its schemas by the fuzz model (seeded):
+ * valid ones, or invalid ones (one mutation each: wrong type, missing required member, out-of-enum
+ * value, oversized string), each kept only when `url` (the mock) answers it with `status` (the
+ * operation's success status for valid ones, its declared invalid status for invalid ones): a pool
+ * of requests whose answers all have the same status.
+ */
+export async function requestPool(
+  api: BundledApi,
+  op: Operation,
+  kind: "valid" | "invalid",
+  count: number,
+  url: string,
+): Promise<{ requests: SpecRequest[]; status: number }> {
+  const model = operationModel(api.entry.alias, api.doc, op, specValidator(api.doc));
+  const kinds = kind === "valid" ? (["valid"] as const) : model.kinds.filter((k) => k !== "valid" && k !== "broken-json");
+  if (kinds.length === 0) return { requests: [], status: 0 };
+  const status = kind === "valid" ? successResponse(op).status : declaredErrorStatus(op, [422, 400], 422);
+  const seen = new Set<string>();
+  const requests: SpecRequest[] = [];
+  for (const k of kinds) {
+    const arbitrary = model.arbitrary(k).filter((c) => c !== undefined);
+    for (const c of fc.sample(arbitrary, { seed: 18, numRuns: Math.ceil((count * 2) / kinds.length) })) {
+      const r = model.request(c!);
+      const key = JSON.stringify(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const response = await fetch(url + r.path, { method: r.method, headers: r.headers, body: r.body });
+      await response.arrayBuffer();
+      if (response.status !== status) continue;
+      requests.push({ ...specRequest(api, op), ...r, expected: status });
+    }
+  }
+  return { requests: requests.slice(0, count), status };
+}
+
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc/<pid>/stat. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+/** USER_HZ: the unit of /proc/<pid>/stat times (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * autocannon at `connections` for `seconds`, each connection cycling through `requests`; with
+ * `distinct`, every body gets insignificant leading whitespace that spells a counter, so that no two
+ * requests are the same bytes. With `pid`, the server process's CPU time per request (µs) too.
+ */
+export async function hammerPool(
+  url: string,
+  requests: SpecRequest[],
+  { connections, seconds, distinct = false, pid }: { connections: number; seconds: number; distinct?: boolean; pid?: number },
+): Promise<LoadResult & { cpuPerRequest?: number }> {
+  let counter = 0;
+  const before = pid === undefined ? 0 : cpuMs(pid);
+  const result = await autocannon({
+    url: url + requests[0].path,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: requests[0].method as autocannon.Request["method"],
+        path: requests[0].path,
+        headers: requests[0].headers,
+        body: requests[0].body,
+        ...(requests.length > 1 || distinct
+          ? {
+              setupRequest: (req: autocannon.Request) => {
+                const n = counter++;
+                const r = requests[n % requests.length];
+                const body = r.body !== undefined && distinct ? padded(r.body, n) : r.body;
+                return { ...req, method: r.method as autocannon.Request["method"], path: r.path, headers: r.headers, body };
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+  const summary = summarise(result);
+  if (pid === undefined) return summary;
+  return { ...summary, cpuPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(summary.total, 1) };
+}
+
 /** Sends one request and records the answer as bytes, for the bare server to replay. */
 export async function record(url: string, request: SpecRequest): Promise<RecordedResponse> {
   const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
@@ -143,6 +265,7 @@ export async function record(url: string, request: SpecRequest): Promise<Recorde
 export interface LoadResult {
   requestsPerSecond: number;
   p99: number;
+  max: number;
   p50: number;
   total: number;
   errors: number;
@@ -160,6 +283,7 @@ function summarise(result: autocannon.Result): LoadResult {
   return {
     requestsPerSecond: result.requests.average,
     p99: result.latency.p99,
+    max: result.latency.max,
     p50: result.latency.p50,
     total: result.requests.total,
     errors: result.errors,

@@ -46,6 +46,7 @@ export interface Answer {
 
 // router/matchPath.js: fragments decoded; a fragment with {...} is a template matched by an unanchored regex.
 function decodeFragment(fragment: string): string {
+  if (!fragment.includes("%")) return fragment;
   try {
     return fragment && decodeURIComponent(fragment);
   } catch {

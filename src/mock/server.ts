@@ -73,8 +73,8 @@ const CHOOSING = ["__code", "__dynamic", "__seed", "__example", "__server"];
 interface CachedResponse {
   status: number;
   /** Header names as set (their case kept) and values. */
-  headers: Array<[string, string | number | string[]]>;
-  body: Buffer;
+  headers: Array<[string, string | number]>;
+  body: Buffer | undefined;
   bytes: number;
 }
 
@@ -93,7 +93,7 @@ class ResponseCache {
   }
 
   set(key: string, response: Omit<CachedResponse, "bytes">): void {
-    const bytes = key.length + response.body.length + 256;
+    const bytes = key.length + (response.body?.length ?? 0) + 256;
     if (bytes > CACHE_BYTES / 4) return;
     const previous = this.entries.get(key);
     if (previous) {
@@ -191,6 +191,21 @@ function cacheKey(request: IncomingMessage, raw: RawBody): string | undefined {
   return `${key}\n${raw.present ? "body" : "no body"}\n${raw.bytes.toString("latin1")}`;
 }
 
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+const DOT_SEGMENT = /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i;
+
+/**
+ * The path and query of a request target, as `new URL(target, "http://example.com")` gives them
+ * (prism-http-server's reading); a plain path (no dot segment, no character URL would encode) is
+ * taken as it is, anything else goes through URL.
+ */
+function parseTarget(target: string): { pathname: string; searchParams: URLSearchParams } {
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path) || target.includes("#")) return new URL(target, "http://example.com");
+  return { pathname: path, searchParams: new URLSearchParams(q < 0 ? "" : target.slice(q + 1)) };
+}
+
 function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const key of new Set(searchParams.keys())) {
@@ -200,16 +215,33 @@ function queryOf(searchParams: URLSearchParams): Record<string, string | string[
   return query;
 }
 
+/** Response headers in order: name (its case kept) and value. */
+type Pairs = Array<[string, string | number]>;
+
 /**
- * CORS headers on every answer. Prism echoes the request's Origin with
+ * The CORS headers of every answer. Prism echoes the request's Origin with
  * `Access-Control-Allow-Credentials: true`, which lets any web page read answers made with the
  * visitor's credentials; the mock allows every origin (`*`) without credentials (DEVIATIONS cors).
  */
-function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
+function corsPairs(request: IncomingMessage): Pairs {
   const { headers } = request;
-  response.setHeader("Access-Control-Allow-Origin", "*");
-  response.setHeader("Access-Control-Allow-Headers", headers["access-control-request-headers"] || "*");
-  response.setHeader("Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*");
+  return [
+    ["Access-Control-Allow-Origin", "*"],
+    ["Access-Control-Allow-Headers", headers["access-control-request-headers"] || "*"],
+    ["Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*"],
+  ];
+}
+
+/** Sets a header as Node's setHeader does: a name already there (in any case) is replaced where it stands. */
+function setPair(pairs: Pairs, name: string, value: string | number): void {
+  const lower = name.toLowerCase();
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i][0].toLowerCase() === lower) {
+      pairs[i] = [name, value];
+      return;
+    }
+  }
+  pairs.push([name, value]);
 }
 
 export interface Violation {
@@ -349,18 +381,27 @@ export function createPrismServer(
   const fast = createFastPath(operations, route as never);
   const counts = { fast: 0, prism: 0, cache: 0 };
 
-  /** Sends and, when `key` is given, keeps the answer for identical requests. */
-  function send(response: ServerResponse, status: number, body: string | Buffer | undefined, key: string | undefined): void {
-    const bytes = body === undefined ? Buffer.alloc(0) : typeof body === "string" ? Buffer.from(body) : body;
-    response.setHeader("Content-Length", bytes.length);
-    response.statusCode = status;
-    if (key !== undefined && responses && status < 500) {
-      const names = response.getHeaderNames();
-      // Node has getRawHeaderNames() since 15.13; @types/node 20 does not declare it.
-      const raw = (response as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
-      responses.set(key, { status, body: bytes, headers: names.map((name, i) => [raw[i] ?? name, response.getHeader(name)!]) });
+  /**
+   * Ends the response as prism-http-server (micri's `send`) does: a body gets Content-Length, and a
+   * text Content-Type when it has none; no body, no Content-Length (Node adds `0` where a body is
+   * allowed). When `key` is given, the answer is kept for identical requests.
+   */
+  function emit(response: ServerResponse, status: number, pairs: Pairs, body: Buffer | undefined, key: string | undefined): void {
+    if (body !== undefined) {
+      if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
+      setPair(pairs, "Content-Length", body.length);
     }
-    response.end(bytes);
+    if (key !== undefined && responses && status < 500) responses.set(key, { status, headers: pairs, body });
+    if (body === undefined) {
+      for (const [name, value] of pairs) response.setHeader(name, value);
+      response.statusCode = status;
+      response.end();
+      return;
+    }
+    const flat: Array<string | number> = [];
+    for (const [name, value] of pairs) flat.push(name, value);
+    response.writeHead(status, flat as string[]);
+    response.end(body);
   }
 
   /** DEVIATIONS allow: the methods of the operations whose path fits, for a 405. */
@@ -373,12 +414,20 @@ export function createPrismServer(
     return [...methods].join(", ");
   }
 
-  function sendProblem(response: ServerResponse, error: ProblemError, key: string | undefined, path?: string): void {
+  /** A problem+json answer, after `pairs` (the CORS headers, and whatever was set before the failure). */
+  function sendProblem(
+    request: IncomingMessage,
+    response: ServerResponse,
+    error: ProblemError,
+    key: string | undefined,
+    path?: string,
+    pairs: Pairs = corsPairs(request),
+  ): void {
     if (response.writableEnded) return;
-    response.setHeader("content-type", "application/problem+json");
-    for (const [name, value] of Object.entries(error.additional?.headers ?? {})) response.setHeader(name, value);
-    if (error.status === 405 && path !== undefined) response.setHeader("Allow", allowed(path));
-    send(response, error.status || 500, problemBody(error), key);
+    setPair(pairs, "content-type", "application/problem+json");
+    for (const [name, value] of Object.entries(error.additional?.headers ?? {})) setPair(pairs, name, value);
+    if (error.status === 405 && path !== undefined) setPair(pairs, "Allow", allowed(path));
+    emit(response, error.status || 500, pairs, Buffer.from(problemBody(error)), key);
   }
 
   /** Prism's answer to a request as an Answer (undefined when it is a 5xx: those are never kept). */
@@ -416,68 +465,98 @@ export function createPrismServer(
 
   /**
    * Sends `answer` (Prism's, or kept from an earlier request of the same kind) to a request of
-   * `operation` with its findings: the `answer` hook may replace a 2xx.
+   * `operation` with its findings; the `answer` hook may replace a 2xx.
    */
-  async function sendAnswer(
+  function sendAnswer(
+    request: IncomingMessage,
     response: ServerResponse,
     answer: Answer,
     findings: Diagnostic[],
-    context: { operation: Operation; input: Element; pathname: string; headers: IncomingMessage["headers"] },
+    context: { operation: Operation; input: Element; pathname: string },
     key: string | undefined,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     if (answer.problem) {
-      for (const [name, value] of answer.headers) response.setHeader(name, value);
-      const body = answer.listsFindings ? problemBody(createUnprocessableEntityResponse(findings)) : answer.body;
-      send(response, answer.status, body, key);
+      const pairs = corsPairs(request);
+      for (const [name, value] of answer.headers) setPair(pairs, name, value);
+      const body = answer.listsFindings ? Buffer.from(problemBody(createUnprocessableEntityResponse(findings))) : answer.body;
+      emit(response, answer.status, pairs, body, key);
       return;
     }
-    let { status, headers, body } = answer;
-    let outputFindings = answer.outputFindings;
-    let answerViolations: Violation[] = [];
-    if (hooks.answer && status >= 200 && status < 300) {
-      const { operation, input, pathname } = context;
-      const replaced = await hooks.answer({
-        operation,
-        method: input.method,
-        path: pathname,
-        query: input.url.query ?? {},
-        headers: context.headers,
-        body: input.body,
-        status,
-        example: answer.example,
-      });
-      if (replaced) {
-        headers = Object.entries({
-          ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
-          ...replaced.headers,
-        });
-        status = replaced.status;
-        let contentType: string | undefined;
-        for (const [name, value] of headers) if (name.toLowerCase() === "content-type") contentType = value;
-        const text = serialize(replaced.body, contentType);
-        body = text === undefined ? undefined : Buffer.from(text);
-        outputFindings = [];
-        answerViolations = hooks.validateAnswer?.(operation, replaced) ?? [];
-      }
+    if (hooks.answer && answer.status >= 200 && answer.status < 300) return sendHooked(request, response, answer, findings, context, key);
+    const violations =
+      findings.length + answer.outputFindings.length > 0
+        ? [...violationsOf("request", findings), ...violationsOf("response", answer.outputFindings)]
+        : undefined;
+    write(request, response, answer.status, violations, answer.headers, answer.body, key);
+  }
+
+  /** sendAnswer with the `answer` hook asked first. */
+  async function sendHooked(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: Answer,
+    findings: Diagnostic[],
+    context: { operation: Operation; input: Element; pathname: string },
+    key: string | undefined,
+  ): Promise<void> {
+    const { operation, input, pathname } = context;
+    const replaced = await hooks.answer!({
+      operation,
+      method: input.method,
+      path: pathname,
+      query: input.url.query ?? {},
+      headers: request.headers,
+      body: input.body,
+      status: answer.status,
+      example: answer.example,
+    });
+    if (!replaced) {
+      const violations = [...violationsOf("request", findings), ...violationsOf("response", answer.outputFindings)];
+      return write(request, response, answer.status, violations, answer.headers, answer.body, key);
     }
-    const violations = [...violationsOf("request", findings), ...violationsOf("response", outputFindings), ...answerViolations];
-    if (violations.length > 0) response.setHeader("sl-violations", violationsHeader(violations));
-    for (const [name, value] of headers) response.setHeader(name, value);
-    send(response, status, body, key);
+    const headers = Object.entries({
+      ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...replaced.headers,
+    });
+    let contentType: string | undefined;
+    for (const [name, value] of headers) if (name.toLowerCase() === "content-type") contentType = value;
+    const text = serialize(replaced.body, contentType);
+    const violations = [...violationsOf("request", findings), ...(hooks.validateAnswer?.(operation, replaced) ?? [])];
+    write(request, response, replaced.status, violations, headers, text === undefined ? undefined : Buffer.from(text), key);
+  }
+
+  /** An answer with its headers in prism-http-server's order: CORS, `sl-violations`, the answer's own. */
+  function write(
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    violations: Violation[] | undefined,
+    headers: Array<[string, string]>,
+    body: Buffer | undefined,
+    key: string | undefined,
+  ): void {
+    const pairs = corsPairs(request);
+    if (violations && violations.length > 0) pairs.push(["sl-violations", violationsHeader(violations)]);
+    for (const [name, value] of headers) setPair(pairs, name, value);
+    emit(response, status, pairs, body, key);
+  }
+
+  /** A body that could not be read (413, 400): micri's error answer. */
+  function sendBodyError(request: IncomingMessage, response: ServerResponse, error: BodyError): void {
+    const pairs = corsPairs(request);
+    pairs.push(["Content-Type", "application/json; charset=utf-8"]);
+    if (error.status === 413) pairs.push(["Connection", "close"]);
+    emit(response, error.status, pairs, Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } })), undefined);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const { headers } = request;
     if (request.method === "OPTIONS" && headers.origin && headers["access-control-request-method"]) {
       request.resume();
-      setCorsHeaders(request, response);
-      response.setHeader(
-        "Access-Control-Allow-Methods",
-        headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS",
-      );
-      response.setHeader("Content-Length", "0");
-      response.statusCode = 204;
-      response.end();
+      const pairs = corsPairs(request);
+      pairs.push(["Access-Control-Allow-Methods", headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS"]);
+      pairs.push(["Content-Length", "0"]);
+      emit(response, 204, pairs, undefined, undefined);
       return;
     }
 
@@ -485,26 +564,16 @@ export function createPrismServer(
     try {
       raw = await readBody(request);
     } catch (error) {
-      const { status, code, message } = error as BodyError;
-      setCorsHeaders(request, response);
-      response.setHeader("Content-Type", "application/json; charset=utf-8");
-      if (status === 413) {
-        // DEVIATIONS bodyLimit: answer once the client has sent its body, then close.
-        response.setHeader("Connection", "close");
-        let sent = false;
-        const answer = () => {
-          if (sent) return;
-          sent = true;
-          send(response, status, JSON.stringify({ error: { code, message } }), undefined);
-        };
-        if (request.complete) answer();
-        else {
-          request.once("end", answer);
-          setTimeout(answer, MAX_DRAIN_MS).unref();
-        }
-        return;
-      }
-      send(response, status, JSON.stringify({ error: { code, message } }), undefined);
+      if ((error as BodyError).status !== 413 || request.complete) return sendBodyError(request, response, error as BodyError);
+      // DEVIATIONS bodyLimit: answer once the client has sent its body (or after MAX_DRAIN_MS), then close.
+      let sent = false;
+      const answer = () => {
+        if (sent) return;
+        sent = true;
+        sendBodyError(request, response, error as BodyError);
+      };
+      request.once("end", answer);
+      setTimeout(answer, MAX_DRAIN_MS).unref();
       return;
     }
 
@@ -514,14 +583,10 @@ export function createPrismServer(
     try {
       body = parseBody(request, raw);
     } catch (error) {
-      const { status, code, message } = error as BodyError;
-      setCorsHeaders(request, response);
-      response.setHeader("Content-Type", "application/json; charset=utf-8");
-      send(response, status, JSON.stringify({ error: { code, message } }), undefined);
-      return;
+      return sendBodyError(request, response, error as BodyError);
     }
 
-    const { searchParams, pathname } = new URL(request.url ?? "/", "http://example.com");
+    const { searchParams, pathname } = parseTarget(request.url ?? "/");
     const input: Element = {
       method: request.method ? request.method.toLowerCase() : "get",
       url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
@@ -543,9 +608,7 @@ export function createPrismServer(
       const kept = fast.answer(operation, kind);
       if (kept) {
         counts.fast++;
-        setCorsHeaders(request, response);
-        await sendAnswer(response, kept, findings, { operation, input, pathname, headers }, undefined);
-        return;
+        return sendAnswer(request, response, kept, findings, { operation, input, pathname }, undefined);
       }
     }
 
@@ -553,15 +616,13 @@ export function createPrismServer(
     const hit = key === undefined ? undefined : responses!.get(key);
     if (hit) {
       counts.cache++;
-      response.writeHead(hit.status, hit.headers.flat() as never);
-      response.end(hit.body);
+      emit(response, hit.status, [...hit.headers], hit.body, undefined);
       return;
     }
     counts.prism++;
-    setCorsHeaders(request, response);
 
     const preferences = getHttpConfigFromRequest(input as IHttpRequest);
-    if (preferences._tag === "Left") return sendProblem(response, preferences.left as ProblemError, key, pathname);
+    if (preferences._tag === "Left") return sendProblem(request, response, preferences.left as ProblemError, key, pathname);
     const mock: Record<string, unknown> = { ...mockConfig.mock };
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
@@ -581,7 +642,7 @@ export function createPrismServer(
     if (result._tag === "Left") {
       const answer = answerOf(result);
       if (answer && operation && kind !== undefined) fast.keep(operation, kind, answer);
-      return sendProblem(response, result.left, key, pathname);
+      return sendProblem(request, response, result.left, key, pathname);
     }
     let answer: Answer;
     try {
@@ -589,14 +650,15 @@ export function createPrismServer(
     } catch (error) {
       // As prism-http-server: a body its Content-Type cannot carry is a 500, sent with the headers set so far.
       const { output, validations } = result.right;
+      const pairs = corsPairs(request);
       const violations = [...violationsOf("request", validations.input), ...violationsOf("response", validations.output)];
-      if (violations.length > 0) response.setHeader("sl-violations", violationsHeader(violations));
-      for (const [name, value] of Object.entries(output.headers ?? {})) response.setHeader(name, value);
-      return sendProblem(response, error as ProblemError, undefined, pathname);
+      if (violations.length > 0) pairs.push(["sl-violations", violationsHeader(violations)]);
+      for (const [name, value] of Object.entries(output.headers ?? {})) setPair(pairs, name, value);
+      return sendProblem(request, response, error as ProblemError, undefined, pathname, pairs);
     }
     if (operation && kind !== undefined) fast.keep(operation, kind, answer);
     const routed = operation ?? routedOperation(input);
-    await sendAnswer(response, answer, result.right.validations.input, { operation: routed!, input, pathname, headers }, key);
+    await sendAnswer(request, response, answer, result.right.validations.input, { operation: routed!, input, pathname }, key);
   }
 
   function routedOperation(input: Element): Operation | undefined {
@@ -606,7 +668,7 @@ export function createPrismServer(
 
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((error: Error) => {
-      if (!response.headersSent) sendProblem(response, error, undefined);
+      if (!response.headersSent) sendProblem(request, response, error, undefined);
       else response.destroy(error);
     });
   });

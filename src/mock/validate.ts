@@ -310,6 +310,24 @@ function chooseContent(specs: MediaContent[], mediaType: string | undefined): Bo
   return { content: specs[0] || {}, mediaType: "random", form: false };
 }
 
+/** Content-Type values read by parseMIMEHeader (null: malformed), the last CONTENT_TYPES_KEPT distinct ones. */
+const contentTypes = new Map<string, [string | undefined, string] | null>();
+const CONTENT_TYPES_KEPT = 256;
+
+function parsedContentType(value: string): [string | undefined, string] | null {
+  let parsed = contentTypes.get(value);
+  if (parsed === undefined) {
+    try {
+      parsed = parseMIMEHeader(value);
+    } catch {
+      parsed = null;
+    }
+    if (contentTypes.size >= CONTENT_TYPES_KEPT) contentTypes.clear();
+    contentTypes.set(value, parsed);
+  }
+  return parsed;
+}
+
 /** validateInputBody of validator/index.js, then body.js validate. */
 function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[] | undefined {
   const { op } = compiledOp;
@@ -322,11 +340,9 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
   let boundary: string | undefined;
   let malformed = false;
   if (contentType) {
-    try {
-      [boundary, mediaType] = parseMIMEHeader(contentType);
-    } catch {
-      malformed = true; // DEVIATIONS malformedContentType
-    }
+    const parsed = parsedContentType(contentType);
+    if (parsed) [boundary, mediaType] = parsed;
+    else malformed = true; // DEVIATIONS malformedContentType
   }
   const contentLength = Number.parseInt(headers["content-length"] as string, 10) || 0;
   if (contentLength !== 0) {

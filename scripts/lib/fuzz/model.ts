@@ -73,14 +73,17 @@ function paramArbitrary(doc: Doc, param: Located): fc.Arbitrary<string | string[
   const constrained = schema.enum || schema.const !== undefined || schema.pattern || schema.format || (type && type !== "string");
   if (type === "array") {
     const items = arbitraryFor(doc, schema.items ?? { type: "string" }, `${param.at}/schema/items`);
-    return fc.array(items, { minLength: 1, maxLength: 3 }).map((values) => values.map(String));
+    return fc.array(items, { minLength: 1, maxLength: 3 }).map((values) => values.map(text));
   }
   if (!constrained && (p.in === "path" || p.in === "header")) return fc.stringMatching(SAFE);
-  const arbitrary = arbitraryFor(doc, p.schema ?? { type: "string" }, `${param.at}/schema`).map(String);
+  const arbitrary = arbitraryFor(doc, p.schema ?? { type: "string" }, `${param.at}/schema`).map(text);
   if (p.in === "path") return arbitrary.filter((v) => v !== "" && v !== "." && v !== "..");
   if (p.in === "header") return arbitrary.filter((v) => /^[\x21-\x7e]+$/.test(v));
   return arbitrary;
 }
+
+/** A generated parameter value as text: objects (an object-typed parameter) as JSON. */
+const text = (value: Json): string => (value !== null && typeof value === "object" ? JSON.stringify(value) : String(value));
 
 /** Header names a parameter may not define (the client sets them). */
 const RESERVED_HEADERS = new Set(["authorization", "content-type", "accept"]);

@@ -23,8 +23,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../src/mock/server.js";
 import { DEVIATIONS, LARGE_BODY_BYTES } from "../../../src/mock/validate.js";
 import { specValidator } from "../../helpers/ajv.js";
-import { HTTP_METHODS, operations } from "../../../src/document/index.js";
+import { type Doc, HTTP_METHODS, loadDocument, operations } from "../../../src/document/index.js";
+import { join } from "node:path";
 import { bundled, named } from "../../helpers/registry.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { type CaseKind, operationModel, type OperationModel } from "../../../scripts/lib/fuzz/model.js";
 import { startStockPrism } from "../../../scripts/lib/stock-prism.js";
 
@@ -51,14 +53,30 @@ interface Reply {
   body: string;
 }
 
+/**
+ * The APIs compared: every registered one, and the mock library's fixtures (tests/fixtures/mock and
+ * tests/fixtures/mock-quirks: parameter styles, header parameters, security alternatives, form and
+ * text bodies... that the real specs do not use yet).
+ */
+const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
+const targets: Array<{ alias: string; specPath: string; doc: Doc }> = [
+  ...bundled.map((api) => ({ alias: api.entry.alias, specPath: api.entry.bundlePath, doc: api.doc })),
+  ...loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml")).map((entry) => ({
+    alias: `${entry.alias} (fixture)`,
+    specPath: entry.bundlePath,
+    doc: loadDocument(entry.bundlePath),
+  })),
+  { alias: "quirks@1.0.0 (fixture)", specPath: QUIRKS, doc: loadDocument(QUIRKS) },
+];
+
 const mocks = new Map<string, { url: string; server: PrismServer }>();
 const stock = new Map<string, { url: string; close: () => Promise<void> }>();
 
 beforeAll(async () => {
-  for (const api of bundled) {
-    const server = createPrismServer(await loadOperations(api.entry.bundlePath));
-    mocks.set(api.entry.alias, { url: await server.listen(0, "127.0.0.1"), server });
-    stock.set(api.entry.alias, await startStockPrism(api.entry.bundlePath));
+  for (const api of targets) {
+    const server = createPrismServer(await loadOperations(api.specPath));
+    mocks.set(api.alias, { url: await server.listen(0, "127.0.0.1"), server });
+    stock.set(api.alias, await startStockPrism(api.specPath));
   }
 }, 60_000);
 
@@ -100,7 +118,7 @@ function send(base: string, r: Request): Promise<Reply> {
 
 /** Methods whose path template fits `path` (literal segments equal, `{x}` any non-empty segment), from the document. */
 function allowedMethods(alias: string, path: string): string {
-  const api = bundled.find((a) => a.entry.alias === alias)!;
+  const api = targets.find((a) => a.alias === alias)!;
   const segments = path.split("?")[0].split("/");
   const fits = (template: string) => {
     const parts = template.split("/");
@@ -192,11 +210,11 @@ async function expectSame(model: OperationModel, r: Request, label: string, fast
   return true;
 }
 
-const models = bundled.flatMap((api) => {
+const models = targets.flatMap((api) => {
   const validator = specValidator(api.doc);
   return operations(api.doc).map((op) => ({
-    name: `${api.entry.alias} ${op.operationId}`,
-    model: operationModel(api.entry.alias, api.doc, op, validator),
+    name: `${api.alias} ${op.operationId}`,
+    model: operationModel(api.alias, api.doc, op, validator),
   }));
 });
 
@@ -341,27 +359,25 @@ describe("the mock answers as Prism's own server", () => {
 
   it("compared every fuzzed request of every API and kind, or counted it under a named deviation", () => {
     const lines: string[] = [];
-    for (const api of bundled) {
-      const apiModels = models.filter(({ model }) => model.alias === api.entry.alias);
+    for (const { alias } of targets) {
+      const apiModels = models.filter(({ model }) => model.alias === alias);
       for (const kind of Object.keys(RUNS) as CaseKind[]) {
-        const key = `${api.entry.alias}\t${kind}`;
+        const key = `${alias}\t${kind}`;
         const generated = apiModels.filter(({ model }) => model.kinds.includes(kind)).length * RUNS[kind];
         const compared = tally.compared.get(key) ?? 0;
         const excluded = tally.excluded.get(key) ?? 0;
         // Nothing is dropped silently: each generated request was compared or excluded by a named deviation.
         expect(compared + excluded, `${key}: compared and excluded of ${generated} generated`).toBe(generated);
         if (generated > 0) {
-          lines.push(
-            `  ${api.entry.alias} ${kind}: ${compared} compared (${tally.distinct.get(key)!.size} distinct), ${excluded} excluded`,
-          );
+          lines.push(`  ${alias} ${kind}: ${compared} compared (${tally.distinct.get(key)!.size} distinct), ${excluded} excluded`);
         }
       }
       // Valid requests and at least one kind of invalid one are compared for every API.
-      expect(tally.compared.get(`${api.entry.alias}\tvalid`), `${api.entry.alias}: valid requests compared`).toBeGreaterThan(0);
+      expect(tally.compared.get(`${alias}\tvalid`), `${alias}: valid requests compared`).toBeGreaterThan(0);
       const invalid = (Object.keys(RUNS) as CaseKind[]).filter((k) => k !== "valid" && k !== "broken-json");
       expect(
-        invalid.reduce((sum, kind) => sum + (tally.compared.get(`${api.entry.alias}\t${kind}`) ?? 0), 0),
-        `${api.entry.alias}: invalid requests compared`,
+        invalid.reduce((sum, kind) => sum + (tally.compared.get(`${alias}\t${kind}`) ?? 0), 0),
+        `${alias}: invalid requests compared`,
       ).toBeGreaterThan(0);
     }
     // Every second answer to a request the fast path takes came from it.
