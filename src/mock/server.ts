@@ -164,6 +164,7 @@ function readBody(request: IncomingMessage): Promise<RawBody> {
 /** `application/json` and `application/*+json`, as type-is decides for prism-http-server. */
 function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === "application/json") return true;
   const type = value.split(";", 1)[0].trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
@@ -208,6 +209,7 @@ function parseTarget(target: string): { pathname: string; searchParams: URLSearc
 
 function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
+  if (searchParams.size === 0) return query;
   for (const key of new Set(searchParams.keys())) {
     const values = searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0] : values;
@@ -380,6 +382,7 @@ export function createPrismServer(
   const responses = cache && !hooks.answer ? new ResponseCache() : undefined;
   const fast = createFastPath(operations, route as never);
   const counts = { fast: 0, prism: 0, cache: 0 };
+  const tails = new WeakMap<Answer, Array<string | number> | null>();
 
   /**
    * Ends the response as prism-http-server (micri's `send`) does: a body gets Content-Length, and a
@@ -487,7 +490,39 @@ export function createPrismServer(
       findings.length + answer.outputFindings.length > 0
         ? [...violationsOf("request", findings), ...violationsOf("response", answer.outputFindings)]
         : undefined;
-    write(request, response, answer.status, violations, answer.headers, answer.body, key);
+    const tail = key === undefined ? tailOf(answer) : undefined;
+    if (!tail) {
+      write(request, response, answer.status, violations, answer.headers, answer.body, key);
+      return;
+    }
+    // The answer's headers were put in order once (tailOf): only the CORS values and sl-violations are the request's.
+    const flat: Array<string | number> = [];
+    for (const [name, value] of corsPairs(request)) flat.push(name, value);
+    if (violations) flat.push("sl-violations", violationsHeader(violations));
+    for (const item of tail) flat.push(item);
+    response.writeHead(answer.status, flat as string[]);
+    response.end(answer.body);
+  }
+
+  /**
+   * An answer's own headers as `write` orders them (Content-Type default, Content-Length), kept per
+   * answer; null when they would interleave with the CORS or sl-violations headers or there is no body.
+   */
+  function tailOf(answer: Answer): Array<string | number> | null {
+    let tail = tails.get(answer);
+    if (tail === undefined) {
+      const reserved = new Set([...corsPairs({ headers: {} } as IncomingMessage).map(([name]) => name.toLowerCase()), "sl-violations"]);
+      if (answer.body === undefined || answer.headers.some(([name]) => reserved.has(name.toLowerCase()))) tail = null;
+      else {
+        const pairs: Pairs = [];
+        for (const [name, value] of answer.headers) setPair(pairs, name, value);
+        if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
+        setPair(pairs, "Content-Length", answer.body.length);
+        tail = pairs.flat();
+      }
+      tails.set(answer, tail);
+    }
+    return tail;
   }
 
   /** sendAnswer with the `answer` hook asked first. */

@@ -412,7 +412,8 @@ export function inputFindings(op: Operation, element: Element): Diagnostic[] | u
     ? validateParams((element.url.query ?? {}) as Record<string, unknown>, request.query as ParamSpec[], "query", compiledOp.bundle)
     : undefined;
   let path: Diagnostic[] | undefined;
-  if (request.path) {
+  // Without path parameters Prism's template match captures nothing (and so cannot throw): nothing to check.
+  if (request.path && request.path.length > 0) {
     compiledOp.template ??= new UriTemplate(op.path);
     path = validateParams(
       compiledOp.template.match(element.url.path) as Record<string, unknown>,
