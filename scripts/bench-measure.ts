@@ -305,33 +305,6 @@ export function padded(body: string, n: number): string {
   return pad + body;
 }
 
-/** autocannon at `connections` for `seconds` on one request; `distinct` makes every body distinct. */
-export async function hammer(
-  url: string,
-  request: SpecRequest,
-  { connections, seconds, distinct = false }: { connections: number; seconds: number; distinct?: boolean },
-): Promise<LoadResult> {
-  let counter = 0;
-  const result = await autocannon({
-    url: url + request.path,
-    connections,
-    duration: seconds,
-    timeout: 10,
-    requests: [
-      {
-        method: request.method as autocannon.Request["method"],
-        path: request.path,
-        headers: request.headers,
-        body: request.body,
-        ...(distinct && request.body !== undefined
-          ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: padded(request.body!, counter++) }) }
-          : {}),
-      },
-    ],
-  });
-  return summarise(result);
-}
-
 /** autocannon cycling through `requests` (one after another on each connection), each status tallied per operation. */
 export async function hammerMany(
   url: string,
@@ -425,14 +398,18 @@ export async function freePorts(count: number): Promise<number> {
 
 /* ------------------------------------------------------------------ client overhead */
 
-/** Requests per second of `call` run by `concurrency` loops for `seconds`. */
-export async function rate(
+/**
+ * `call` run by `concurrency` loops for `seconds` in this process: requests per second, and this
+ * process's CPU time (user + system, µs) per call.
+ */
+export async function cpuRate(
   call: () => Promise<unknown>,
   { concurrency, seconds }: { concurrency: number; seconds: number },
-): Promise<number> {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
+): Promise<{ rps: number; cpuPerCall: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
+  const until = started + seconds * 1000;
+  let done = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
@@ -441,7 +418,8 @@ export async function rate(
       }
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { rps: done / ((performance.now() - started) / 1000), cpuPerCall: (used.user + used.system) / Math.max(done, 1) };
 }
 
 /* ------------------------------------------------------------------ consumer type-check */
