@@ -47,6 +47,8 @@ const ROUNDS = 3;
 const CONNECTIONS = 10;
 /** Distinct requests per operation and kind in the throughput measurements. */
 const POOL = 200;
+/** Start-up of every mock, one process from source: the target. */
+const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
 const BAD_ITEMS = 450_000;
 const PARTS = ["throughput", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
@@ -364,7 +366,7 @@ async function startup(): Promise<void> {
   const primary = median(times.get(ways[0].label)!);
   const rows = [...ways, floorWay].map((way) => {
     const t = median(times.get(way.label)!);
-    return [way.label, ms(t), pct(t / 1500), x(t / floor)];
+    return [way.label, ms(t), pct(t / STARTUP_TARGET_MS), x(t / floor)];
   });
   sections.push(
     [
@@ -374,9 +376,9 @@ async function startup(): Promise<void> {
       `(polled every 10 ms); median of ${runs}, the ways interleaved. The floor is a \`node -e\` process with a bare`,
       `\`node:http\` server.${existsSync(bin) ? "" : " (No dist/ build here, so the built CLI is not timed; `npm run build` makes it.)"}`,
       "",
-      table(["how", "time", "of the 1.5 s target", "vs the floor"], rows),
+      table(["how", "time", "of the 1 s target", "vs the floor"], rows),
       "",
-      `Target under 1.5 s for all APIs, one process from source: ${primary < 1500 ? "met" : "**not met**"} (${ms(primary)}).`,
+      `Target at most 1 s for all APIs, one process from source: ${primary <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(primary)}).`,
     ].join("\n"),
   );
 }
@@ -543,8 +545,8 @@ async function load(): Promise<void> {
       "## Load",
       "",
       `${options.loadDuration} s at 50 connections on each mock, cycling through every operation's valid example request`,
-      "(credentials, path and required parameters, request example). The response cache is off here, so that",
-      "every request runs Prism's full pipeline. *Outside the contract*: statuses the operation does not declare;",
+      "(credentials, path and required parameters, request example), the mocks' response cache off (the fast path",
+      "answers them). *Outside the contract*: statuses the operation does not declare;",
       "*unexpected*: anything but the operation's success status. Memory of the mock process after a full GC.",
       "",
       table(
