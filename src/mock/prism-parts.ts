@@ -104,6 +104,8 @@ const handlers = dist("validator/validators/security/handlers/index.js");
 export type SecurityHandler = (input: unknown, name: string) => Either<Diagnostic, unknown>;
 export const findSecurityHandler = handlers.findSecurityHandler as (scheme: unknown) => Either<Diagnostic, SecurityHandler>;
 export const noneSecurityHandler = handlers.noneSecurityHandler as (input: unknown) => Either<Diagnostic, unknown>;
+/** Prism's handler of an API key in a header. */
+export const apiKeyInHeader = dist("validator/validators/security/handlers/apiKey.js").apiKeyInHeader as unknown;
 /** The handlers of the schemes that want `Authorization: Bearer <token>` (http bearer, oauth2, openIdConnect). */
 const bearer = dist("validator/validators/security/handlers/bearer.js");
 export const bearerHandlers: ReadonlySet<unknown> = new Set([bearer.bearer, bearer.oauth2, bearer.openIdConnect]);

@@ -22,6 +22,7 @@ import {
   convertAjvErrors,
   type Diagnostic,
   dateTimeFormat,
+  type Deserializer,
   deserializers,
   ERROR,
   type Either,
@@ -41,6 +42,7 @@ import {
   validateBody,
   WARNING,
   bearerHandlers,
+  apiKeyInHeader,
   wildcardMediaTypeMatch as wildcardMatch,
 } from "./prism-parts.js";
 
@@ -183,34 +185,56 @@ function normalise(schema: Record<string, unknown>): Record<string, unknown> | n
   return found;
 }
 
-// params.js createJsonSchemaFromParams, kept per parameter list as Prism keeps it.
-const paramSchemas = new WeakMap<ParamSpec[], { properties: Record<string, unknown>; schema: Record<string, unknown> }>();
-
-function paramSchema(specs: ParamSpec[]) {
-  let found = paramSchemas.get(specs);
-  if (!found) {
-    const properties: Record<string, unknown> = {};
-    const byName = new Map<string, ParamSpec>();
-    for (const spec of specs) byName.set(spec.name.toLocaleLowerCase(), spec);
-    for (const [name, spec] of byName) if (spec.schema) properties[name] = spec.schema;
-    const required = specs.filter((spec) => spec.required).map((spec) => spec.name.toLowerCase());
-    found = { properties, schema: { type: "object", properties, required } };
-    paramSchemas.set(specs, found);
-  }
-  return found;
-}
-
 /* ------------------------------------------------------------------ parameters */
 
 type Location = "header" | "query" | "path";
 const DEFAULT_STYLE: Record<Location, string> = { header: "simple", query: "form", path: "simple" };
 const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+interface ParamPlan {
+  /** params.js createJsonSchemaFromParams (properties by lower-case name, required names). */
+  schema: Record<string, unknown>;
+  /** Per lower-case name (the last parameter of that name, as lodash keyBy keeps it): its deserialiser and schema. */
+  entries: Array<{ name: string; deserialize: Deserializer | undefined; schema: unknown; explode: boolean; array: boolean }>;
+  deprecated: ParamSpec[];
+}
+
+// Worked out once per parameter list, as Prism keeps its parameter schema per list.
+const paramPlans = new WeakMap<ParamSpec[], ParamPlan>();
+
+function paramPlan(specs: ParamSpec[], prefix: Location): ParamPlan {
+  let found = paramPlans.get(specs);
+  if (!found) {
+    const properties: Record<string, unknown> = {};
+    const byLocaleName = new Map<string, ParamSpec>();
+    for (const spec of specs) byLocaleName.set(spec.name.toLocaleLowerCase(), spec);
+    for (const [name, spec] of byLocaleName) if (spec.schema) properties[name] = spec.schema;
+    const required = specs.filter((spec) => spec.required).map((spec) => spec.name.toLowerCase());
+    const byName = new Map<string, ParamSpec>();
+    for (const spec of specs) byName.set(spec.name.toLowerCase(), spec);
+    found = {
+      schema: { type: "object", properties, required },
+      entries: [...byName].map(([name, spec]) => ({
+        name,
+        deserialize: deserializers[prefix][spec.style || DEFAULT_STYLE[prefix]],
+        schema: properties[name],
+        explode: spec.explode || false,
+        array: (properties[name] as { type?: unknown } | undefined)?.type === "array",
+      })),
+      deprecated: specs.filter((spec) => spec.deprecated),
+    };
+    paramPlans.set(specs, found);
+  }
+  return found;
+}
+
 /** params.js validateParams: schema findings first, then deprecation warnings. */
 function validateParams(target: Record<string, unknown>, specs: ParamSpec[], prefix: Location, bundle: unknown): Diagnostic[] | undefined {
+  if (specs.length === 0) return undefined;
+  const { schema, entries, deprecated } = paramPlan(specs, prefix);
   let warnings: Diagnostic[] | undefined;
-  for (const spec of specs) {
-    if (spec.deprecated && target[spec.name]) {
+  for (const spec of deprecated) {
+    if (target[spec.name]) {
       (warnings ??= []).push({
         path: [prefix, spec.name],
         code: "deprecated",
@@ -219,20 +243,15 @@ function validateParams(target: Record<string, unknown>, specs: ParamSpec[], pre
       });
     }
   }
-  if (specs.length === 0) return warnings;
-  const { properties, schema } = paramSchema(specs);
   const lower: Record<string, unknown> = {};
   for (const key of Object.keys(target ?? {})) lower[key.toLowerCase()] = target[key];
   const values: Record<string, unknown> = {};
-  const byName = new Map<string, ParamSpec>();
-  for (const spec of specs) byName.set(spec.name.toLowerCase(), spec);
-  for (const [name, spec] of byName) {
-    const deserialize = deserializers[prefix][spec.style || DEFAULT_STYLE[prefix]];
-    const value = deserialize ? deserialize(name, lower, properties[name], spec.explode || false) : undefined;
+  for (const { name, deserialize, schema: property, explode, array } of entries) {
+    const value = deserialize ? deserialize(name, lower, property, explode) : undefined;
     if (value) values[name] = value;
     else if (prefix === "query" && lower[name] === "") {
       // DEVIATIONS emptyQueryValue: Prism drops the empty value; it is validated as given.
-      values[name] = (properties[name] as { type?: unknown } | undefined)?.type === "array" ? [""] : "";
+      values[name] = array ? [""] : "";
     }
   }
   const errors = check(validatorFor(schema, "coerce", bundle), values, prefix);
@@ -257,7 +276,7 @@ interface Compiled {
   supported: Map<string, boolean>;
   /** Per request media type: the content the body is checked against. */
   choices: Map<string, BodyChoice>;
-  security?: Array<Array<{ handler: Either<Diagnostic, SecurityHandler>; name: string; bearer: boolean }>>;
+  security?: Array<Array<{ handler: Either<Diagnostic, SecurityHandler>; name: string; bearer: boolean; header?: string }>>;
 }
 
 const compiledOperations = new WeakMap<Operation, Compiled>();
@@ -279,10 +298,13 @@ function compiledFor(op: Operation): Compiled {
           : security.map((pairs) =>
               pairs.map((scheme) => {
                 const handler = findSecurityHandler(scheme);
+                const name = "name" in scheme ? (scheme.name as string) : "";
                 return {
                   handler,
-                  name: "name" in scheme ? (scheme.name as string) : "",
+                  name,
                   bearer: handler._tag === "Right" && bearerHandlers.has(handler.right),
+                  // apiKeyInHeader passes when the header (its name in lower case) has a value.
+                  header: handler._tag === "Right" && handler.right === apiKeyInHeader ? name.toLowerCase() : undefined,
                 };
               }),
             ),
@@ -435,11 +457,12 @@ export function securityFindings(op: Operation, element: Element): Diagnostic[] 
   let failures: Diagnostic[] | undefined;
   for (const alternative of security) {
     let failed: Diagnostic[] | undefined;
-    for (const { handler, name, bearer } of alternative) {
+    for (const { handler, name, bearer, header } of alternative) {
       if (handler._tag === "Left") {
         (failed ??= []).push(handler.left);
         continue;
       }
+      if (header !== undefined && element.headers?.[header]) continue;
       // DEVIATIONS bearerCase: `bearer x` is accepted as `Bearer x` is.
       const authorization = element.headers?.authorization;
       if (bearer && typeof authorization === "string" && BEARER.test(authorization)) continue;
