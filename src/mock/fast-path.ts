@@ -22,6 +22,8 @@
 import type { Operation } from "./server.js";
 import { type Diagnostic, ERROR, type prismRoute } from "./prism-parts.js";
 
+/** At most this many routes (method and path) are remembered. */
+const ROUTES_KEPT = 1000;
 /** One operation's answers are kept for at most this many kinds (Accept values times outcomes). */
 export const KINDS_KEPT = 64;
 
@@ -101,26 +103,39 @@ export function createFastPath(operations: Operation[], routeCached: typeof pris
     byMethod.get(method)!.push(compiled);
   }
   const answers = new WeakMap<Operation, Map<string, Answer>>();
+  /** Routes found, by method and path (null: none), the last ROUTES_KEPT distinct ones. */
+  const routed = new Map<string, Operation | null>();
+
+  /** The operation Prism routes to: the only one of the method the path fits, else Prism's ranking. */
+  function routeOf(method: string, path: string): Operation | undefined {
+    const candidates = byMethod.get(method);
+    if (!candidates) return undefined;
+    const fragments = fragmentsOf(path);
+    let found: Operation | undefined;
+    let count = 0;
+    for (const compiled of candidates) {
+      if (fits(compiled, fragments)) {
+        found = compiled.op;
+        count++;
+      }
+    }
+    if (count === 1) return found;
+    if (count === 0) return undefined;
+    // Several operations fit: Prism's ranking decides.
+    const ranked = routeCached({ resources: operations, input: { method, url: { path } } as never });
+    return ranked._tag === "Right" ? ranked.right : undefined;
+  }
 
   return {
     route(method, path) {
       if (unroutable) return undefined; // Prism's router throws on such a document: let it.
-      const candidates = byMethod.get(method);
-      if (!candidates) return undefined;
-      const fragments = fragmentsOf(path);
-      let found: Operation | undefined;
-      let count = 0;
-      for (const compiled of candidates) {
-        if (fits(compiled, fragments)) {
-          found = compiled.op;
-          count++;
-        }
-      }
-      if (count === 1) return found;
-      if (count === 0) return undefined;
-      // Several operations fit: Prism's ranking decides.
-      const routed = routeCached({ resources: operations, input: { method, url: { path } } as never });
-      return routed._tag === "Right" ? routed.right : undefined;
+      const key = `${method} ${path}`;
+      const known = routed.get(key);
+      if (known !== undefined) return known ?? undefined;
+      const found = routeOf(method, path);
+      if (routed.size >= ROUTES_KEPT) routed.clear();
+      routed.set(key, found ?? null);
+      return found;
     },
     kind(accept, findings) {
       let error = false;

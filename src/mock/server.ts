@@ -128,37 +128,42 @@ interface RawBody {
 }
 
 /**
- * Reads the body. Over MAX_BODY_BYTES it rejects with 413 and keeps reading (dropping the bytes, at
+ * Reads the body. Over MAX_BODY_BYTES it fails with 413 and keeps reading (dropping the bytes, at
  * most MAX_DRAIN_BYTES more) so that the client, which is still sending, reads the 413 before the
  * connection closes (DEVIATIONS bodyLimit: Prism's server reset the connection).
  */
-function readBody(request: IncomingMessage): Promise<RawBody> {
+function readBody(request: IncomingMessage, done: (error: BodyError | undefined, raw?: RawBody) => void): void {
   const { headers } = request;
   if (headers["content-length"] === "0" || (headers["transfer-encoding"] === undefined && headers["content-length"] === undefined)) {
     request.resume();
-    return Promise.resolve({ present: false, bytes: Buffer.alloc(0) });
+    done(undefined, { present: false, bytes: Buffer.alloc(0) });
+    return;
   }
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let length = 0;
-    let over = false;
-    request.on("data", (chunk: Buffer) => {
-      length += chunk.length;
-      if (over) {
-        if (length > MAX_BODY_BYTES + MAX_DRAIN_BYTES) request.destroy();
-        return;
-      }
-      if (length > MAX_BODY_BYTES) {
-        over = true;
-        chunks = [];
-        reject(new BodyError(413, "request_entity_too_large", "Body exceeded 10mb limit"));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.once("end", () => resolve({ present: true, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length) }));
-    request.once("error", () => reject(new BodyError(400, "invalid_body", "Invalid body")));
+  let chunks: Buffer[] = [];
+  let length = 0;
+  let over = false;
+  let settled = false;
+  const settle = (error: BodyError | undefined, raw?: RawBody) => {
+    if (settled) return;
+    settled = true;
+    done(error, raw);
+  };
+  request.on("data", (chunk: Buffer) => {
+    length += chunk.length;
+    if (over) {
+      if (length > MAX_BODY_BYTES + MAX_DRAIN_BYTES) request.destroy();
+      return;
+    }
+    if (length > MAX_BODY_BYTES) {
+      over = true;
+      chunks = [];
+      settle(new BodyError(413, "request_entity_too_large", "Body exceeded 10mb limit"));
+      return;
+    }
+    chunks.push(chunk);
   });
+  request.once("end", () => settle(undefined, { present: true, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length) }));
+  request.once("error", () => settle(new BodyError(400, "invalid_body", "Invalid body")));
 }
 
 /** `application/json` and `application/*+json`, as type-is decides for prism-http-server. */
@@ -233,6 +238,9 @@ function corsPairs(request: IncomingMessage): Pairs {
     ["Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*"],
   ];
 }
+
+/** The CORS headers of a request that asks for no particular ones. */
+const DEFAULT_CORS: ReadonlyArray<string | number> = corsPairs({ headers: {} } as IncomingMessage).flat();
 
 /** Sets a header as Node's setHeader does: a name already there (in any case) is replaced where it stands. */
 function setPair(pairs: Pairs, name: string, value: string | number): void {
@@ -382,7 +390,7 @@ export function createPrismServer(
   const responses = cache && !hooks.answer ? new ResponseCache() : undefined;
   const fast = createFastPath(operations, route as never);
   const counts = { fast: 0, prism: 0, cache: 0 };
-  const tails = new WeakMap<Answer, Array<string | number> | null>();
+  const tails = new WeakMap<Answer, { own: Array<string | number>; whole: Array<string | number> } | null>();
 
   /**
    * Ends the response as prism-http-server (micri's `send`) does: a body gets Content-Length, and a
@@ -496,10 +504,14 @@ export function createPrismServer(
       return;
     }
     // The answer's headers were put in order once (tailOf): only the CORS values and sl-violations are the request's.
-    const flat: Array<string | number> = [];
-    for (const [name, value] of corsPairs(request)) flat.push(name, value);
-    if (violations) flat.push("sl-violations", violationsHeader(violations));
-    for (const item of tail) flat.push(item);
+    const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
+    let flat: Array<string | number>;
+    if (plainCors && !violations) flat = tail.whole;
+    else {
+      flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
+      if (violations) flat.push("sl-violations", violationsHeader(violations));
+      for (const item of tail.own) flat.push(item);
+    }
     response.writeHead(answer.status, flat as string[]);
     response.end(answer.body);
   }
@@ -508,17 +520,18 @@ export function createPrismServer(
    * An answer's own headers as `write` orders them (Content-Type default, Content-Length), kept per
    * answer; null when they would interleave with the CORS or sl-violations headers or there is no body.
    */
-  function tailOf(answer: Answer): Array<string | number> | null {
+  function tailOf(answer: Answer): { own: Array<string | number>; whole: Array<string | number> } | null {
     let tail = tails.get(answer);
     if (tail === undefined) {
-      const reserved = new Set([...corsPairs({ headers: {} } as IncomingMessage).map(([name]) => name.toLowerCase()), "sl-violations"]);
+      const reserved = new Set([...DEFAULT_CORS.filter((_, i) => i % 2 === 0).map((name) => String(name).toLowerCase()), "sl-violations"]);
       if (answer.body === undefined || answer.headers.some(([name]) => reserved.has(name.toLowerCase()))) tail = null;
       else {
         const pairs: Pairs = [];
         for (const [name, value] of answer.headers) setPair(pairs, name, value);
         if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
         setPair(pairs, "Content-Length", answer.body.length);
-        tail = pairs.flat();
+        const own = pairs.flat();
+        tail = { own, whole: [...DEFAULT_CORS, ...own] };
       }
       tails.set(answer, tail);
     }
@@ -584,7 +597,8 @@ export function createPrismServer(
     emit(response, error.status, pairs, Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } })), undefined);
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** Answers a request: synchronously on the fast path, through a promise where a hook or Prism is waited for. */
+  function handle(request: IncomingMessage, response: ServerResponse): void {
     const { headers } = request;
     if (request.method === "OPTIONS" && headers.origin && headers["access-control-request-method"]) {
       request.resume();
@@ -594,31 +608,48 @@ export function createPrismServer(
       emit(response, 204, pairs, undefined, undefined);
       return;
     }
+    readBody(request, (error, raw) => {
+      if (error) {
+        if (error.status !== 413 || request.complete) return sendBodyError(request, response, error);
+        // DEVIATIONS bodyLimit: answer once the client has sent its body (or after MAX_DRAIN_MS), then close.
+        let sent = false;
+        const answer = () => {
+          if (sent) return;
+          sent = true;
+          sendBodyError(request, response, error);
+        };
+        request.once("end", answer);
+        setTimeout(answer, MAX_DRAIN_MS).unref();
+        return;
+      }
+      try {
+        const pending = hooks.intercept ? intercepted(request, response, raw!) : received(request, response, raw!);
+        pending?.catch((failure: Error) => failed(request, response, failure));
+      } catch (failure) {
+        failed(request, response, failure as Error);
+      }
+    });
+  }
 
-    let raw: RawBody;
-    try {
-      raw = await readBody(request);
-    } catch (error) {
-      if ((error as BodyError).status !== 413 || request.complete) return sendBodyError(request, response, error as BodyError);
-      // DEVIATIONS bodyLimit: answer once the client has sent its body (or after MAX_DRAIN_MS), then close.
-      let sent = false;
-      const answer = () => {
-        if (sent) return;
-        sent = true;
-        sendBodyError(request, response, error as BodyError);
-      };
-      request.once("end", answer);
-      setTimeout(answer, MAX_DRAIN_MS).unref();
-      return;
-    }
+  function failed(request: IncomingMessage, response: ServerResponse, error: Error): void {
+    if (!response.headersSent) sendProblem(request, response, error, undefined);
+    else response.destroy(error);
+  }
 
-    if (hooks.intercept && (await hooks.intercept(request, response, raw.bytes))) return;
+  async function intercepted(request: IncomingMessage, response: ServerResponse, raw: RawBody): Promise<void> {
+    if (await hooks.intercept!(request, response, raw.bytes)) return;
+    await received(request, response, raw);
+  }
 
+  /** A request with its body read: the fast path if it has Prism's answer to this kind of request, else Prism. */
+  function received(request: IncomingMessage, response: ServerResponse, raw: RawBody): Promise<void> | undefined {
+    const { headers } = request;
     let body: unknown;
     try {
       body = parseBody(request, raw);
     } catch (error) {
-      return sendBodyError(request, response, error as BodyError);
+      sendBodyError(request, response, error as BodyError);
+      return;
     }
 
     const { searchParams, pathname } = parseTarget(request.url ?? "/");
@@ -633,21 +664,28 @@ export function createPrismServer(
     // The fast path: the operation, the findings, and Prism's answer to this kind of request if it has given one.
     const query = input.url.query!;
     const operation = headers.prefer || CHOOSING.some((name) => query[name] !== undefined) ? undefined : fast.route(input.method, pathname);
-    let kind: string | undefined;
-    let findings: Diagnostic[] = [];
-    if (operation && !(operation as { callbacks?: unknown[] }).callbacks?.length) {
-      const security = securityFindings(operation, input);
-      const invalid = inputFindings(operation, input);
-      findings = security && invalid ? [...security, ...invalid] : (security ?? invalid ?? []);
-      kind = fast.kind(typeof headers.accept === "string" ? headers.accept : "", findings);
-      const kept = fast.answer(operation, kind);
-      if (kept) {
-        counts.fast++;
-        return sendAnswer(request, response, kept, findings, { operation, input, pathname }, undefined);
-      }
-    }
+    if (!operation || (operation as { callbacks?: unknown[] }).callbacks?.length) return viaPrism(request, response, raw, input);
+    const security = securityFindings(operation, input);
+    const invalid = inputFindings(operation, input);
+    const findings = security && invalid ? [...security, ...invalid] : (security ?? invalid ?? []);
+    const kind = fast.kind(typeof headers.accept === "string" ? headers.accept : "", findings);
+    const kept = fast.answer(operation, kind);
+    if (!kept) return viaPrism(request, response, raw, input, { operation, kind, findings });
+    counts.fast++;
+    return sendAnswer(request, response, kept, findings, { operation, input, pathname }, undefined);
+  }
 
-    let key = responses && kind === undefined ? cacheKey(request, raw) : undefined;
+  /** Prism's whole pipeline; with `known` (a request the fast path classified), its answer is kept for the kind. */
+  async function viaPrism(
+    request: IncomingMessage,
+    response: ServerResponse,
+    raw: RawBody,
+    input: Element,
+    known?: { operation: Operation; kind: string; findings: Diagnostic[] },
+  ): Promise<void> {
+    const { headers } = request;
+    const pathname = input.url.path;
+    let key = responses && !known ? cacheKey(request, raw) : undefined;
     const hit = key === undefined ? undefined : responses!.get(key);
     if (hit) {
       counts.cache++;
@@ -676,7 +714,7 @@ export function createPrismServer(
     }
     if (result._tag === "Left") {
       const answer = answerOf(result);
-      if (answer && operation && kind !== undefined) fast.keep(operation, kind, answer);
+      if (answer && known) fast.keep(known.operation, known.kind, answer);
       return sendProblem(request, response, result.left, key, pathname);
     }
     let answer: Answer;
@@ -691,8 +729,8 @@ export function createPrismServer(
       for (const [name, value] of Object.entries(output.headers ?? {})) setPair(pairs, name, value);
       return sendProblem(request, response, error as ProblemError, undefined, pathname, pairs);
     }
-    if (operation && kind !== undefined) fast.keep(operation, kind, answer);
-    const routed = operation ?? routedOperation(input);
+    if (known) fast.keep(known.operation, known.kind, answer);
+    const routed = known?.operation ?? routedOperation(input);
     await sendAnswer(request, response, answer, result.right.validations.input, { operation: routed!, input, pathname }, key);
   }
 
@@ -701,12 +739,7 @@ export function createPrismServer(
     return routed._tag === "Right" ? routed.right : undefined;
   }
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: Error) => {
-      if (!response.headersSent) sendProblem(request, response, error, undefined);
-      else response.destroy(error);
-    });
-  });
+  const server: Server = createServer(handle);
 
   return {
     listen: (port, host) =>
