@@ -305,6 +305,114 @@ export function padded(body: string, n: number): string {
   return pad + body;
 }
 
+/**
+ * autocannon on one request sent with a distinct credential each time (`credentialHeader` set to
+ * `bench-<n>`): in sandbox mode every request then touches its own state (a create makes one record
+ * per credential, so no credential reaches the record bound), in static mode nothing changes (Prism
+ * checks presence only).
+ */
+export async function hammerCredentials(
+  url: string,
+  request: SpecRequest,
+  { connections, seconds, credentialHeader, pid }: { connections: number; seconds: number; credentialHeader: string; pid?: number },
+): Promise<LoadResult & { cpuPerRequest?: number }> {
+  let counter = 0;
+  const before = pid === undefined ? 0 : cpuMs(pid);
+  const bearer = credentialHeader.toLowerCase() === "authorization";
+  const result = await autocannon({
+    url: url + request.path,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: request.method as autocannon.Request["method"],
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        setupRequest: (req: autocannon.Request) => {
+          const credential = `bench-${counter++}`;
+          return { ...req, headers: { ...req.headers, [credentialHeader]: bearer ? `Bearer ${credential}` : credential } };
+        },
+      },
+    ],
+  });
+  const summary = summarise(result);
+  if (pid === undefined) return summary;
+  return { ...summary, cpuPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(summary.total, 1) };
+}
+
+/** The header an operation's credential travels in (`authorization` or the API-key header). */
+export function credentialHeaderOf(request: SpecRequest): string {
+  const names = Object.keys(request.headers).map((h) => h.toLowerCase());
+  return names.find((h) => h === "authorization") ?? names.find((h) => h.includes("key")) ?? "authorization";
+}
+
+export interface SandboxThroughput {
+  alias: string;
+  request: string;
+  connections: number;
+  /** Requests per second (mean of the rounds): the static mock without its cache, and the sandbox. */
+  staticRps: number;
+  sandboxRps: number;
+  /** Median over the rounds of sandbox / static. */
+  ratio: number;
+  staticP99: number;
+  sandboxP99: number;
+  /** Server CPU time per request, µs (median of the rounds), when the servers' pids were given. */
+  staticCpu?: number;
+  sandboxCpu?: number;
+}
+
+/**
+ * Sandbox-mode throughput beside the static mode's, for one request of an API: `rounds` rounds of
+ * the static mock (response cache off: every request through Prism) and the sandbox (Prism, then
+ * the state, the answer built from it and validated), each `seconds` long, every request with a
+ * fresh credential. Both servers are given (started by the caller, each in its own process); with
+ * their pids, the server CPU time per request too (from /proc).
+ */
+export async function measureSandboxThroughput(
+  urls: { static: string; sandbox: string },
+  request: SpecRequest,
+  {
+    connections,
+    seconds,
+    rounds,
+    pids,
+  }: { connections: number; seconds: number; rounds: number; pids?: { static: number; sandbox: number } },
+): Promise<SandboxThroughput> {
+  const credentialHeader = credentialHeaderOf(request);
+  const runs: Record<"static" | "sandbox", Array<LoadResult & { cpuPerRequest?: number }>> = { static: [], sandbox: [] };
+  for (let round = 0; round < rounds; round++) {
+    runs.static.push(await hammerCredentials(urls.static, request, { connections, seconds, credentialHeader, pid: pids?.static }));
+    runs.sandbox.push(await hammerCredentials(urls.sandbox, request, { connections, seconds, credentialHeader, pid: pids?.sandbox }));
+  }
+  for (const [name, results] of Object.entries(runs)) {
+    for (const result of results) {
+      const wrong = Object.keys(result.statuses).filter((s) => Number(s) !== request.expected);
+      if (result.errors > 0 || wrong.length > 0) {
+        throw new Error(
+          `${request.alias} ${request.operationId} ${name}: ${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`,
+        );
+      }
+    }
+  }
+  const mean = (results: LoadResult[]) => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
+  return {
+    alias: request.alias,
+    request: `${request.method} ${request.operationId}`,
+    connections,
+    staticRps: mean(runs.static),
+    sandboxRps: mean(runs.sandbox),
+    ratio: median(runs.sandbox.map((r, i) => r.requestsPerSecond / Math.max(runs.static[i].requestsPerSecond, 1e-9))),
+    staticP99: median(runs.static.map((r) => r.p99)),
+    sandboxP99: median(runs.sandbox.map((r) => r.p99)),
+    ...(pids
+      ? { staticCpu: median(runs.static.map((r) => r.cpuPerRequest!)), sandboxCpu: median(runs.sandbox.map((r) => r.cpuPerRequest!)) }
+      : {}),
+  };
+}
+
 /** autocannon cycling through `requests` (one after another on each connection), each status tallied per operation. */
 export async function hammerMany(
   url: string,

@@ -6,8 +6,8 @@
  * Messages from the parent:
  * - `{ type: "start", kind: "bare", response }`: a bare node:http server replaying `response`
  *   (status, headers, body) to every request after reading the request body: the ceiling.
- * - `{ type: "start", kind: "mock" | "mock-nocache", aliases, registry? }`: this project's mocks
- *   (src/mock), with or without the response cache.
+ * - `{ type: "start", kind: "mock" | "mock-nocache" | "sandbox", aliases, registry? }`: this
+ *   project's mocks (src/mock), with or without the response cache, or in sandbox mode (src/sandbox).
  * - `{ type: "start", kind: "mock-hooked", aliases, registry? }`: the mocks with an `answer` hook that
  *   keeps Prism's answer (what a layer over the mock, such as the sandbox, costs at the least).
  * - `{ type: "start", kind: "prism-stock", aliases, registry? }`: Prism's own in-process server
@@ -32,7 +32,12 @@ export interface RecordedResponse {
 
 export type StartMessage =
   | { type: "start"; kind: "bare"; response: RecordedResponse }
-  | { type: "start"; kind: "mock" | "mock-nocache" | "mock-hooked" | "prism-stock"; aliases: string[]; registry?: string };
+  | {
+      type: "start";
+      kind: "mock" | "mock-nocache" | "mock-hooked" | "sandbox" | "prism-stock";
+      aliases: string[];
+      registry?: string;
+    };
 
 export interface FloodMessage {
   type: "flood";
@@ -75,11 +80,11 @@ async function startPrismStock(aliases: string[], registryPath?: string): Promis
   return urls;
 }
 
-async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: string): Promise<Record<string, string>> {
+async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: string, sandbox = false): Promise<Record<string, string>> {
   const registry = loadRegistry(registryPath);
   const mocks: MockServer[] = await startMocks(
     aliases.map((alias) => findApi(alias, registry)),
-    { freePorts: true, cache },
+    { freePorts: true, cache, sandbox },
   );
   closers.push(() => closeMocks(mocks));
   return Object.fromEntries(mocks.map((m) => [m.alias, m.url]));
@@ -142,7 +147,10 @@ process.on("message", async (message: Message) => {
     } else if (message.kind === "prism-stock") {
       reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
     } else {
-      reply({ type: "started", urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry) });
+      reply({
+        type: "started",
+        urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry, message.kind === "sandbox"),
+      });
     }
   } catch (error) {
     reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });

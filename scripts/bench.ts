@@ -4,7 +4,8 @@
  * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
  * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
- * Parts (all by default, in this order): throughput, startup, client, typecheck, load, pipeline.
+ * Parts (all by default, in this order): throughput, sandbox, isolation, startup, client, typecheck, load,
+ * pipeline.
  * Bad arguments print the usage and exit 2; a failed measurement exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
@@ -20,6 +21,7 @@ import {
   hammerMany,
   hammerPool,
   type LoadResult,
+  measureSandboxThroughput,
   median,
   peakRss,
   cpuRate,
@@ -51,7 +53,7 @@ const POOL = 200;
 const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
 const BAD_ITEMS = 450_000;
-const PARTS = ["throughput", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
+const PARTS = ["throughput", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
 const USAGE = `usage: npm run bench -- [--only ${PARTS.join(",")}] [--duration S] [--load-duration S] [--out FILE] [--apis A,B]
@@ -249,6 +251,74 @@ async function throughput(): Promise<void> {
         `${lowest >= 0.6 ? "met" : "**not met**"}), lowest CPU-time ratio ${pct(lowestCpu)}, p99 at most ${x(worstP99)} the ceiling's ` +
         `(target at most 2x: ${worstP99 <= 2 ? "met" : "**not met**"}); with an answer hook at least ${pct(Math.min(...distinct.hooked))} of the ceiling; ` +
         `${x(Math.min(...distinct.gain))} to ${x(Math.max(...distinct.gain))} the requests per second of Prism's own server.`,
+    ].join("\n"),
+  );
+}
+
+/* 1b. sandbox mode beside the static mode, on the same requests */
+async function sandboxThroughput(): Promise<void> {
+  log("sandbox");
+  const aliases = registry.map((e) => e.alias);
+  const [plain, sandbox] = await Promise.all([
+    startServer({ type: "start", kind: "mock-nocache", aliases }),
+    startServer({ type: "start", kind: "sandbox", aliases }),
+  ]);
+  const rows: string[][] = [];
+  const ratios: number[] = [];
+  try {
+    for (const api of apis) {
+      const request = representativeRequest(api);
+      for (const connections of [10, 50]) {
+        log(`  ${api.entry.alias} ${request.operationId} at ${connections} connections`);
+        const result = await measureSandboxThroughput(
+          { static: plain.urls[api.entry.alias], sandbox: sandbox.urls[api.entry.alias] },
+          request,
+          {
+            connections,
+            seconds: Math.max(1, options.duration / ROUNDS),
+            rounds: ROUNDS,
+            pids: { static: plain.pid, sandbox: sandbox.pid },
+          },
+        );
+        ratios.push(result.ratio);
+        rows.push([
+          api.entry.alias,
+          result.request,
+          String(connections),
+          n0(result.staticRps),
+          `${n0(result.sandboxRps)} (**${pct(result.ratio)}**)`,
+          `${result.staticP99} / ${result.sandboxP99}`,
+          `${result.staticCpu!.toFixed(1)} / ${result.sandboxCpu!.toFixed(1)}`,
+        ]);
+      }
+    }
+  } finally {
+    await Promise.all([plain.stop(), sandbox.stop()]);
+  }
+  sections.push(
+    [
+      "## 1b. Sandbox mode throughput",
+      "",
+      "The same representative POST of each API, sent to the static mock with its response cache off (every",
+      "request through the fast path or Prism's pipeline) and to the sandbox (`mock --sandbox`: the same path, then the",
+      "credential's state, the answer built from it, shaped and validated against the response schema). Every",
+      `request carries a fresh credential, so each creates its own state. autocannon for ${options.duration} s per server`,
+      `and cell, as ${ROUNDS} rounds of the two one after another (req/s: mean of the rounds; ratio and p99: median).`,
+      "",
+      table(
+        [
+          "API",
+          "request",
+          "conns",
+          "static req/s",
+          "sandbox req/s (of static)",
+          "p99 ms static / sandbox",
+          "CPU µs/request static / sandbox",
+        ],
+        rows,
+      ),
+      "",
+      `Sandbox mode answers ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} of the static mode's requests per second.`,
     ].join("\n"),
   );
 }
@@ -652,7 +722,16 @@ async function pipeline(): Promise<void> {
   );
 }
 
-const runners: Record<Part, () => Promise<void>> = { throughput, isolation, startup, client, typecheck, load, pipeline };
+const runners: Record<Part, () => Promise<void>> = {
+  throughput,
+  sandbox: sandboxThroughput,
+  isolation,
+  startup,
+  client,
+  typecheck,
+  load,
+  pipeline,
+};
 const startedAt = new Date();
 const load0 = loadavg()[0];
 try {

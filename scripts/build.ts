@@ -8,23 +8,15 @@
  *
  * `npm pack` runs the build first (prepack). dist/ is replaced whole: the compiler writes into a
  * fresh folder that then takes dist/'s place, so no file of an API that left the registry remains.
+ * Exit 1 on a failure (a stale package.json with --check, a compiler error), 2 on bad arguments.
  */
 import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
-
-const USAGE = `Usage: tsx scripts/build.ts [--check]
-
-Writes package.json's exports, main, types, bin and files from the registry (when stale) and
-compiles the package into dist/.
-
-Options:
-  --check      only compare package.json with the registry; exit 1 naming what is stale
-  -h, --help   show this help`;
+import { runCommand, runProgram, script } from "./lib/cli.js";
 
 /** Subpaths the package itself uses; a service of the same name would shadow them. */
 const RESERVED = new Set(["testing", "callbacks", "specs", "workflows", "package.json"]);
@@ -60,8 +52,20 @@ export function manifestFields(registry: ApiEntry[]) {
       "./package.json": "./package.json",
     },
     bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
-    // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path.
-    files: ["dist/src", "dist/generated", "generated/*/*/openapi.yaml", "redocly.yaml", "workflows/*.yaml", "specs/*/CHANGELOG.md"],
+    // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path; the
+    // sandbox (`mock --sandbox`) reads each API's declaration beside its root spec and serves its
+    // control API's document from src/sandbox/.
+    files: [
+      "dist/src",
+      "dist/generated",
+      "generated/*/*/openapi.yaml",
+      "redocly.yaml",
+      "workflows/*.yaml",
+      "workflows/sandbox/*.yaml",
+      "specs/*/CHANGELOG.md",
+      "specs/*/*/sandbox.yaml",
+      "src/sandbox/openapi.yaml",
+    ],
   };
 }
 
@@ -110,49 +114,42 @@ async function compile(): Promise<void> {
   rmSync(old, { recursive: true, force: true });
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({ args: argv, options: { check: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  try {
-    const registry = loadRegistry();
-    const manifest = readManifest();
-    const stale = staleFields(manifest, registry);
-    if (values.check) {
-      if (stale.length > 0) {
-        console.error(
-          `package.json is out of date with the registry: ${stale.join(", ")}.\nRun \`npm run build\` and commit package.json.`,
-        );
-        return 1;
-      }
-      console.log(`package.json is up to date (${registry.length} APIs).`);
-      return 0;
-    }
+/** `npm run build` (or `--check`: `npm run check:package`); the exit code. */
+async function build(check: boolean): Promise<number> {
+  const registry = loadRegistry();
+  const manifest = readManifest();
+  const stale = staleFields(manifest, registry);
+  if (check) {
     if (stale.length > 0) {
-      writeManifest(manifest, registry);
-      console.error(`package.json: wrote ${stale.join(", ")}`);
+      console.error(`package.json is out of date with the registry: ${stale.join(", ")}.\nRun \`npm run build\` and commit package.json.`);
+      return 1;
     }
-    const started = Date.now();
-    await compile();
-    // Progress on stderr: `npm pack --json` (prepack) keeps stdout for its own report.
-    console.error(
-      `dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
+    console.log(`package.json is up to date (${registry.length} APIs).`);
     return 0;
-  } catch (error) {
-    console.error((error as Error).message);
-    return 1;
   }
+  if (stale.length > 0) {
+    writeManifest(manifest, registry);
+    console.error(`package.json: wrote ${stale.join(", ")}`);
+  }
+  const started = Date.now();
+  await compile();
+  // Progress on stderr: `npm pack --json` (prepack) keeps stdout for its own report.
+  console.error(
+    `dist/: compiled ${registry.length} APIs, the client runtime, the testing entry and the CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+function program() {
+  return script("build")
+    .description(
+      "Write package.json's exports, main, types, bin and files from the registry (when stale), then compile the package into dist/",
+    )
+    .option("--check", "only compare package.json with the registry; exit 1 naming what is stale (nothing is written)")
+    .action((options: { check?: boolean }) => build(options.check === true));
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

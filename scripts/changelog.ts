@@ -4,15 +4,15 @@
  *
  *   tsx scripts/changelog.ts [--check] [--config <redocly.yaml>] [service ...]
  *
- * `--check` writes nothing and exits 1 when a changelog is missing or stale.
+ * `--check` writes nothing and exits 1 when a changelog is missing or stale; exit 2 on bad arguments
+ * (an unknown service among them).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { Command } from "commander";
-import { runProgram } from "./lib/cli.js";
 import { parse } from "yaml";
 import { diffReleases, type ReleaseDiff, renderChangelog } from "./lib/changelog.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
+import { misuse, runCommand, runProgram, script } from "./lib/cli.js";
 import { readLock } from "./lib/release-lock.js";
 
 const byRelease = (a: ApiEntry, b: ApiEntry) => {
@@ -37,35 +37,35 @@ export async function buildChangelogs(entries: ApiEntry[], services?: string[]):
   return result;
 }
 
-const program = new Command("changelog")
-  .description("Write specs/<service>/CHANGELOG.md from the registry's releases")
-  .argument("[service...]", "services to write (default: all)")
-  .option("--check", "write nothing; exit 1 when a changelog is missing or stale")
-  .option("--config <file>", "registry (redocly.yaml)")
-  .exitOverride()
-  .showHelpAfterError()
-  .action(async (services: string[], options: { check?: boolean; config?: string }) => {
-    const entries = loadRegistry(options.config);
-    const known = new Set(entries.map((e) => e.service));
-    const unknown = services.filter((s) => !known.has(s));
-    if (unknown.length) {
-      console.error(`unknown service ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
-      process.exit(2);
-    }
-    const stale: string[] = [];
-    for (const [path, content] of await buildChangelogs(entries, services)) {
-      const name = relative(repoRoot, path);
-      if (options.check) {
-        if (!existsSync(path) || readFileSync(path, "utf8") !== content) stale.push(name);
-      } else {
-        writeFileSync(path, content);
-        console.log(`wrote ${name}`);
+function program() {
+  const command = script("changelog")
+    .description("Write specs/<service>/CHANGELOG.md from the registry's releases")
+    .argument("[service...]", "services to write (default: all)")
+    .option("--check", "write nothing; exit 1 when a changelog is missing or stale")
+    .option("--config <file>", "registry (default: redocly.yaml at the repository root)")
+    .action(async (services: string[], options: { check?: boolean; config?: string }) => {
+      const entries = loadRegistry(options.config);
+      const known = new Set(entries.map((e) => e.service));
+      const unknown = services.filter((s) => !known.has(s));
+      if (unknown.length) misuse(command, `unknown service ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
+      const stale: string[] = [];
+      for (const [path, content] of await buildChangelogs(entries, services)) {
+        const name = relative(repoRoot, path);
+        if (options.check) {
+          if (!existsSync(path) || readFileSync(path, "utf8") !== content) stale.push(name);
+        } else {
+          writeFileSync(path, content);
+          console.log(`wrote ${name}`);
+        }
       }
-    }
-    if (stale.length) {
+      if (stale.length === 0) return 0;
       console.error(`stale changelogs (run \`npm run changelog\`): ${stale.join(", ")}`);
-      process.exitCode = 1;
-    }
-  });
+      return 1;
+    });
+  return command;
+}
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
 
 await runProgram(program, import.meta.url);

@@ -1,12 +1,11 @@
 /**
  * `npm run fuzz [-- --requests N] [--seed S] [--concurrency C] [alias ...]`: the fuzz cases of
- * tests/fuzz/ at length. Spreads at least N requests (default 10,000) over every operation of every
+ * tests/e2e/fuzz/ (the model in lib/fuzz/) at length. Spreads at least N requests (default 10,000) over every operation of every
  * registered API (or of the aliases given) and every kind of case that applies to it (valid, wrong
  * type, missing required, out of enum, oversized string, broken JSON), sends them to the in-process
  * mocks on free ports, then checks that each mock still answers. Prints the counts per API, kind and
  * outcome. Exit 0 when every answer was as the contract says, 1 otherwise, 2 on bad arguments.
  */
-import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { closeMocks, startMocks } from "../src/mock/index.js";
 import { specValidator } from "../src/validation/spec.js";
@@ -21,129 +20,120 @@ import {
   type Outcome,
   SKIPPED,
 } from "./lib/fuzz/model.js";
-import { loadRegistry } from "../src/registry.js";
+import { type ApiEntry, loadRegistry } from "../src/registry.js";
+import { integer, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
-const USAGE = "usage: npm run fuzz -- [--requests N] [--seed S] [--concurrency C] [alias ...]";
-
-function usage(problem?: string): never {
-  (problem ? process.stderr : process.stdout).write(`${problem ? `fuzz: ${problem}\n\n` : ""}${USAGE}\n`);
-  process.exit(problem ? 2 : 0);
+export interface FuzzOptions {
+  /** The APIs to fuzz. */
+  entries: ApiEntry[];
+  /** At least this many requests in all. */
+  requests: number;
+  seed: number;
+  /** Requests in flight at once. */
+  concurrency: number;
 }
 
-function parseCli() {
-  let parsed;
+/** The fuzz run: prints the counts and the first failures; the exit code (1 when an answer broke the contract). */
+export async function fuzz(options: FuzzOptions): Promise<number> {
+  const models: OperationModel[] = options.entries.flatMap((entry) => {
+    const doc = loadDocument(entry.bundlePath);
+    const validator = specValidator(doc);
+    return operations(doc).map((op) => operationModel(entry.alias, doc, op, validator));
+  });
+  const slots = models.flatMap((model) => model.kinds.map((kind) => ({ model, kind })));
+
+  const counts = new Map<string, number>();
+  const failures: string[] = [];
+  let failed = 0;
+  const tally = (alias: string, kind: CaseKind, outcome: Outcome) => {
+    const key = `${alias}\t${kind}\t${outcome}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
+
+  const mocks = new Map((await startMocks(options.entries, { freePorts: true })).map((m) => [m.alias, m]));
+  const started = Date.now();
+  let sent = 0;
   try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        requests: { type: "string" },
-        seed: { type: "string" },
-        concurrency: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    usage((error as Error).message);
-  }
-  if (parsed.values.help) usage();
-  const integer = (name: string, value: string | undefined, fallback: number, min: number) => {
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min) usage(`--${name} must be an integer of at least ${min}, got "${value}"`);
-    return Number(value);
-  };
-  const registry = loadRegistry();
-  const unknown = parsed.positionals.filter((alias) => !registry.some((e) => e.alias === alias));
-  if (unknown.length > 0) usage(`unknown API ${unknown.join(", ")}; known: ${registry.map((e) => e.alias).join(", ")}`);
-  return {
-    entries: parsed.positionals.length > 0 ? registry.filter((e) => parsed.positionals.includes(e.alias)) : registry,
-    requests: integer("requests", parsed.values.requests, 10_000, 1),
-    seed: integer("seed", parsed.values.seed, 20251121, 0),
-    concurrency: integer("concurrency", parsed.values.concurrency, 8, 1),
-  };
-}
-
-const options = parseCli();
-const models: OperationModel[] = options.entries.flatMap((entry) => {
-  const doc = loadDocument(entry.bundlePath);
-  const validator = specValidator(doc);
-  return operations(doc).map((op) => operationModel(entry.alias, doc, op, validator));
-});
-const slots = models.flatMap((model) => model.kinds.map((kind) => ({ model, kind })));
-
-const counts = new Map<string, number>();
-const failures: string[] = [];
-let failed = 0;
-const tally = (alias: string, kind: CaseKind, outcome: Outcome) => {
-  const key = `${alias}\t${kind}\t${outcome}`;
-  counts.set(key, (counts.get(key) ?? 0) + 1);
-};
-
-const mocks = new Map((await startMocks(options.entries, { freePorts: true })).map((m) => [m.alias, m]));
-const started = Date.now();
-let sent = 0;
-try {
-  // Generate every case first (seeded), then send them with a few requests in flight.
-  // A kind whose sites a generated value happens to lack yields no case; top up until there are enough.
-  const work: Array<{ model: OperationModel; kind: CaseKind; c: FuzzCase }> = [];
-  for (let round = 0; work.length < options.requests && round < 10; round++) {
-    const perSlot = Math.ceil((options.requests - work.length) / slots.length);
-    slots.forEach(({ model, kind }, i) => {
-      const seed = options.seed + round * slots.length + i;
-      for (const c of fc.sample(model.arbitrary(kind), { seed, numRuns: perSlot })) if (c) work.push({ model, kind, c });
-    });
-  }
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (next < work.length) {
-        const { model, kind, c } = work[next++];
-        const result = await model.run(mocks.get(model.alias)!.url, c);
-        tally(model.alias, kind, result.outcome);
-        if (!SKIPPED.has(result.outcome)) sent++;
-        if (!GOOD.has(result.outcome) && !SKIPPED.has(result.outcome)) {
-          failed++;
-          if (failures.length < 20) failures.push(`${result.outcome}: ${result.detail}`);
-        }
-      }
-    }),
-  );
-  // Still answering: every operation's valid request once more.
-  for (const model of models) {
-    const c = fc.sample(model.arbitrary("valid"), { seed: options.seed, numRuns: 1 })[0]!;
-    const result = await model.run(mocks.get(model.alias)!.url, c);
-    if (SKIPPED.has(result.outcome)) continue;
-    sent++;
-    tally(model.alias, "valid", result.outcome);
-    if (result.outcome !== "2xx as declared") {
-      failed++;
-      failures.push(`after the run: ${result.outcome}: ${result.detail}`);
+    // Generate every case first (seeded), then send them with a few requests in flight.
+    // A kind whose sites a generated value happens to lack yields no case; top up until there are enough.
+    const work: Array<{ model: OperationModel; kind: CaseKind; c: FuzzCase }> = [];
+    for (let round = 0; work.length < options.requests && round < 10; round++) {
+      const perSlot = Math.ceil((options.requests - work.length) / slots.length);
+      slots.forEach(({ model, kind }, i) => {
+        const seed = options.seed + round * slots.length + i;
+        for (const c of fc.sample(model.arbitrary(kind), { seed, numRuns: perSlot })) if (c) work.push({ model, kind, c });
+      });
     }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (next < work.length) {
+          const { model, kind, c } = work[next++];
+          const result = await model.run(mocks.get(model.alias)!.url, c);
+          tally(model.alias, kind, result.outcome);
+          if (!SKIPPED.has(result.outcome)) sent++;
+          if (!GOOD.has(result.outcome) && !SKIPPED.has(result.outcome)) {
+            failed++;
+            if (failures.length < 20) failures.push(`${result.outcome}: ${result.detail}`);
+          }
+        }
+      }),
+    );
+    // Still answering: every operation's valid request once more.
+    for (const model of models) {
+      const c = fc.sample(model.arbitrary("valid"), { seed: options.seed, numRuns: 1 })[0]!;
+      const result = await model.run(mocks.get(model.alias)!.url, c);
+      if (SKIPPED.has(result.outcome)) continue;
+      sent++;
+      tally(model.alias, "valid", result.outcome);
+      if (result.outcome !== "2xx as declared") {
+        failed++;
+        failures.push(`after the run: ${result.outcome}: ${result.detail}`);
+      }
+    }
+  } finally {
+    await closeMocks([...mocks.values()]);
   }
-} finally {
-  await closeMocks([...mocks.values()]);
+
+  const seconds = (Date.now() - started) / 1000;
+  const outcomes = [...new Set([...counts.keys()].map((k) => k.split("\t")[2]))].sort(
+    (a, b) => Number(GOOD.has(b as Outcome)) - Number(GOOD.has(a as Outcome)) || a.localeCompare(b),
+  );
+  const rows = options.entries.flatMap((entry) =>
+    CASE_KINDS.flatMap((kind) =>
+      outcomes.flatMap((outcome) => {
+        const n = counts.get(`${entry.alias}\t${kind}\t${outcome}`);
+        return n ? [[entry.alias, kind, outcome, String(n)]] : [];
+      }),
+    ),
+  );
+  const head = ["API", "kind", "outcome", "count"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
+  process.stdout.write(`${[line(head), ...rows.map(line)].join("\n")}\n\n`);
+  process.stdout.write(
+    `${sent} requests to ${models.length} operations of ${options.entries.length} API(s) in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s, seed ${options.seed}); ` +
+      `${failed === 0 ? "every answer as the contract says" : `${failed} failure(s), the first ${failures.length} below`}.\n`,
+  );
+  if (failed === 0) return 0;
+  process.stderr.write(`${failures.join("\n")}\n`);
+  return 1;
 }
 
-const seconds = (Date.now() - started) / 1000;
-const outcomes = [...new Set([...counts.keys()].map((k) => k.split("\t")[2]))].sort(
-  (a, b) => Number(GOOD.has(b as Outcome)) - Number(GOOD.has(a as Outcome)) || a.localeCompare(b),
-);
-const rows = options.entries.flatMap((entry) =>
-  CASE_KINDS.flatMap((kind) =>
-    outcomes.flatMap((outcome) => {
-      const n = counts.get(`${entry.alias}\t${kind}\t${outcome}`);
-      return n ? [[entry.alias, kind, outcome, String(n)]] : [];
-    }),
-  ),
-);
-const head = ["API", "kind", "outcome", "count"];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
-process.stdout.write(`${[line(head), ...rows.map(line)].join("\n")}\n\n`);
-process.stdout.write(
-  `${sent} requests to ${models.length} operations of ${options.entries.length} API(s) in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s, seed ${options.seed}); ` +
-    `${failed === 0 ? "every answer as the contract says" : `${failed} failure(s), the first ${failures.length} below`}.\n`,
-);
-if (failed > 0) {
-  process.stderr.write(`${failures.join("\n")}\n`);
-  process.exit(1);
+function program() {
+  const command = script("fuzz")
+    .description("Send fuzz cases (valid and invalid requests) to the in-process mocks; check every answer against the contract")
+    .argument("[alias...]", "APIs to fuzz (default: all)")
+    .option("--requests <N>", "at least N requests in all", integer(1), 10_000)
+    .option("--seed <S>", "seed of the generated cases", integer(0), 20251121)
+    .option("--concurrency <C>", "requests in flight at once", integer(1), 8)
+    .action((aliases: string[], options: { requests: number; seed: number; concurrency: number }) =>
+      fuzz({ entries: selectApis(command, loadRegistry(), aliases), ...options }),
+    );
+  return command;
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

@@ -1,28 +1,23 @@
 /**
  * Derives generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} from every API in the
- * registry (redocly.yaml `apis:`). `--check` regenerates in memory and fails when generated/ differs.
+ * registry (redocly.yaml `apis:`), and generated/sandbox/schema.ts (the types of the sandbox's
+ * control API, src/sandbox/openapi.yaml, when the config's folder has it). `--check` regenerates in
+ * memory and fails when generated/ differs.
  *
  *   npm run generate            write the files (only those whose content changed)
  *   npm run check:generated     compare, exit 1 when stale, missing or extra files exist
+ *
+ * `--config <redocly.yaml>` reads another registry and writes generated/ beside it (the tests use a
+ * fixture registry). Exit 2 on bad arguments.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { promisify } from "node:util";
 import { parse } from "yaml";
 import { redoclyCli, withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/registry.js";
-
-const USAGE = `Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]
-
-Writes generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} for every API in the registry.
-
-Options:
-  --check            regenerate in memory and compare with generated/; exit 1 when anything is stale
-  --config <file>    registry to read (default: redocly.yaml at the repository root);
-                     the output goes to generated/ beside it
-  -h, --help         show this help`;
+import { runCommand, runProgram, script } from "./lib/cli.js";
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
@@ -37,6 +32,8 @@ export interface GeneratedFile {
 const header = (comment: string, entry: ApiEntry) =>
   `${comment} Generated from ${entry.root} (${entry.alias}) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.\n`;
 
+const bundleEnv = () => ({ ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" });
+
 /**
  * Bundles one API with the Redocly CLI (the declared dependency; it exports no library), by alias so
  * that the API's settings in redocly.yaml apply. References stay references; x- extensions stay.
@@ -45,7 +42,7 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
   try {
     const { stdout } = await run(process.execPath, [redoclyCli(), "bundle", entry.alias, "--config", configPath], {
       cwd: dirname(configPath),
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
+      env: bundleEnv(),
       maxBuffer: 64 * 1024 * 1024,
     });
     return stdout;
@@ -53,6 +50,53 @@ async function bundle(entry: ApiEntry, configPath: string): Promise<string> {
     const stderr = withoutRedoclyBanner(String((error as { stderr?: string }).stderr ?? error));
     throw new Error(`${entry.alias}: bundling ${entry.root} failed:\n${stderr}`);
   }
+}
+
+/** The first key of a YAML mapping file (`openapi` for an OpenAPI root), or undefined. */
+function firstKey(file: string): string | undefined {
+  try {
+    const doc = parse(readFileSync(file, "utf8")) as unknown;
+    return doc && typeof doc === "object" && !Array.isArray(doc) ? Object.keys(doc)[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bundles every API with one Redocly CLI run (starting the CLI costs more than a bundle). Given
+ * several aliases the CLI writes the bundles to stdout one after the other, in the order it names
+ * them on stderr, each starting with its root's first key at the start of a line (top-level keys
+ * are unique in a document, so that line opens the next bundle). When that run fails or its output
+ * does not split that way, each API is bundled on its own, so that an error names its API.
+ */
+async function bundleAll(entries: ApiEntry[], configPath: string): Promise<Map<ApiEntry, Promise<string>>> {
+  const single = () =>
+    new Map(
+      entries.map((entry) => {
+        const bundling = bundle(entry, configPath);
+        bundling.catch(() => {}); // handled where it is awaited (generateApi); not unhandled meanwhile
+        return [entry, bundling] as const;
+      }),
+    );
+  if (entries.length < 2 || entries.some((entry) => !existsSync(entry.rootPath))) return single(); // a missing root fails the run
+  const result = await run(process.execPath, [redoclyCli(), "bundle", ...entries.map((e) => e.alias), "--config", configPath], {
+    cwd: dirname(configPath),
+    env: bundleEnv(),
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch(() => undefined);
+  if (!result) return single();
+  const order = [...result.stderr.matchAll(/using configuration for api '([^']+)'/g)].map(([, alias]) => alias);
+  if (order.join(" ") !== entries.map((e) => e.alias).join(" ")) return single();
+  const { stdout } = result;
+  const starts: number[] = [];
+  for (const entry of entries) {
+    const key = firstKey(entry.rootPath);
+    const previous = starts.at(-1);
+    const at = previous === undefined ? (stdout.startsWith(`${key}:`) ? 0 : -1) : stdout.indexOf(`\n${key}:`, previous) + 1 || -1;
+    if (!key || at < 0) return single();
+    starts.push(at);
+  }
+  return new Map(entries.map((entry, i) => [entry, Promise.resolve(stdout.slice(starts[i], starts[i + 1] ?? stdout.length))] as const));
 }
 
 interface OpenApiDoc {
@@ -136,11 +180,14 @@ function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string 
   ].join("\n");
 }
 
-/** Generates the three files of one API in memory. */
-export async function generateApi(entry: ApiEntry, configPath: string): Promise<GeneratedFile[]> {
+/** Generates the three files of one API in memory (from its bundle, when already made). */
+export async function generateApi(entry: ApiEntry, configPath: string, bundling?: Promise<string>): Promise<GeneratedFile[]> {
   const base = dirname(configPath);
   // openapi-typescript (with TypeScript) takes about as long to load as the bundler takes to run.
-  const [bundled, { default: openapiTS, astToString }] = await Promise.all([bundle(entry, configPath), import("openapi-typescript")]);
+  const [bundled, { default: openapiTS, astToString }] = await Promise.all([
+    bundling ?? bundle(entry, configPath),
+    import("openapi-typescript"),
+  ]);
   const doc = parse(bundled) as OpenApiDoc;
   // defaultNonNullable: false: a property with a `default` stays optional (the server fills it in).
   const ast = await openapiTS(bundled, { silent: true, defaultNonNullable: false });
@@ -149,6 +196,19 @@ export async function generateApi(entry: ApiEntry, configPath: string): Promise<
     { path: join(entry.generatedDir, "schema.ts"), content: header("//", entry) + astToString(ast) },
     { path: join(entry.generatedDir, "client.ts"), content: renderClient(entry, doc, resolve(base, entry.generatedDir)) },
   ];
+}
+
+/** The sandbox control API's document, beside the config (the package's own has it; fixture registries do not). */
+export const sandboxDocument = (base: string) => join(base, "src/sandbox/openapi.yaml");
+
+/** generated/sandbox/schema.ts: openapi-typescript types of the control API, for the testing entry's control client. */
+export async function generateSandboxTypes(base: string): Promise<GeneratedFile[]> {
+  const source = sandboxDocument(base);
+  if (!existsSync(source)) return [];
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
+  const ast = await openapiTS(readFileSync(source, "utf8"), { silent: true, defaultNonNullable: false });
+  const banner = `// Generated from src/sandbox/openapi.yaml (the sandbox control API) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.\n`;
+  return [{ path: join("generated", "sandbox", "schema.ts"), content: banner + astToString(ast) }];
 }
 
 export async function generateAll(configPath: string) {
@@ -160,7 +220,8 @@ export async function generateAll(configPath: string) {
     if (other) throw new Error(`${entry.alias} and ${other} would both generate create${name}Client`);
     seen.set(name, entry.alias);
   }
-  const results = await Promise.allSettled(registry.map((entry) => generateApi(entry, configPath)));
+  const [bundles] = await Promise.all([bundleAll(registry, configPath), import("openapi-typescript")]);
+  const results = await Promise.allSettled(registry.map((entry) => generateApi(entry, configPath, bundles.get(entry))));
   const errors = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error).message ?? r.reason)] : []));
   if (errors.length > 0) throw new Error(errors.join("\n\n"));
   return registry.map((entry, i) => ({ entry, files: (results[i] as PromiseFulfilledResult<GeneratedFile[]>).value }));
@@ -183,39 +244,22 @@ function removeEmptyDirs(dir: string): void {
   if (readdirSync(dir).length === 0) rmdirSync(dir);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: { check: { type: "boolean" }, config: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const configPath = resolve(args.config ?? join(repoRoot, "redocly.yaml"));
+/** Writes generated/ from the registry at `configPath` (or, with `check`, compares); the exit code. */
+export async function generate(configPath: string, check: boolean): Promise<number> {
   const base = dirname(configPath);
-
-  let generated;
+  const generated = await generateAll(configPath);
+  let sandboxFiles: GeneratedFile[];
   try {
-    generated = await generateAll(configPath);
+    sandboxFiles = await generateSandboxTypes(base);
   } catch (error) {
-    console.error((error as Error).message);
-    return 1;
+    throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }
-  const expected = new Set(generated.flatMap((g) => g.files.map((f) => f.path)));
+  const expected = new Set([...generated.flatMap((g) => g.files.map((f) => f.path)), ...sandboxFiles.map((f) => f.path)]);
   const extra = filesOnDisk(base).filter((path) => !expected.has(path));
 
-  if (args.check) {
+  if (check) {
     const problems: string[] = [];
-    for (const { files } of generated) {
+    for (const { files } of [...generated, { files: sandboxFiles }]) {
       for (const file of files) {
         const current = read(join(base, file.path));
         if (current === undefined) problems.push(`  missing  ${file.path}`);
@@ -227,7 +271,9 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`generated/ is out of date with the specs:\n${problems.join("\n")}\nRun \`${REGENERATE}\` and commit the result.`);
       return 1;
     }
-    console.log(`generated/ is up to date (${generated.length} APIs, ${expected.size} files).`);
+    console.log(
+      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? " and the sandbox control API" : ""}, ${expected.size} files).`,
+    );
     return 0;
   }
 
@@ -243,6 +289,15 @@ export async function main(argv: string[]): Promise<number> {
     const what = written.length > 0 ? `wrote ${written.join(", ")}` : "unchanged";
     console.log(`${entry.alias.padEnd(28)} ${entry.generatedDir}: ${what}`);
   }
+  for (const file of sandboxFiles) {
+    const path = join(base, file.path);
+    const changed = read(path) !== file.content;
+    if (changed) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+    }
+    console.log(`${"sandbox control API".padEnd(28)} ${file.path}: ${changed ? "wrote" : "unchanged"}`);
+  }
   for (const path of extra) {
     rmSync(join(base, path));
     console.log(`removed ${path} (no API in the registry produces it)`);
@@ -251,6 +306,17 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+function program() {
+  return script("generate")
+    .description("Write generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} for every API in the registry")
+    .option("--check", "regenerate in memory and compare with generated/; exit 1 when anything is stale, missing or extra")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root); the output goes to generated/ beside it")
+    .action((options: { check?: boolean; config?: string }) =>
+      generate(resolve(options.config ?? join(repoRoot, "redocly.yaml")), options.check === true),
+    );
 }
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

@@ -9,15 +9,21 @@
  * summary line per API. Exits 1 when any API has any problem (error, warning, info or hint: the
  * target is zero), 2 on bad arguments. `--config` points at another registry (the tests use tiny
  * fixture registries); the Spectral ruleset is always this repository's.
+ *
+ * Each linter runs once for all the APIs (one Spectral process over every root, one Redocly process
+ * over every alias, side by side): starting a linter costs more than linting an API. A problem is
+ * the API's whose folder holds its file (Spectral names the file, not the document it came from);
+ * Redocly reports one API after the other. A root that is not valid YAML stops Redocly, so the APIs
+ * after it are linted by a further Redocly run.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { Command } from "commander";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
+import { type Io, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
 type Severity = "error" | "warning" | "info" | "hint";
 
@@ -33,7 +39,6 @@ interface Problem {
 
 const RULESET = join(repoRoot, ".spectral.yaml");
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
-const USAGE = "usage: tsx scripts/lint.ts [--config <redocly.yaml>] [alias ...]";
 
 interface RunResult {
   code: number;
@@ -100,19 +105,45 @@ interface SpectralResult {
   range: { start: { line: number; character: number } };
 }
 
-async function spectral(api: ApiEntry): Promise<Problem[]> {
-  const args = ["lint", api.rootPath, "--ruleset", RULESET, "--format", "json", "--fail-severity", "hint", "--quiet"];
+/**
+ * The APIs a file belongs to: the API whose root it is, else those whose root folder is the deepest
+ * one holding it (several when their roots share that folder), else every API linted.
+ */
+function owners(file: string, apis: ApiEntry[]): ApiEntry[] {
+  const root = apis.filter((api) => api.rootPath === file);
+  if (root.length > 0) return root;
+  const holding = apis.filter((api) => file.startsWith(dirname(api.rootPath) + sep));
+  const deepest = Math.max(...holding.map((api) => dirname(api.rootPath).length));
+  return holding.length > 0 ? holding.filter((api) => dirname(api.rootPath).length === deepest) : apis;
+}
+
+/** One Spectral run over the roots of all `apis`; each problem goes to the API(s) its file belongs to. */
+async function spectral(apis: ApiEntry[]): Promise<Map<ApiEntry, Problem[]>> {
+  const found = new Map(apis.map((api) => [api, [] as Problem[]]));
+  const roots = apis.map((api) => api.rootPath);
+  const args = ["lint", ...roots, "--ruleset", RULESET, "--format", "json", "--fail-severity", "hint", "--quiet"];
   const result = await run(bin("spectral"), args);
   const results = parseJson<SpectralResult[]>(result.stdout);
-  if (!Array.isArray(results)) return [toolFailure(api, "spectral", result)];
-  return results.map((r) => {
-    const file = r.source ?? api.rootPath;
+  if (!Array.isArray(results)) {
+    for (const api of apis) found.get(api)!.push(toolFailure(api, "spectral", result));
+    return found;
+  }
+  const seen = new Set<string>(); // documents that share a file each report its problems
+  for (const r of results) {
     const { line, character } = r.range.start;
-    const unlocated = line === 0 && character === 0 && r.path.length > 0;
-    const position = (unlocated && locate(file, r.path)) || { line: line + 1, col: character + 1 };
     const severity = (["error", "warning", "info", "hint"] as const)[r.severity];
-    return { file, ...position, severity, rule: String(r.code), message: r.message };
-  });
+    for (const api of r.source ? owners(r.source, apis) : apis) {
+      const file = r.source ?? api.rootPath;
+      const unlocated = line === 0 && character === 0 && r.path.length > 0;
+      const position = (unlocated && locate(file, r.path)) || { line: line + 1, col: character + 1 };
+      const problem: Problem = { file, ...position, severity, rule: String(r.code), message: r.message };
+      const key = `${api.alias} ${format(problem)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.get(api)!.push(problem);
+    }
+  }
+  return found;
 }
 
 interface RedoclyReport {
@@ -137,72 +168,104 @@ function configProblems(stderr: string): Problem[] {
   }));
 }
 
-async function redocly(api: ApiEntry, config: string): Promise<Problem[]> {
-  const args = ["lint", api.alias, "--config", config, "--format", "json", "--max-problems", "100000"];
-  const result = await run(bin("redocly"), args, { ...process.env, REDOCLY_TELEMETRY: "off" });
-  const fromConfig = configProblems(result.stderr);
-  const report = parseJson<RedoclyReport>(result.stdout);
-  if (!report?.problems) {
-    // A root that is not valid YAML stops Redocly before its report: `... in "<file>" (line:col)`.
+/** The JSON documents written one after the other (`{...}{...}`), as Redocly does for several APIs. */
+function jsonSequence(text: string): unknown[] {
+  const documents: unknown[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") {
+      if (depth++ === 0) start = i;
+    } else if ((c === "}" || c === "]") && --depth === 0) {
+      const document = parseJson(text.slice(start, i + 1));
+      if (document === undefined) return documents;
+      documents.push(document);
+    }
+  }
+  return documents;
+}
+
+function redoclyProblems(api: ApiEntry, report: RedoclyReport): Problem[] {
+  return report.problems.map((p): Problem => {
+    const location = p.location[0];
+    return {
+      file: location ? resolve(repoRoot, location.source.ref) : api.rootPath,
+      line: location?.start?.line ?? 1,
+      col: location?.start?.col ?? 1,
+      severity: p.severity === "warn" ? "warning" : p.severity,
+      rule: p.ruleId,
+      message: p.message,
+    };
+  });
+}
+
+/**
+ * One Redocly run over all `apis`, by alias so that each API's own rules apply. Redocly writes one
+ * report per API, in the order it names them on stderr; a root that does not parse stops it (its
+ * error names the file, line and column), and the APIs after that one get a run of their own.
+ */
+async function redocly(apis: ApiEntry[], config: string): Promise<Map<ApiEntry, Problem[]>> {
+  const found = new Map(apis.map((api) => [api, [] as Problem[]]));
+  for (let todo = apis; todo.length > 0; ) {
+    const args = ["lint", ...todo.map((api) => api.alias), "--config", config, "--format", "json", "--max-problems", "100000"];
+    const result = await run(bin("redocly"), args, { ...process.env, REDOCLY_TELEMETRY: "off" });
+    const fromConfig = configProblems(result.stderr);
+    const order = [...result.stderr.matchAll(/using lint rules for api '([^']+)'/g)].map(([, alias]) => alias);
+    const named = order.length > 0 ? order.map((alias) => todo.find((api) => api.alias === alias)) : todo;
+    if (named.some((api) => api === undefined)) {
+      for (const api of todo) found.get(api)!.push(...fromConfig, toolFailure(api, "redocly", result));
+      break;
+    }
+    const reports = jsonSequence(result.stdout).filter((r): r is RedoclyReport => Array.isArray((r as RedoclyReport)?.problems));
+    reports.forEach((report, i) => found.get(named[i]!)!.push(...fromConfig, ...redoclyProblems(named[i]!, report)));
+    if (reports.length === todo.length) break;
+    // Redocly stopped at the API after the last report.
+    const stopped = named[reports.length] ?? todo[reports.length];
     const parse = /Failed to parse[\s\S]*?- (.+?) in "(.+?)" \((\d+):(\d+)\)/.exec(result.stderr);
-    if (!parse) return [...fromConfig, toolFailure(api, "redocly", result)];
+    if (!parse) {
+      for (const api of todo.filter((api) => !named.slice(0, reports.length).includes(api)))
+        found.get(api)!.push(...fromConfig, toolFailure(api, "redocly", result));
+      break;
+    }
     const [, message, file, line, col] = parse;
-    const problem: Problem = {
+    // A root that is not valid YAML stops Redocly before its report: `... in "<file>" (line:col)`.
+    found.get(stopped)!.push(...fromConfig, {
       file: resolve(repoRoot, file),
       line: Number(line),
       col: Number(col),
       severity: "error",
       rule: "yaml-syntax",
       message,
-    };
-    return [...fromConfig, problem];
+    });
+    const done = new Set([...named.slice(0, reports.length), stopped]);
+    todo = todo.filter((api) => !done.has(api));
   }
-  return [
-    ...fromConfig,
-    ...report.problems.map((p): Problem => {
-      const location = p.location[0];
-      return {
-        file: location ? resolve(repoRoot, location.source.ref) : api.rootPath,
-        line: location?.start?.line ?? 1,
-        col: location?.start?.col ?? 1,
-        severity: p.severity === "warn" ? "warning" : p.severity,
-        rule: p.ruleId,
-        message: p.message,
-      };
-    }),
-  ];
+  return found;
 }
 
 interface ApiReport {
   api: ApiEntry;
   spectral: Problem[];
   redocly: Problem[];
-  seconds: number;
 }
 
-async function lintApi(api: ApiEntry, config: string): Promise<ApiReport> {
-  const started = performance.now();
-  if (!existsSync(api.rootPath)) {
+/** Lints `apis` (entries of the registry at `config`): Spectral and Redocly side by side, once each. */
+export async function lint(apis: ApiEntry[], config: string): Promise<ApiReport[]> {
+  const missing = apis.filter((api) => !existsSync(api.rootPath));
+  const present = apis.filter((api) => !missing.includes(api));
+  const none = new Map<ApiEntry, Problem[]>();
+  const [s, r] = present.length > 0 ? await Promise.all([spectral(present), redocly(present, config)]) : [none, none];
+  return apis.map((api) => {
+    if (!missing.includes(api)) return { api, spectral: s.get(api) ?? [], redocly: r.get(api) ?? [] };
     const message = `Root file of ${api.alias} does not exist; create it or fix apis.${api.alias}.root in ${relative(repoRoot, config)}`;
-    const missing: Problem = { file: api.rootPath, line: 1, col: 1, severity: "error", rule: "registry", message };
-    return { api, spectral: [missing], redocly: [], seconds: 0 };
-  }
-  const [s, r] = await Promise.all([spectral(api), redocly(api, config)]);
-  return { api, spectral: s, redocly: r, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Runs fn over items, at most `limit` at a time, keeping the order of the results. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+    return { api, spectral: [{ file: api.rootPath, line: 1, col: 1, severity: "error", rule: "registry", message }], redocly: [] };
+  });
 }
 
 function format(p: Problem): string {
@@ -211,43 +274,14 @@ function format(p: Problem): string {
 
 const count = (problems: Problem[], severity: Severity) => problems.filter((p) => p.severity === severity).length;
 
-async function main(): Promise<number> {
-  let values: { config?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const config = resolve(values.config ?? join(repoRoot, "redocly.yaml"));
-  let registry: ApiEntry[];
-  try {
-    registry = loadRegistry(config);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const known = `known aliases: ${registry.map((a) => a.alias).join(", ")}`;
-  if (values.help) {
-    console.log(`${USAGE}\n${known}`);
-    return 0;
-  }
-  const unknown = positionals.filter((alias) => !registry.some((a) => a.alias === alias));
-  if (unknown.length > 0) {
-    console.error(`unknown alias: ${unknown.join(", ")}\n${USAGE}\n${known}`);
-    return 2;
-  }
-  const apis = positionals.length > 0 ? registry.filter((a) => positionals.includes(a.alias)) : registry;
-
-  const limit = Math.max(1, Math.floor(availableParallelism() / 2));
-  const reports = await mapLimit(apis, limit, (api) => lintApi(api, config));
+/** Lints `apis` of the registry at `config`: prints the problems and a summary line per API to `io`; the exit code. */
+async function report(apis: ApiEntry[], config: string, io: Io): Promise<number> {
+  const started = performance.now();
+  const reports = await lint(apis, config);
+  const seconds = (performance.now() - started) / 1000;
 
   let failed = false;
-  const printed = new Set<string>(); // config problems come once per API; print them once
+  const printed = new Set<string>(); // a problem of a shared file or of the config comes once per API; print it once
   for (const { spectral: s, redocly: r } of reports) {
     const problems = [...s, ...r].sort(
       (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.rule.localeCompare(b.rule),
@@ -255,19 +289,52 @@ async function main(): Promise<number> {
     for (const line of problems.map(format)) {
       if (printed.has(line)) continue;
       printed.add(line);
-      console.log(line);
+      io.log(line);
     }
   }
-  for (const { api, spectral: s, redocly: r, seconds } of reports) {
+  for (const { api, spectral: s, redocly: r } of reports) {
     const all = [...s, ...r];
     const others = all.length - count(all, "error") - count(all, "warning");
     failed ||= all.length > 0;
-    console.log(
+    io.log(
       `${all.length === 0 ? "ok  " : "FAIL"} ${api.alias}: ${count(all, "error")} errors, ${count(all, "warning")} warnings` +
-        `${others ? `, ${others} info/hints` : ""} (spectral ${s.length}, redocly ${r.length}) in ${seconds.toFixed(1)}s`,
+        `${others ? `, ${others} info/hints` : ""} (spectral ${s.length}, redocly ${r.length})`,
     );
   }
+  io.log(`linted ${apis.length} API(s) in ${seconds.toFixed(1)}s`);
   return failed ? 1 : 0;
 }
 
-process.exitCode = await main();
+const DEFAULT_CONFIG = join(repoRoot, "redocly.yaml");
+
+function program(io: Io = console) {
+  const command: Command = script("lint:spec", io)
+    .description("Lint every API of the registry (or the aliases given) with Spectral and Redocly")
+    .argument("[alias...]", "APIs to lint (default: all)")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root)")
+    .addHelpText("after", () => {
+      try {
+        return `\nKnown APIs: ${loadRegistry(resolve(command.opts().config ?? DEFAULT_CONFIG))
+          .map((a) => a.alias)
+          .join(", ")}`;
+      } catch {
+        return "";
+      }
+    })
+    .action((aliases: string[], options: { config?: string }) => {
+      const config = resolve(options.config ?? DEFAULT_CONFIG);
+      let registry: ApiEntry[];
+      try {
+        registry = loadRegistry(config);
+      } catch (error) {
+        misuse(command, (error as Error).message);
+      }
+      return report(selectApis(command, registry, aliases), config, io);
+    });
+  return command;
+}
+
+/** The command on `argv` (the arguments after the script), printing to `io`; the exit code. */
+export const main = (argv: string[], io: Io = console) => runCommand(program(io), argv);
+
+await runProgram(program, import.meta.url);

@@ -6,59 +6,57 @@
  *   tsx scripts/release-lock.ts correct <alias> --reason "<why>" [--date YYYY-MM-DD]
  *
  * `--config <redocly.yaml>` and `--lock <file>` point at another registry or lock (tests use them).
+ * Exit 1 when the check fails, 2 on bad arguments (an unknown alias among them).
  */
-import { Command } from "commander";
-import { runProgram } from "./lib/cli.js";
+import type { Command } from "commander";
+import { runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 import { checkLock, correct, LOCK_PATH, readLock, release, writeLock } from "./lib/release-lock.js";
-import { findApi, loadRegistry } from "../src/registry.js";
+import { loadRegistry } from "../src/registry.js";
 
-const program = new Command("release:lock")
-  .description("Frozen releases: check or update releases.lock.yaml")
-  .option("--config <file>", "registry (redocly.yaml)")
-  .option("--lock <file>", "lock file", LOCK_PATH)
-  .exitOverride()
-  .showHelpAfterError()
-  .configureOutput({ outputError: (text, write) => write(text) });
+function program(): Command {
+  const command = script("release:lock")
+    .description("Frozen releases: check or update releases.lock.yaml")
+    .option("--config <file>", "registry (default: redocly.yaml at the repository root)")
+    .option("--lock <file>", "lock file (default: releases.lock.yaml at the repository root)");
+  const registry = () => loadRegistry(command.opts().config);
+  const lockPath = (): string => command.opts().lock ?? LOCK_PATH;
 
-const registry = () => loadRegistry(program.opts().config);
+  command
+    .command("check", { isDefault: true })
+    .description("fail when a released API's bundled contract differs from its locked hash")
+    .action(() => {
+      const problems = checkLock(registry(), readLock(lockPath()));
+      for (const problem of problems) console.error(problem.message);
+      if (problems.length > 0) return 1;
+      console.log(`releases.lock.yaml: ${registry().length} released APIs unchanged`);
+      return 0;
+    });
 
-program
-  .command("check", { isDefault: true })
-  .description("fail when a released API's bundled contract differs from its locked hash")
-  .action(() => {
-    const problems = checkLock(registry(), readLock(program.opts().lock));
-    for (const problem of problems) console.error(problem.message);
-    if (problems.length > 0) process.exitCode = 1;
-    else console.log(`releases.lock.yaml: ${registry().length} released APIs unchanged`);
-  });
+  command
+    .command("release")
+    .description("lock the current contract of new releases")
+    .argument("<alias...>", "registry aliases, e.g. pay@1.4.0")
+    .action(function (this: Command, aliases: string[]) {
+      writeLock(release(readLock(lockPath()), selectApis(this, registry(), aliases)), lockPath());
+      console.log(`locked ${aliases.join(", ")}`);
+    });
 
-program
-  .command("release")
-  .description("lock the current contract of new releases")
-  .argument("<alias...>", "registry aliases, e.g. pay@1.4.0")
-  .action((aliases: string[]) => {
-    const entries = registry();
-    const lockPath = program.opts().lock;
-    writeLock(
-      release(
-        readLock(lockPath),
-        aliases.map((a) => findApi(a, entries)),
-      ),
-      lockPath,
-    );
-    console.log(`locked ${aliases.join(", ")}`);
-  });
+  command
+    .command("correct")
+    .description("record a deliberate correction to a released API (then run `npm run changelog`)")
+    .argument("<alias>", "registry alias")
+    .requiredOption("--reason <text>", "why the released contract had to change")
+    .option("--date <YYYY-MM-DD>", "date of the correction (default: today)")
+    .action(function (this: Command, alias: string, options: { reason: string; date?: string }) {
+      const [entry] = selectApis(this, registry(), [alias]);
+      const date = options.date ?? new Date().toISOString().slice(0, 10);
+      writeLock(correct(readLock(lockPath()), entry, options.reason, date), lockPath());
+      console.log(`recorded a correction to ${alias}; run \`npm run changelog\` to list it in the changelog`);
+    });
+  return command;
+}
 
-program
-  .command("correct")
-  .description("record a deliberate correction to a released API (then run `npm run changelog`)")
-  .argument("<alias>", "registry alias")
-  .requiredOption("--reason <text>", "why the released contract had to change")
-  .option("--date <YYYY-MM-DD>", "date of the correction", new Date().toISOString().slice(0, 10))
-  .action((alias: string, options: { reason: string; date: string }) => {
-    const lockPath = program.opts().lock;
-    writeLock(correct(readLock(lockPath), findApi(alias, registry()), options.reason, options.date), lockPath);
-    console.log(`recorded a correction to ${alias}; run \`npm run changelog\` to list it in the changelog`);
-  });
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
 
 await runProgram(program, import.meta.url);

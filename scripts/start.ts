@@ -1,8 +1,9 @@
 /**
- * `npm start [-- --port N] [--port-base N] [--host H] [--docs-dir DIR] [--skip-generate]`: regenerates
+ * `npm start [-- --port N] [--port-base N] [--host H] [--docs-dir DIR] [--skip-generate] [--sandbox]`: regenerates
  * what is stale (`npm run generate`), rebuilds the docs site when its inputs changed
  * (`npm run docs:build -- --if-stale`), then serves the site on one port and every registered API's
- * Prism mock on its own port, prints the URLs, and runs until SIGINT/SIGTERM, when it closes every
+ * Prism mock on its own port (`--sandbox`: the stateful sandbox, src/sandbox/), prints the URLs, and
+ * runs until SIGINT/SIGTERM, when it closes every
  * server and exits 0. Bad arguments: usage on stderr, exit 2. A failed step or a port in use: the
  * error on stderr, exit 1.
  */
@@ -23,12 +24,13 @@ function usage(problem?: string): never {
   (problem ? process.stderr : process.stdout).write(
     [
       ...(problem ? [`start: ${problem}`, ""] : []),
-      "usage: npm start -- [--port N] [--port-base N] [--host HOST] [--docs-dir DIR] [--skip-generate]   (Bad arguments exit 2.)",
+      "usage: npm start -- [--port N] [--port-base N] [--host HOST] [--docs-dir DIR] [--skip-generate] [--sandbox]   (Bad arguments exit 2.)",
       `  --port N         port of the documentation site (default ${DEFAULT_DOCS_PORT})`,
       `  --port-base N    first mock port (default ${DEFAULT_PORT_BASE}); the APIs take N, N+1, ... in registry order`,
       "  --host HOST      interface to bind (default 127.0.0.1)",
       `  --docs-dir DIR   where the site is built (default ${relative(process.cwd(), DEFAULT_OUT_DIR) || "."})`,
       "  --skip-generate  serve generated/ as it is, without `npm run generate` first",
+      "  --sandbox        serve the stateful sandbox (state per credential, callbacks, control API under /_sandbox/)",
       "",
     ].join("\n"),
   );
@@ -45,6 +47,7 @@ function parseCli() {
         host: { type: "string" },
         "docs-dir": { type: "string" },
         "skip-generate": { type: "boolean" },
+        sandbox: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -109,7 +112,7 @@ try {
 const [{ serveStatic }, { startMocks }] = await Promise.all([import("./docs/serve.js"), import("../src/mock/index.js")]);
 const [siteResult, mocksResult] = await Promise.allSettled([
   serveStatic(docsDir, { port: docsPort, host }),
-  startMocks(registry, { portBase, host }),
+  startMocks(registry, { portBase, host, sandbox: values.sandbox === true }),
 ]);
 if (siteResult.status === "fulfilled") site = siteResult.value;
 if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
@@ -141,7 +144,7 @@ process.stdout.write(
         .trimEnd(),
     ),
     "",
-    `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s) and the documentation site. Ctrl+C stops.`,
+    `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s)${values.sandbox ? " in sandbox mode (control API: <mock>/_sandbox)" : ""} and the documentation site. Ctrl+C stops.`,
     "",
   ].join("\n"),
 );

@@ -14,9 +14,8 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { loadRegistry } from "../../src/registry.js";
+import { integer, runCommand, runProgram, script } from "../lib/cli.js";
 import { buildDocs, DEFAULT_OUT_DIR } from "./build.js";
 import { apiPaths } from "./pages.js";
 import { serveStatic } from "./serve.js";
@@ -31,17 +30,6 @@ const FLAGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-
-const USAGE = `Usage: npm run bench:docs -- [--site DIR] [--runs N] [--json FILE]
-
-Reports the docs site's total bytes, bytes per page and, in Chromium, each API page's time to its
-first rendered operation.
-
-Options:
-  --site DIR    the built site (default site/; built or rebuilt when stale)
-  --runs N      repeated loads per page for the median (default 5)
-  --json FILE   also write the figures as JSON
-  -h, --help    show this help`;
 
 export interface PageFigures {
   page: string;
@@ -185,41 +173,24 @@ export function formatBench(bench: DocsBench): string {
   ].join("\n");
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: { site: { type: "string" }, runs: { type: "string" }, json: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`bench:docs: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const runs = Number(values.runs ?? 5);
-  if (!Number.isInteger(runs) || runs < 1) {
-    console.error(`bench:docs: --runs must be a positive integer, got "${values.runs}"\n\n${USAGE}`);
-    return 2;
-  }
-  const site = resolve(values.site ?? DEFAULT_OUT_DIR);
-  try {
-    await buildDocs({ outDir: site, ifStale: true, log: (line) => console.error(line) });
-    const bench = await benchDocs(site, runs);
-    console.log(formatBench(bench));
-    if (values.json) writeFileSync(values.json, `${JSON.stringify(bench, null, 2)}\n`);
-    return 0;
-  } catch (error) {
-    console.error(`bench:docs: ${(error as Error).message}`);
-    return 1;
-  }
+function program() {
+  return script("bench:docs")
+    .description(
+      "Report the docs site's total bytes, bytes per page and, in Chromium, each API page's time to its first rendered operation",
+    )
+    .option("--site <dir>", "the built site (default: site/; built or rebuilt when stale)")
+    .option("--runs <N>", "repeated loads per page for the median", integer(1), 5)
+    .option("--json <file>", "also write the figures as JSON")
+    .action(async (options: { site?: string; runs: number; json?: string }) => {
+      const site = resolve(options.site ?? DEFAULT_OUT_DIR);
+      await buildDocs({ outDir: site, ifStale: true, log: (line) => console.error(line) });
+      const bench = await benchDocs(site, options.runs);
+      console.log(formatBench(bench));
+      if (options.json) writeFileSync(options.json, `${JSON.stringify(bench, null, 2)}\n`);
+    });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

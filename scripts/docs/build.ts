@@ -6,19 +6,22 @@
  *   open-questions.html                 every x-unspecified of every spec (scripts/lib/gaps.ts)
  *   apis/<service>/<release>/index.html Redoc page (redocly build-docs)
  *   apis/<service>/<release>/openapi.yaml the bundled spec, for download
+ *   sandbox/index.html, sandbox/openapi.yaml the sandbox control API (src/sandbox/openapi.yaml), when
+ *                                       the registry's folder has it
  *   changelogs/<service>.html|.md       when the service has a CHANGELOG.md (see findChangelogs)
  *   assets/redoc.standalone.js          the one local Redoc bundle every API page imports
  *   assets/site.css
  *
  * Nothing on the site loads from another host. The output folder (default site/) is replaced
- * as a whole; a folder that is not a previous build is never deleted.
+ * as a whole; a folder that is not a previous build is never deleted. Exit 1 when the build fails
+ * (the error as `docs:build: <message>`), 2 on bad arguments.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { runCommand, runProgram, script } from "../lib/cli.js";
 import { collectRegistryGaps } from "../lib/gaps.js";
 import { loadRegistry, repoRoot } from "../../src/registry.js";
 import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuestions, type SiteFacts } from "./pages.js";
@@ -33,16 +36,6 @@ const REDOC_ASSET = "assets/redoc.standalone.js";
 
 /** Where a build is assembled before it replaces `outDir` (removed when the build fails). */
 export const stagingDir = (outDir: string) => `${resolve(outDir)}.building-${process.pid}`;
-
-const USAGE = `Usage: npm run docs:build -- [--out DIR] [--config FILE] [--if-stale]
-
-Builds the static documentation site for every API in the registry.
-
-Options:
-  --out DIR        output folder (default site/); replaced as a whole
-  --config FILE    registry to read (default: redocly.yaml at the repository root)
-  --if-stale       do nothing when DIR already holds a build of the same inputs
-  -h, --help       show this help`;
 
 export interface BuildOptions {
   outDir?: string;
@@ -85,12 +78,19 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Everything the site is made from: registry, bundles, changelogs, templates, the code that writes it, Redoc. */
+/** The sandbox control API's document beside a registry (the package's own has one). */
+export const sandboxDocument = (baseDir: string) => join(baseDir, "src/sandbox/openapi.yaml");
+const SANDBOX_PAGE = "sandbox/index.html";
+const SANDBOX_SPEC = "sandbox/openapi.yaml";
+
 function inputFiles(configPath: string, bundlePaths: string[], changelogs: string[]): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const code = ["build.ts", "pages.ts", "redoc.ts", "summary.ts"].map((name) => join(here, name));
+  const sandbox = sandboxDocument(dirname(configPath));
   return [
     configPath,
     ...bundlePaths,
+    ...(existsSync(sandbox) ? [sandbox] : []),
     ...changelogs,
     ...filesUnder(TEMPLATE_DIR),
     ...code,
@@ -214,6 +214,28 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
       log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, ${Date.now() - t0} ms)`);
     });
 
+    const sandbox = sandboxDocument(baseDir);
+    const hasSandbox = existsSync(sandbox);
+    if (hasSandbox) {
+      const outFile = join(stage, SANDBOX_PAGE);
+      mkdirSync(dirname(outFile), { recursive: true });
+      cpSync(sandbox, join(stage, SANDBOX_SPEC));
+      await buildRedocPage({
+        specPath: sandbox,
+        outFile,
+        template: join(TEMPLATE_DIR, "redoc-page.hbs"),
+        title: "Sandbox control API · reference",
+        templateOptions: { siteRoot: "../", alias: "sandbox control API", anchor: "", downloadName: "sandbox-control-openapi.yaml" },
+        configPath,
+        cwd: baseDir,
+      });
+      const html = localizePage(readFileSync(outFile, "utf8"), `../${REDOC_ASSET}`, bundle.integrity);
+      const external = externalResources(html);
+      if (external.length > 0) throw new Error(`sandbox control API: the Redoc page would load from other hosts: ${external.join(", ")}`);
+      writeFileSync(outFile, html);
+      log(`docs: sandbox control API      ${SANDBOX_PAGE}`);
+    }
+
     for (const [service, file] of changelogs) {
       const title = summaries.find((s) => s.entry.service === service && s.entry.latest)?.title ?? service;
       const page = join(stage, changelogPage(service));
@@ -224,7 +246,10 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
       log(`docs: changelog ${changelogPage(service)} (from ${relative(baseDir, file)})`);
     }
 
-    writeFileSync(join(stage, "index.html"), renderIndex(summaries, gaps, changelogs, facts));
+    writeFileSync(
+      join(stage, "index.html"),
+      renderIndex(summaries, gaps, changelogs, facts, hasSandbox ? { page: SANDBOX_PAGE, spec: SANDBOX_SPEC } : undefined),
+    );
     writeFileSync(join(stage, "open-questions.html"), renderOpenQuestions(summaries, gaps, facts));
     for (const page of ["index.html", "open-questions.html"]) {
       const external = externalResources(readFileSync(join(stage, page), "utf8"));
@@ -248,37 +273,18 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        out: { type: "string" },
-        config: { type: "string" },
-        "if-stale": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`docs:build: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  try {
-    await buildDocs({ outDir: values.out, configPath: values.config, ifStale: values["if-stale"], log: (line) => console.log(line) });
-    return 0;
-  } catch (error) {
-    console.error(`docs:build: ${(error as Error).message}`);
-    return 1;
-  }
+function program() {
+  return script("docs:build")
+    .description("Build the static documentation site for every API in the registry")
+    .option("--out <dir>", "output folder (default: site/); replaced as a whole")
+    .option("--config <file>", "registry to read (default: redocly.yaml at the repository root)")
+    .option("--if-stale", "do nothing when the output folder already holds a build of the same inputs")
+    .action(async (options: { out?: string; config?: string; ifStale?: boolean }) => {
+      await buildDocs({ outDir: options.out, configPath: options.config, ifStale: options.ifStale, log: (line) => console.log(line) });
+    });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);

@@ -113,7 +113,29 @@ export function groupByService(apis: ApiSummary[]): Array<{ service: string; rel
   }));
 }
 
-export function renderIndex(apis: ApiSummary[], gaps: ApiGaps[], changelogs: Map<string, string>, facts: SiteFacts): string {
+/** The sandbox control API's section of the index: its page and its document. */
+function sandboxSection(sandbox: { page: string; spec: string }): string {
+  return `
+    <section class="service" id="sandbox-control-api" data-sandbox="control-api">
+      <div class="service-head"><h2>Sandbox control API</h2><span class="service-id">/_sandbox/</span></div>
+      <p class="lede">Every mock started in sandbox mode (<code>bank-api-contracts mock --sandbox</code>) keeps what each credential
+        creates and serves this API on its own port, under <code>/_sandbox/</code>: move a record to another status (its callbacks
+        are sent), register the callback URLs a dashboard would hold, advance the clock, make the next calls of an operation fail,
+        read the delivery log. It is the same for every API; it is not an API of the provider.</p>
+      <div class="links">
+        <a class="button primary" data-link="sandbox-page" href="${escapeHtml(sandbox.page)}">Control API reference</a>
+        <a class="button" data-link="sandbox-spec" href="${escapeHtml(sandbox.spec)}" download="sandbox-control-openapi.yaml">Download openapi.yaml</a>
+      </div>
+    </section>`;
+}
+
+export function renderIndex(
+  apis: ApiSummary[],
+  gaps: ApiGaps[],
+  changelogs: Map<string, string>,
+  facts: SiteFacts,
+  sandbox?: { page: string; spec: string },
+): string {
   const gapCount = new Map(gaps.map((g) => [g.alias, g.gaps.length]));
   const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
   const services = groupByService(apis);
@@ -132,7 +154,7 @@ export function renderIndex(apis: ApiSummary[], gaps: ApiGaps[], changelogs: Map
     <p class="lede">${plural(apis.length, "API release")} of ${plural(services.length, "service")}. Each release has an interactive
       reference and its bundled OpenAPI 3.1 document; the <a href="open-questions.html">open questions</a> page lists the
       ${total} things the provider's documents do not specify yet.</p>
-${sections.join("\n")}`;
+${sections.join("\n")}${sandbox ? `\n${sandboxSection(sandbox)}` : ""}`;
   return shell("API documentation", body, facts);
 }
 

@@ -2,9 +2,19 @@
  * A minimal static file server for the built docs site (node:http; the project has no static-server
  * dependency). GET and HEAD only; paths are decoded, normalised and confined to the root (symlinks
  * included); a folder is served by its index.html (with a redirect to the trailing slash so relative
- * links resolve); nothing is listed; unknown types are served as application/octet-stream.
+ * links resolve; the redirect is a path on this origin, never `//host`); nothing is listed; unknown
+ * types are served as application/octet-stream.
+ *
+ * Every answer carries `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and a
+ * Content-Security-Policy fitting the site: everything from this origin only, no plugins, no
+ * framing, no forms, no `<base>`; images and fonts also as `data:` URLs (Redoc's icons); workers
+ * also from `blob:` (Redoc's search worker); styles also inline (Redoc's styled-components and
+ * `style` attributes); scripts from this origin plus, on an HTML page, exactly the inline scripts
+ * that page contains, by their sha256 hash (Redoc's colour-mode script and its module script that
+ * imports the local bundle), never `'unsafe-inline'`.
  */
-import { createReadStream, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { extname, join, resolve, sep } from "node:path";
 
@@ -36,9 +46,73 @@ export interface ServeOptions {
   host?: string;
 }
 
+const POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+];
+
+/** The Content-Security-Policy of an answer; `scripts` are the CSP hash sources of a page's inline scripts. */
+export function contentSecurityPolicy(scripts: readonly string[] = []): string {
+  return [...POLICY, `script-src ${["'self'", ...scripts].join(" ")}`].join("; ");
+}
+
+/** Headers every answer carries. */
+function securityHeaders(scripts: readonly string[] = []): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(scripts),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+  };
+}
+
+/** Pages larger than this are served without hashes (their inline scripts are then blocked). */
+const MAX_HASHED_PAGE = 8 * 1024 * 1024;
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+
+/** `'sha256-...'` of each inline script (a `<script>` without `src`) in an HTML text. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\ssrc\s*=/i.test(` ${attributes}`)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+/** Hashes per page file, kept while the file's size and modification time stay the same. */
+const pageHashes = new Map<string, { stamp: string; hashes: string[] }>();
+
+function hashesOf(file: string, size: number, mtimeMs: number): string[] {
+  if (size > MAX_HASHED_PAGE) return [];
+  const stamp = `${size}:${mtimeMs}`;
+  const known = pageHashes.get(file);
+  if (known?.stamp === stamp) return known.hashes;
+  const hashes = inlineScriptHashes(readFileSync(file, "utf8"));
+  pageHashes.set(file, { stamp, hashes });
+  return hashes;
+}
+
 function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    ...securityHeaders(),
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(res.req.method === "HEAD" ? undefined : text);
+}
+
+/** The path of a request target: origin-form (`/a//b`) kept as sent, so that `//host` stays a path. */
+function pathOf(target: string): string {
+  return new URL(target.startsWith("/") ? `http://localhost${target}` : target).pathname;
 }
 
 /** The file a URL path names inside `root`, or undefined when it is outside, hidden or missing. */
@@ -59,7 +133,8 @@ export function resolveInside(root: string, urlPath: string): { file: string; re
     return undefined;
   }
   if (stat.isDirectory()) {
-    if (!urlPath.endsWith("/")) return { file, redirect: `${urlPath}/` };
+    // One leading slash: `//apis/` would be a redirect to the host "apis".
+    if (!urlPath.endsWith("/")) return { file, redirect: `/${urlPath.replace(/^[/\\]+/, "")}/` };
     file = join(file, "index.html");
     try {
       if (!statSync(file).isFile()) return undefined;
@@ -79,19 +154,20 @@ export function serveStatic(rootDir: string, options: ServeOptions = {}): Promis
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "Method Not Allowed\n", { Allow: "GET, HEAD" });
     let pathname: string;
     try {
-      pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+      pathname = pathOf(req.url ?? "/");
     } catch {
       return send(res, 400, "Bad Request\n");
     }
     const found = resolveInside(root, pathname);
     if (!found) return send(res, 404, "Not Found\n");
     if (found.redirect) return send(res, 301, `Moved to ${found.redirect}\n`, { Location: found.redirect });
-    const size = statSync(found.file).size;
+    const { size, mtimeMs } = statSync(found.file);
+    const type = TYPES[extname(found.file).toLowerCase()] ?? "application/octet-stream";
     res.writeHead(200, {
-      "Content-Type": TYPES[extname(found.file).toLowerCase()] ?? "application/octet-stream",
+      ...securityHeaders(type.startsWith("text/html") ? hashesOf(found.file, size, mtimeMs) : []),
+      "Content-Type": type,
       "Content-Length": size,
       "Cache-Control": "no-cache",
-      "X-Content-Type-Options": "nosniff",
     });
     if (req.method === "HEAD") return res.end();
     createReadStream(found.file)

@@ -3,11 +3,12 @@
  * compared with Optic (offline, as a library: the same diff and breaking-change rules as
  * `optic diff a b --check`), and the result is rendered as specs/<service>/CHANGELOG.md: added,
  * removed, deprecated and changed operations and fields, each classified breaking or not, with the
- * reason. Corrections recorded in releases.lock.yaml are listed under their release.
+ * reason; a new field, parameter or webhook that takes enum values (or holds fields that do) lists
+ * them. Corrections recorded in releases.lock.yaml are listed under their release.
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pointer } from "../../src/document/index.js";
+import { pointer, requestContents, webhooks } from "../../src/document/index.js";
 import { type ApiEntry, repoRoot } from "../../src/registry.js";
 import type { ReleaseLock } from "./release-lock.js";
 
@@ -72,6 +73,8 @@ export interface ReleaseDiff {
   /** Changes to descriptions, summaries and examples only: counted, not listed. */
   documentationOnly: number;
   webhooks: { added: string[]; removed: string[] };
+  /** For each added webhook, the enum values its payloads hold (see enumsUnder), rendered; "" when none. */
+  webhookValues: Record<string, string>;
 }
 
 /** `/schema/properties/urls/items/properties/start` -> `urls[].start` */
@@ -138,6 +141,35 @@ function enumValues(schema: Json): Json[] | undefined {
   return found ? values : undefined;
 }
 
+/**
+ * The enum and const values of a new schema and of the fields under it (properties, array items,
+ * the members of allOf/anyOf/oneOf branches), as `[path, values]`: `["", [...]]` for the schema's
+ * own values, `["fee_type", [...]]`, `["[].status", [...]]` for nested ones. Depth-bounded.
+ */
+export function enumsUnder(schema: Json, path = "", depth = 0): Array<[string, Json[]]> {
+  if (!schema || typeof schema !== "object" || depth > 6) return [];
+  const found: Array<[string, Json[]]> = [];
+  const own = enumValues(schema);
+  if (own) found.push([path, own]);
+  const nested = (s: Json) => {
+    if (!s || typeof s !== "object") return;
+    if (s.items) found.push(...enumsUnder(s.items, `${path}[]`, depth + 1));
+    for (const [name, prop] of Object.entries<Json>(s.properties ?? {})) {
+      found.push(...enumsUnder(prop, path ? `${path}.${name}` : name, depth + 1));
+    }
+    for (const k of ["oneOf", "anyOf", "allOf"]) if (Array.isArray(s[k])) s[k].forEach(nested);
+  };
+  nested(schema);
+  return found;
+}
+
+/** `values \`A\`, \`B\`` for a field's own values, `values of \`fee_type\`: ...` for nested ones. */
+function enumListing(schema: Json): string {
+  return enumsUnder(schema)
+    .map(([path, values]) => `${path ? `values of \`${path}\`:` : "values"} ${values.map((v) => `\`${v}\``).join(", ")}`)
+    .join("; ");
+}
+
 const CONSTRAINTS = [
   "format",
   "pattern",
@@ -163,8 +195,13 @@ const CONSTRAINTS = [
 function describeAttribute(attr: OpticAttribute): { text: string; deprecation: boolean; docOnly: boolean } {
   const before = (attr.before ?? {}) as Record<string, Json>;
   const after = (attr.after ?? {}) as Record<string, Json>;
-  if (attr.change === "added")
-    return { text: after?.deprecated ? "added, already deprecated" : "added", deprecation: after?.deprecated === true, docOnly: false };
+  if (attr.change === "added") {
+    // A new enum-typed field or parameter (or one holding enum-typed fields) names its values.
+    const schema = typeof after?.in === "string" && after.schema ? after.schema : after;
+    const values = enumListing(schema);
+    const text = `${after?.deprecated ? "added, already deprecated" : "added"}${values ? `, ${values}` : ""}`;
+    return { text, deprecation: after?.deprecated === true, docOnly: false };
+  }
   if (attr.change === "removed" || typeof before !== "object" || typeof after !== "object")
     return { text: attr.change, deprecation: false, docOnly: false };
   const parts: string[] = [];
@@ -381,12 +418,22 @@ export async function diffReleases(from: ApiEntry, to: ApiEntry): Promise<Releas
   }
   const beforeHooks = Object.keys(before.webhooks ?? {});
   const afterHooks = Object.keys(after.webhooks ?? {});
+  const added = afterHooks.filter((h) => !beforeHooks.includes(h));
+  const webhookValues = Object.fromEntries(
+    added.map((hook) => {
+      const schemas = webhooks(after)
+        .filter((op) => op.path === hook)
+        .flatMap((op) => requestContents(after, op).map((media) => media.schema?.value));
+      return [hook, schemas.map(enumListing).filter(Boolean).join("; ")];
+    }),
+  );
   return {
     from,
     to,
     changes,
     documentationOnly,
-    webhooks: { added: afterHooks.filter((h) => !beforeHooks.includes(h)), removed: beforeHooks.filter((h) => !afterHooks.includes(h)) },
+    webhooks: { added, removed: beforeHooks.filter((h) => !afterHooks.includes(h)) },
+    webhookValues,
   };
 }
 
@@ -483,8 +530,12 @@ export function renderChangelog(
       }
       if (diff.webhooks.added.length || diff.webhooks.removed.length) {
         out.push("### Webhooks", "");
-        for (const h of diff.webhooks.added)
-          out.push(`- \`${h}\` added. Not breaking: a new callback the provider sends; receivers that do not subscribe are unaffected.`);
+        for (const h of diff.webhooks.added) {
+          const values = diff.webhookValues?.[h] ? ` (payload ${diff.webhookValues[h]})` : "";
+          out.push(
+            `- \`${h}\` added${values}. Not breaking: a new callback the provider sends; receivers that do not subscribe are unaffected.`,
+          );
+        }
         for (const h of diff.webhooks.removed) out.push(`- \`${h}\` removed. **Breaking**: receivers no longer get it.`);
         out.push("");
       }

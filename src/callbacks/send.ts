@@ -2,7 +2,9 @@
  * Sending callbacks as the provider would: a schema-valid payload taken from the webhook's examples
  * in the bundled spec (or given), POSTed to your endpoint with a fresh `Idempotency-Key` (when the
  * spec names the header), and, with `repeat`, delivered again with the same key, as the provider
- * may. Used by `bank-api-contracts callback` and by tests of your receiver.
+ * may. Used by `bank-api-contracts callback` and by tests of your receiver. A redirect is not
+ * followed (its status is the delivery's, and no header reaches another host), and at most the
+ * first 64 KiB of an answer are kept.
  */
 import { randomUUID } from "node:crypto";
 import { findApi, loadRegistry } from "../registry.js";
@@ -131,6 +133,25 @@ export interface SendCallbackResult extends CallbackPayload {
   ok: boolean;
 }
 
+/** How much of an answer a delivery keeps, bytes. */
+const MAX_KEPT_ANSWER = 64 * 1024;
+
+/** The first `limit` bytes of an answer, as text; the rest is not read. */
+async function headOf(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
+}
+
 /** Sends one callback (plus `repeat` repeats with the same key), one delivery after the other. */
 export async function sendCallback(alias: string, webhook: string, options: SendCallbackOptions): Promise<SendCallbackResult> {
   const built = buildCallbackPayload(alias, webhook, options);
@@ -152,12 +173,13 @@ export async function sendCallback(alias: string, webhook: string, options: Send
         headers,
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        redirect: "manual",
       });
       delivery = {
         attempt,
         idempotencyKey: key,
         status: response.status,
-        body: await response.text(),
+        body: await headOf(response, MAX_KEPT_ANSWER),
         durationMs: Math.round(performance.now() - started),
       };
     } catch (error) {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, CommanderError } from "commander";
 import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, packageRoot } from "../registry.js";
+import { withoutUserinfo } from "./options.js";
 
 export interface CliContext {
   registry: ApiEntry[];
@@ -93,13 +94,17 @@ export function lookup(command: Command, ctx: CliContext, aliases: string[]): Ap
 
 /** Settings every command shares: usage after an error, exit codes through run(), the known aliases in the help. */
 export function configure(command: Command, ctx: CliContext): Command {
-  return command
-    .exitOverride()
-    .showHelpAfterError()
-    .addHelpText(
-      "afterAll",
-      `\nKnown APIs (registry order, default ports from ${DEFAULT_PORT_BASE}): ${ctx.registry.map((e) => e.alias).join(", ")}`,
-    );
+  return (
+    command
+      .exitOverride()
+      // Commander quotes a rejected option value in its error: never let a password in a URL through.
+      .configureOutput({ outputError: (text, write) => write(withoutUserinfo(text)) })
+      .showHelpAfterError()
+      .addHelpText(
+        "afterAll",
+        `\nKnown APIs (registry order, default ports from ${DEFAULT_PORT_BASE}): ${ctx.registry.map((e) => e.alias).join(", ")}`,
+      )
+  );
 }
 
 /** Runs `command` on `argv`; maps commander's exits and failures to an exit code. */

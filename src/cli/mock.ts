@@ -1,4 +1,7 @@
-/** `bank-api-contracts mock [alias...]` (also `npm run mock`): every API's contract mock on its default port. */
+/**
+ * `bank-api-contracts mock [alias...] [--sandbox]` (also `npm run mock`): every API's contract mock on
+ * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports.
+ */
 import type { Command } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
 import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal } from "./common.js";
@@ -19,7 +22,11 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       DEFAULT_PORT_BASE,
     )
     .option("--host <host>", "interface to bind", "127.0.0.1")
-    .action(async (aliases: string[], options: { portBase: number; host: string }, cmd: Command) => {
+    .option(
+      "--sandbox",
+      "stateful sandbox: keep what each credential creates, move statuses, send callbacks; control API under /_sandbox/ on each port",
+    )
+    .action(async (aliases: string[], options: { portBase: number; host: string; sandbox?: boolean }, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
       // Handlers first, so that a signal during start-up also ends the run cleanly.
       const { signal, dispose } = untilSignal();
@@ -27,7 +34,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       const started = Date.now();
       let mocks;
       try {
-        mocks = await startMocks(entries, { portBase: options.portBase, host: options.host });
+        mocks = await startMocks(entries, { portBase: options.portBase, host: options.host, sandbox: options.sandbox === true });
       } catch (error) {
         dispose();
         throw new CliFailure((error as Error).message);
@@ -37,7 +44,8 @@ export function defineMock(command: Command, ctx: CliContext): Command {
           ["API", "URL", "OPERATIONS", "AUTH"],
           ...mocks.map((m) => [m.alias, m.url, String(m.operations), m.auth.join(", ") || "none"]),
         ]) +
-          `\n${mocks.length} mock(s) ready in ${Date.now() - started} ms. Request violations are in the sl-violations response header. Ctrl+C stops.\n`,
+          `\n${mocks.length} mock(s) ready${options.sandbox ? " in sandbox mode" : ""} in ${Date.now() - started} ms. Request violations are in the sl-violations response header.` +
+          `${options.sandbox ? " Sandbox control API: <url>/_sandbox (described at <url>/_sandbox/openapi.yaml)." : ""} Ctrl+C stops.\n`,
       );
       const received = await signal;
       dispose();

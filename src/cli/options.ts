@@ -11,14 +11,19 @@ export function integer(name: string, min: number, max: number) {
   };
 }
 
-/** An http or https URL, normalised (`new URL(value).href`). */
+/** The value as an error may show it: anything between `//` and `@` (a user and password) masked. */
+export const withoutUserinfo = (value: string): string => value.replace(/\/\/[^/?#\s'"]*@/g, "//***@");
+
+/** An http or https URL, normalised (`new URL(value).href`). Errors never echo a password given in it. */
 export function httpUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidArgumentError(`not a URL: "${value}"`);
+    throw new InvalidArgumentError(`not a URL: "${withoutUserinfo(value)}"`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError(`must be an http or https URL, got "${value}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidArgumentError(`must be an http or https URL, got "${withoutUserinfo(value)}"`);
+  }
   return url.href;
 }

@@ -5,9 +5,18 @@
  * command half is `bank-api-contracts workflows run|list`.
  *
  * Respect is the Redocly CLI (`@redocly/cli`, an optional peer dependency), run as a child process:
- * `redocly respect <file> --server {"<source>":"<url>"} --input {...} --json-output <tmp>`.
+ * `redocly respect <file> --json-output <tmp> --server {"<source>":"<url>"} --input {...}`.
  * Servers and inputs travel as JSON because Respect splits `key=value` forms on every `,` and `=`,
  * which would cut base64 tokens and URLs with query strings.
+ *
+ * Secrets never go on the child's command line (any local user can read a process's argv with
+ * `ps`), nor into its environment: `--server` and `--input` are written to the child's standard
+ * input, and a small bootstrap (`node -e`) appends them to its own `process.argv` before it loads
+ * the Redocly CLI, so Respect parses them as usual while /proc/<pid>/cmdline never shows them.
+ * (Respect reads inputs from environment variables only for workflows that declare an `env` input
+ * object, which these files do not; `--input` accepts only a value, not a file.) On the command
+ * line of `workflows run` itself, `--input-env <key>=<VAR>` takes an input from an environment
+ * variable, so that a token need not be typed into any command line.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,6 +35,16 @@ export const workflowsDir = join(packageRoot, "workflows");
 /** The workflow file of an API: `workflows/<service>-<release>.arazzo.yaml`. */
 export function workflowFilePath(entry: ApiEntry, dir = workflowsDir): string {
   return join(dir, `${entry.service}-${entry.release}.arazzo.yaml`);
+}
+
+/**
+ * The file `workflows run --sandbox` runs: `workflows/sandbox/<service>-<release>.arazzo.yaml` (the
+ * API's flows with steps on the sandbox's control API, its second source) when there is one, else
+ * the API's own file, whose flows already chain against the sandbox's state.
+ */
+export function sandboxWorkflowFilePath(entry: ApiEntry, dir = workflowsDir): string {
+  const own = join(dir, "sandbox", `${entry.service}-${entry.release}.arazzo.yaml`);
+  return existsSync(own) ? own : workflowFilePath(entry, dir);
 }
 
 export interface WorkflowInput {
@@ -160,6 +179,21 @@ const BANNER_LINE = /^.*[╔║╚═╗╝].*$\n?/gm;
 const JSON_LOG_LINE = /^.*JSON logs saved in .*$\n?/gm;
 export const withoutBanner = (text: string) => text.replace(BANNER_LINE, "").replace(JSON_LOG_LINE, "");
 
+/**
+ * Runs in the Respect child (`node --input-type=module -e <this> <cli> <args...>`): reads a JSON
+ * list of further arguments from standard input, appends them to `process.argv`, then loads the
+ * Redocly CLI, which parses `process.argv` as if they had been given on the command line.
+ */
+const CHILD_BOOTSTRAP = [
+  'import { pathToFileURL } from "node:url";',
+  'let text = "";',
+  'process.stdin.setEncoding("utf8");',
+  "for await (const chunk of process.stdin) text += chunk;",
+  "const [cli, ...args] = process.argv.slice(1);",
+  "process.argv = [process.argv[0], cli, ...args, ...JSON.parse(text)];",
+  "await import(pathToFileURL(cli).href);",
+].join("\n");
+
 interface RespectJson {
   files?: Record<
     string,
@@ -209,8 +243,19 @@ export async function runWorkflows(filePath: string, options: RunWorkflowsOption
     throw new Error(`${filePath}: no sourceDescription named ${unknown.join(", ")} (known: ${file.sources.map((s) => s.name).join(", ")})`);
   const tmp = mkdtempSync(join(tmpdir(), "respect-"));
   const jsonPath = join(tmp, "result.json");
-  const args = [redoclyCli("running workflows"), "respect", filePath, "--server", JSON.stringify(servers), "--json-output", jsonPath];
-  if (options.inputs && Object.keys(options.inputs).length > 0) args.push("--input", JSON.stringify(options.inputs));
+  // On the command line: nothing secret. Servers and inputs go through standard input (see the module header).
+  const args = [
+    "--input-type=module",
+    "-e",
+    CHILD_BOOTSTRAP,
+    redoclyCli("running workflows"),
+    "respect",
+    filePath,
+    "--json-output",
+    jsonPath,
+  ];
+  const secretArgs = ["--server", JSON.stringify(servers)];
+  if (options.inputs && Object.keys(options.inputs).length > 0) secretArgs.push("--input", JSON.stringify(options.inputs));
   for (const id of options.workflowIds ?? []) args.push("--workflow", id);
   if (options.verbose) args.push("--verbose");
   if (options.requestTimeoutMs) args.push("--max-fetch-timeout", String(options.requestTimeoutMs));
@@ -221,8 +266,10 @@ export async function runWorkflows(filePath: string, options: RunWorkflowsOption
       const child = spawn(process.execPath, args, {
         cwd: dirname(filePath),
         env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_UPDATE_NOTIFIER: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: ["pipe", "pipe", "pipe"],
       });
+      child.stdin.on("error", () => undefined); // the child may exit before reading (it then reports why)
+      child.stdin.end(JSON.stringify(secretArgs));
       let output = "";
       const collect = (chunk: Buffer) => {
         const text = withoutBanner(chunk.toString("utf8"));
@@ -277,8 +324,8 @@ function lookupApi(command: Command, ctx: CliContext, alias: string): ApiEntry {
   return entry;
 }
 
-function workflowFileOf(entry: ApiEntry): WorkflowFile {
-  const path = workflowFilePath(entry);
+function workflowFileOf(entry: ApiEntry, sandbox = false): WorkflowFile {
+  const path = sandbox ? sandboxWorkflowFilePath(entry) : workflowFilePath(entry);
   if (!existsSync(path)) throw new Error(`${entry.alias} has no workflow file (expected ${relative(process.cwd(), path)})`);
   return loadWorkflowFile(path);
 }
@@ -298,9 +345,18 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
       "base URL of the server to run against, e.g. your sandbox (default: a contract mock started for the run)",
       (value: string) => httpUrl(value).replace(/\/+$/, ""),
     )
-    .option("--input <key=value>", "a workflow input, e.g. token=... or apiKey=... (repeatable)", parseInput)
+    .option("--input <key=value>", "a workflow input, e.g. bankCode=14 (repeatable); for a secret prefer --input-env", parseInput)
+    .option(
+      "--input-env <key=VAR>",
+      "a workflow input taken from the environment variable VAR, e.g. token=PAY_TOKEN (repeatable): the secret is on no command line",
+      parseInput,
+    )
     .option("--workflow <id...>", "run only these workflows (default: all of the file)")
     .option("--verbose", "print every request and response (credentials stay masked)")
+    .option(
+      "--sandbox",
+      "run the sandbox workflows (workflows/sandbox/, which drive the sandbox's control API) against a sandbox mock started for the run, or against --server when it is one",
+    )
     .addHelpText(
       "after",
       '\nExamples:\n  bank-api-contracts workflows run pay@1.3.0\n  bank-api-contracts workflows run pay@1.3.0 --server https://sandbox.pay.your-provider.test --input token="$PAY_TOKEN" --input flaggedInvoiceId=inv_...\n' +
@@ -309,12 +365,34 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
     .action(
       async (
         alias: string,
-        options: { server?: string; input?: Record<string, string>; workflow?: string[]; verbose?: boolean },
+        options: {
+          server?: string;
+          input?: Record<string, string>;
+          inputEnv?: Record<string, string>;
+          workflow?: string[];
+          verbose?: boolean;
+          sandbox?: boolean;
+        },
         cmd: Command,
       ) => {
         const entry = lookupApi(cmd, ctx, alias);
-        const given = options.input ?? {};
-        const file = workflowFileOf(entry);
+        const given = { ...options.input };
+        for (const [name, variable] of Object.entries(options.inputEnv ?? {})) {
+          const value = process.env[variable];
+          if (value === undefined) {
+            cmd.error(`error: --input-env ${name}=${variable}: the environment variable ${variable} is not set`, {
+              exitCode: 2,
+              code: "bank-api-contracts.missingInput",
+            });
+          }
+          if (name in given)
+            cmd.error(`error: the input ${name} is given by both --input and --input-env`, {
+              exitCode: 2,
+              code: "bank-api-contracts.input",
+            });
+          given[name] = value;
+        }
+        const file = workflowFileOf(entry, options.sandbox === true);
         const ids = options.workflow;
         const unknownIds = (ids ?? []).filter((id) => !file.workflows.some((w) => w.workflowId === id));
         if (unknownIds.length > 0) {
@@ -352,11 +430,11 @@ export function defineWorkflows(command: Command, ctx: CliContext): Command {
               `running against the mock needs Prism (@stoplight/prism-http, @stoplight/prism-http-server), which failed to load: ${(error as Error).message}; or pass --server`,
             );
           }
-          mock = await startMock(entry, { port: 0 });
+          mock = await startMock(entry, { port: 0, sandbox: options.sandbox === true });
           server = mock.url;
         }
         process.stdout.write(
-          `${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? " (contract mock)" : ""}\n`,
+          `${entry.alias}: running ${relative(process.cwd(), file.path)} against ${server}${mock ? (options.sandbox ? " (sandbox mock)" : " (contract mock)") : ""}\n`,
         );
         try {
           const result = await runWorkflows(file.path, {

@@ -9,6 +9,14 @@
  * `response` the answer received, or `Response.error()` (status 0) when there was none.
  */
 
+/** A response body over the client's `maxResponseBytes`: the fault `too-large`. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = "ResponseTooLargeError";
+  constructor(readonly limit: number) {
+    super(`the response body exceeds ${limit} bytes (maxResponseBytes)`);
+  }
+}
+
 /** One validation finding, as Prism reports it in the `sl-violations` header or a problem body. */
 export interface Violation {
   /** Where the finding is, e.g. `["request", "body", "amount"]`. */
@@ -83,15 +91,17 @@ export function responseViolations(headers: Headers, body: unknown): Violation[]
  * What went wrong: `http`, a non-2xx answer; `network`, no answer or a broken one (connection
  * refused, reset, closed mid-body); `timeout`, an `AbortSignal.timeout()` fired; `aborted`, the
  * caller's signal aborted the request; `invalid-body`, a 2xx answer whose body could not be parsed
- * as the JSON it was declared to be.
+ * as the JSON it was declared to be; `too-large`, an answer whose body exceeds the client's
+ * `maxResponseBytes` (it is not read further).
  */
-export type FaultKind = "http" | "network" | "timeout" | "aborted" | "invalid-body";
+export type FaultKind = "http" | "network" | "timeout" | "aborted" | "invalid-body" | "too-large";
 
 const FAULT_TEXT: Record<Exclude<FaultKind, "http">, string> = {
   network: "failed: no usable answer",
   timeout: "timed out",
   aborted: "was aborted",
   "invalid-body": "answered a body that is not valid JSON",
+  "too-large": "answered a body that is too large",
 };
 
 /** Names the fault of an error thrown while fetching or reading a response. */
@@ -104,6 +114,9 @@ export function faultKind(error: unknown): Exclude<FaultKind, "http"> {
     return reason?.name === "TimeoutError" ? "timeout" : "aborted";
   }
   if (error instanceof SyntaxError) return "invalid-body";
+  for (let e = error as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e instanceof ResponseTooLargeError) return "too-large";
+  }
   return "network";
 }
 

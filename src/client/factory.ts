@@ -8,8 +8,22 @@
  * reset, a timeout or abort through the call's `signal`, a 2xx body that is not valid JSON give
  * `{ fault: ApiError, response }` with `fault.kind` naming the fault (see errors.ts), never a
  * rejection; `data` and `error` are then undefined, and `unwrap` throws the fault. Every other
- * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined. An error thrown before the request goes out (a credential function that throws or
- * returns no string) still rejects: it is the caller's to fix, not a fault of the server.
+ * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined.
+ * An error thrown before the request goes out (a credential function that throws or returns no
+ * string) still rejects: it is the caller's to fix, not a fault of the server.
+ *
+ * Redirects: a redirect to another origin (scheme, host or port) is never followed, so neither the
+ * credential nor any other header or body reaches that origin, and another host's answer never
+ * comes back as `data`: the 3xx itself is the result (`error`, `response.status` 3xx, its
+ * `Location` header readable), and `unwrap` throws it as an `http` ApiError. A redirect on the same
+ * origin is followed as fetch follows it (at most 20; 303, and 301/302 after a POST, become a GET
+ * without a body; 307/308 repeat the method and the body), with the credential. Requests go out with
+ * `redirect: "manual"`; an injected `fetch` gets them that way too and should not follow redirects
+ * itself.
+ *
+ * Response bodies are bounded: an answer declaring a Content-Length over `maxResponseBytes`
+ * (default 32 MiB) is not read, and a body without a length is cut off when it exceeds it; either
+ * is a `too-large` fault.
  */
 import createClient, {
   type ClientOptions as FetchClientOptions,
@@ -18,7 +32,7 @@ import createClient, {
   type MaybeOptionalInit,
   type Middleware,
 } from "openapi-fetch";
-import { ApiError, recordOperation } from "./errors.js";
+import { ApiError, recordOperation, ResponseTooLargeError } from "./errors.js";
 
 export interface ServerVariable {
   readonly default: string;
@@ -79,11 +93,16 @@ export type CredentialOptions<A extends AuthDefinition> = A extends { kind: "bea
     : {};
 
 export interface CommonOptions {
-  /** Replaces globalThis.fetch (tests inject one; no global patching needed). */
+  /** Replaces globalThis.fetch (tests inject one; no global patching needed). It gets requests with `redirect: "manual"`. */
   fetch?: FetchClientOptions["fetch"];
   /** Headers sent with every request. */
   headers?: HeadersOptions;
+  /** Largest response body read, bytes; a larger one is a `too-large` fault. Default 32 MiB. */
+  maxResponseBytes?: number;
 }
+
+/** Default of `maxResponseBytes`. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export type ClientOptions<S extends readonly ServerDefinition[], A extends AuthDefinition> = ClientTarget<S> &
   CredentialOptions<A> &
@@ -216,6 +235,10 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   if (typeof options !== "object" || options === null) fail(definition, "expected an options object");
   const opts = options as Record<string, unknown>;
   const baseUrl = baseUrlOf(definition, opts);
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (typeof maxBytes !== "number" || !Number.isInteger(maxBytes) || maxBytes < 0) {
+    fail(definition, `option "maxResponseBytes" must be a non-negative integer, got ${JSON.stringify(maxBytes)}`);
+  }
   const client = createClient<Paths>({
     baseUrl,
     fetch: opts.fetch as CommonOptions["fetch"],
@@ -249,13 +272,14 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   const raw = client as unknown as Record<string, (path: string, init?: Record<string, unknown>) => Promise<RawResult>>;
   const guarded: Record<string, unknown> = { use: client.use.bind(client), eject: client.eject.bind(client) };
   for (const method of methods)
-    guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, raw[method]);
+    guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, maxBytes, raw[method]);
   guarded.request = (method: string, path: string, init?: Record<string, unknown>) =>
     guard(
       String(method).toUpperCase(),
       path,
       init,
       baseFetch,
+      maxBytes,
       (p, i) => client.request(method as never, p as never, i as never) as Promise<RawResult>,
     );
   return guarded as unknown as ApiClient<Paths>;
@@ -283,7 +307,8 @@ class DeferredRequest {
     this.method = (init.method ?? "GET").toUpperCase();
     // openapi-fetch builds a new Headers for every call: it is used as it is, not copied.
     this.#headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-    this.#init = init;
+    // Redirects are the client's to follow (same origin only), never fetch's: see the module header.
+    this.#init = { ...init, redirect: "manual" };
   }
 
   /** openapi-fetch checks what a middleware returns with `instanceof` its Request class: any Request passes. */
@@ -308,6 +333,16 @@ class DeferredRequest {
   materialize(): Request {
     this.#real ??= new Request(this.url, { ...this.#init, method: this.method, headers: this.#headers });
     return this.#real;
+  }
+
+  /** The signal given, if any (reading `signal` would build the real Request). */
+  get initSignal(): AbortSignal | undefined {
+    return this.#init.signal ?? undefined;
+  }
+
+  /** The body as given (a string for JSON), to send again after a 307/308; undefined when there is none. */
+  get bodyInit(): BodyInit | null | undefined {
+    return this.#real ? undefined : this.#init.body;
   }
 
   /** Sends through the global fetch: from the real Request if one was built, else from what was given. */
@@ -341,16 +376,102 @@ for (const key of Object.getOwnPropertyNames(Request.prototype)) {
 }
 type RawResult = { data?: unknown; error?: unknown; fault?: ApiError; response: Response };
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** As fetch: at most 20 redirects are followed. */
+const MAX_REDIRECTS = 20;
+/** Headers describing a body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "content-location"];
+
+/** Sends one request, never following a redirect: the global fetch takes a DeferredRequest's URL and init as they are; an injected fetch gets a real Request. */
+function sendOnce(input: Request, ext: RequestInit | undefined, custom: FetchFunction | undefined): Promise<Response> {
+  const manual: RequestInit = { ...ext, redirect: "manual" };
+  if (DeferredRequest.is(input)) return custom ? custom(input.materialize(), manual) : input.send(manual);
+  return (custom ?? globalThis.fetch)(input, manual);
+}
+
+/**
+ * Sends `input` and follows the redirects that stay on its origin, as fetch would (method rewriting,
+ * the body again for 307/308); a redirect to another origin is returned as the answer, unfollowed.
+ */
+async function sendFollowingSameOrigin(input: Request, ext: RequestInit | undefined, custom: FetchFunction | undefined): Promise<Response> {
+  // A body that may have to go again: the DeferredRequest's own (a string for JSON), else a copy of the stream.
+  const deferred = DeferredRequest.is(input) ? input : undefined;
+  const deferredBody = deferred?.bodyInit;
+  const spare = !deferred && input.body ? input.clone() : undefined;
+  const hasBody = deferredBody != null || spare !== undefined;
+  let replay: BodyInit | null | undefined = deferredBody instanceof ReadableStream ? undefined : deferredBody;
+  const signal = ext?.signal ?? (deferred ? deferred.initSignal : input.signal);
+  let current = input;
+  let response = await sendOnce(current, ext, custom);
+  for (let hop = 0; hop < MAX_REDIRECTS && REDIRECTS.has(response.status); hop++) {
+    const location = response.headers.get("location");
+    if (location === null) break;
+    let target: URL;
+    try {
+      target = new URL(location, current.url);
+    } catch {
+      break;
+    }
+    if (target.origin !== new URL(current.url).origin) break; // never followed: the 3xx is the answer
+    const toGet =
+      (response.status === 303 && current.method !== "GET" && current.method !== "HEAD") ||
+      ((response.status === 301 || response.status === 302) && current.method === "POST");
+    const headers = new Headers(current.headers);
+    let body: BodyInit | null = null;
+    if (toGet) {
+      for (const name of BODY_HEADERS) headers.delete(name);
+    } else if (hasBody && current.method !== "GET" && current.method !== "HEAD") {
+      if (replay == null && !spare) break; // a stream body cannot be sent again: the 307/308 is the answer
+      replay ??= await spare!.arrayBuffer();
+      body = replay;
+    }
+    await response.body?.cancel().catch(() => undefined);
+    current = new Request(target, { method: toGet ? "GET" : current.method, headers, body, signal, redirect: "manual" });
+    response = await sendOnce(current, ext, custom);
+  }
+  return response;
+}
+
+/**
+ * The answer with its body bounded: a declared Content-Length over `limit` throws at once (the body
+ * is not read); a body without one is cut off with a ResponseTooLargeError once it exceeds `limit`.
+ * An answer with a declared length within the limit is returned as it is (fetch enforces the length).
+ */
+function bounded(response: Response, limit: number): Response {
+  if (!response.body) return response;
+  const declared = response.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim())) {
+    if (Number(declared) <= limit) return response;
+    response.body.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(limit);
+  }
+  let size = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limit) controller.error(new ResponseTooLargeError(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const wrapped = new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(wrapped, "url", { value: response.url });
+  return wrapped;
+}
+
 /**
  * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
  * The call's own fetch (its `fetch` option, else the client's, else the global one, looked up now)
- * is wrapped to note whether the request went out and which answer came back.
+ * is wrapped to follow same-origin redirects only, to bound the body, and to note whether the
+ * request went out and which answer came back.
  */
 async function guard(
   method: string,
   path: string,
   init: Record<string, unknown> | undefined,
   baseFetch: FetchFunction | undefined,
+  maxBytes: number,
   call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
 ): Promise<RawResult> {
   const custom = (init?.fetch as FetchFunction | undefined) ?? baseFetch;
@@ -358,12 +479,8 @@ async function guard(
   let answer: Response | undefined;
   const tracked: FetchFunction = async (input, ext) => {
     sent = true;
-    // The global fetch takes the URL and init as they are; an injected fetch gets a real Request.
-    answer = DeferredRequest.is(input)
-      ? custom
-        ? await custom(input.materialize(), ext)
-        : await input.send(ext)
-      : await (custom ?? globalThis.fetch)(input, ext);
+    answer = await sendFollowingSameOrigin(input, ext, custom);
+    answer = bounded(answer, maxBytes);
     return answer;
   };
   try {

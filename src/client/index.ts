@@ -2,6 +2,7 @@
 export {
   baseUrlOf,
   createApiClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
   type ApiClient,
   type ApiDefinition,
   type ApiResult,
@@ -20,6 +21,7 @@ export {
   ApiError,
   parseViolations,
   responseViolations,
+  ResponseTooLargeError,
   unwrap,
   type DataOf,
   type FaultKind,

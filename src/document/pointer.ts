@@ -30,11 +30,14 @@ export function refPointer(ref: string): string | undefined {
   return decodeURIComponent(ref.slice(1));
 }
 
-/** The value at `at` in `root`, or undefined when a token on the way is missing. `$ref`s are not followed. */
+/**
+ * The value at `at` in `root`, or undefined when a token on the way is missing (own members only:
+ * `/constructor` finds nothing). `$ref`s are not followed.
+ */
 export function valueAt(root: unknown, at: string): any {
   let node: any = root;
   for (const token of parsePointer(at)) {
-    if (node === null || typeof node !== "object") return undefined;
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return undefined;
     node = node[token];
   }
   return node;

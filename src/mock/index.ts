@@ -17,12 +17,16 @@
  *   the path does not have 405.
  *
  * What it does not do: keep state (a created invoice is not listed afterwards), check that a token
- * or key is valid, send webhooks or callbacks, or honour the servers' path prefixes.
+ * or key is valid, send webhooks or callbacks, or honour the servers' path prefixes. The sandbox
+ * mode (`sandbox: true`, src/sandbox/) does the first and the third: Prism still judges every
+ * request, and a request it judged valid is answered from state kept per credential.
  */
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
-import { createPrismServer, loadOperations, type Operation } from "./server.js";
+import { loadDocument } from "../document/index.js";
+import type { SandboxOptions } from "../sandbox/engine.js";
+import { createPrismServer, loadOperations, type MockHooks, type Operation } from "./server.js";
 import { listenOrExplain } from "./listen.js";
 
 export interface MockOptions {
@@ -37,6 +41,12 @@ export interface MockOptions {
    * of running Prism again. Default true; the answers are the same either way.
    */
   cache?: boolean;
+  /**
+   * Sandbox mode: answers from state kept per credential, a control API under `/_sandbox/`,
+   * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy).
+   * Default false: the static contract mock.
+   */
+  sandbox?: boolean | SandboxOptions;
 }
 
 export interface MockServer {
@@ -48,6 +58,8 @@ export interface MockServer {
   operations: number;
   /** How the API authenticates, from the spec's security schemes, e.g. `Authorization: Bearer`. */
   auth: string[];
+  /** True in sandbox mode. */
+  sandbox: boolean;
   close(): Promise<void>;
 }
 
@@ -59,6 +71,8 @@ export interface MocksOptions {
   host?: string;
   /** See MockOptions.cache. */
   cache?: boolean;
+  /** See MockOptions.sandbox. */
+  sandbox?: boolean | SandboxOptions;
 }
 
 function describeAuth(operations: Operation[]): string[] {
@@ -83,8 +97,22 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     throw new Error(`${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`);
   }
   const operations = await loadOperations(specPath);
-  const server = createPrismServer(operations, { cache: options.cache });
-  const address = await listenOrExplain(server, entry.alias, port, host);
+  let hooks: MockHooks | undefined;
+  let closeSandbox = () => {};
+  if (options.sandbox) {
+    const { createSandbox } = await import("../sandbox/index.js");
+    const sandbox = createSandbox(entry, loadDocument(specPath), options.sandbox === true ? {} : options.sandbox, specPath);
+    hooks = sandbox.hooks;
+    closeSandbox = sandbox.close;
+  }
+  const server = createPrismServer(operations, { cache: options.cache, hooks });
+  let address: string;
+  try {
+    address = await listenOrExplain(server, entry.alias, port, host);
+  } catch (error) {
+    closeSandbox();
+    throw error;
+  }
   const url = new URL(address);
   return {
     alias: entry.alias,
@@ -92,7 +120,11 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     port: Number(url.port),
     operations: operations.length,
     auth: describeAuth(operations),
-    close: () => server.close(),
+    sandbox: Boolean(options.sandbox),
+    close: async () => {
+      closeSandbox();
+      await server.close();
+    },
   };
 }
 
@@ -109,6 +141,7 @@ export async function startMocks(apis: "all" | Array<string | ApiEntry>, options
       startMock(entry, {
         host: options.host,
         cache: options.cache,
+        sandbox: options.sandbox,
         port: options.freePorts ? 0 : defaultPort(entry, options.portBase ?? DEFAULT_PORT_BASE),
       }),
     ),

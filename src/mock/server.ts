@@ -18,8 +18,10 @@
  *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first).
  * Deliberate differences from stock Prism (DEVIATIONS in validate.ts): CORS without credentials,
  * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes, findings
- * capped, and those of validate.ts. tests/e2e/fuzz/equivalence.test.ts checks every answer against
- * the stock Prism server's.
+ * capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
+ * response's own schema replaced by the static answer (the example), where stock Prism sends it
+ * with the violations. tests/e2e/fuzz/equivalence.test.ts checks every answer against the stock
+ * Prism server's.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -683,7 +685,6 @@ export function createPrismServer(
     input: Element,
     known?: { operation: Operation; kind: string; findings: Diagnostic[] },
   ): Promise<void> {
-    const { headers } = request;
     const pathname = input.url.path;
     let key = responses && !known ? cacheKey(request, raw) : undefined;
     const hit = key === undefined ? undefined : responses!.get(key);
@@ -700,17 +701,12 @@ export function createPrismServer(
     for (const [name, value] of Object.entries(preferences.right)) if (value !== undefined) mock[name] = value;
     if (mock.dynamic) key = undefined; // generated data differs from call to call
 
-    let result: PrismResult;
-    try {
-      result = (await prism.request(input as IHttpRequest, operations, { ...mockConfig, mock } as never)()) as PrismResult;
-    } catch (error) {
-      // DEVIATIONS malformedAccept: Prism fails on an Accept entry that is not a media type when no declared
-      // one was acceptable; that is its 406, as for any Accept that matches nothing.
-      if (!isMalformedAcceptError(error) || !headers.accept) throw error;
-      result = {
-        _tag: "Left",
-        left: ProblemJsonError.fromTemplate(NOT_ACCEPTABLE, `Unable to find content for ${String(headers.accept).split(",")}`),
-      };
+    let result = await ask(request, input, mock);
+    // DEVIATIONS dynamicFallback: a generated answer that breaks its own schema (json-schema-faker
+    // ignores `propertyNames`, and a `pattern` beside a `format`) is not served: the static answer
+    // (the example) is, instead. Severity 0 is Prism's DiagnosticSeverity.Error.
+    if (mock.dynamic && result._tag === "Right" && result.right.validations.output.some((v) => v.severity === 0)) {
+      result = await ask(request, input, { ...mock, dynamic: false });
     }
     if (result._tag === "Left") {
       const answer = answerOf(result);
@@ -732,6 +728,22 @@ export function createPrismServer(
     if (known) fast.keep(known.operation, known.kind, answer);
     const routed = known?.operation ?? routedOperation(input);
     await sendAnswer(request, response, answer, result.right.validations.input, { operation: routed!, input, pathname }, key);
+  }
+
+  /** Prism's answer to `input` with the given mock settings. */
+  async function ask(request: IncomingMessage, input: Element, mock: Record<string, unknown>): Promise<PrismResult> {
+    try {
+      return (await prism.request(input as IHttpRequest, operations, { ...mockConfig, mock } as never)()) as PrismResult;
+    } catch (error) {
+      // DEVIATIONS malformedAccept: Prism fails on an Accept entry that is not a media type when no declared
+      // one was acceptable; that is its 406, as for any Accept that matches nothing.
+      const { accept } = request.headers;
+      if (!isMalformedAcceptError(error) || !accept) throw error;
+      return {
+        _tag: "Left",
+        left: ProblemJsonError.fromTemplate(NOT_ACCEPTABLE, `Unable to find content for ${String(accept).split(",")}`),
+      };
+    }
   }
 
   function routedOperation(input: Element): Operation | undefined {

@@ -60,7 +60,9 @@ import {
  *   took seconds and gigabytes);
  * - in server.ts: `malformedAccept` (406, not 500), `cors` (no Origin echoed with credentials),
  *   `allow` (405 names the allowed methods), `bodyLimit` (413 sent, then the connection closed),
- *   `violationCap` (at most MAX_LISTED_VIOLATIONS listed, then a count).
+ *   `violationCap` (at most MAX_LISTED_VIOLATIONS listed, then a count), `dynamicFallback` (a
+ *   generated answer, `Prefer: dynamic=true`, that fails the response's own schema is replaced by
+ *   the static answer, the example; Prism sends it with its violations).
  */
 export const DEVIATIONS = [
   "emptyQueryValue",
@@ -72,6 +74,7 @@ export const DEVIATIONS = [
   "allow",
   "bodyLimit",
   "violationCap",
+  "dynamicFallback",
 ] as const;
 
 /** Bodies larger than this are validated up to their first violation (see DEVIATIONS). */

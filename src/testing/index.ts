@@ -6,6 +6,10 @@
  *     expect(await pay.GET("/v1/merchant")).toMatchContract("pay@1.3.0", "getMerchant", 200);
  *     await mock.close();
  *
+ *     const sandbox = await startMock("pay@1.3.0", { sandbox: true });   // state, callbacks, /_sandbox/
+ *     const control = sandboxControl(sandbox.url, "test");                // the same credential as the client's
+ *     await control.setStatus("invoice", invoiceId, "Success");
+ *
  * The mock needs the optional peer dependencies @stoplight/prism-http and
  * @stoplight/prism-http-server; the validator and the matcher need ajv and ajv-formats. Prism is
  * loaded when the first mock starts, so validating alone works without it.
@@ -25,12 +29,19 @@ export {
   type ValidationResult,
 } from "../validation/contract.js";
 export { contractMatchers, toMatchContract, type ContractMatchers, type MatcherContext, type MatcherResult } from "./matchers.js";
+export { type SandboxControl, SandboxControlError, type SandboxSchemas, sandboxControl } from "../sandbox/client.js";
 
 export interface StartMockOptions {
   /** Port to listen on. Default 0: a free port, so that parallel test runs do not collide. */
   port?: number;
   /** Interface to bind. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Sandbox mode: what each credential creates is kept and read back, statuses move through the
+   * control API under `/_sandbox/` (see `sandboxControl`), callbacks are delivered, a clock runs.
+   * Default false: the static contract mock (the spec's examples).
+   */
+  sandbox?: boolean;
 }
 
 /** A running contract mock. */
@@ -41,18 +52,28 @@ export interface ContractMock {
   port: number;
   /** Number of operations served. */
   operations: number;
+  /** True in sandbox mode. */
+  sandbox: boolean;
   /** Stops the server; resolves when it is closed. */
   close(): Promise<void>;
 }
 
 /**
  * Starts the Prism contract mock of one API (by alias, e.g. `pay@1.3.0`): it answers valid
- * requests with the spec's examples and invalid ones with 4xx and an `sl-violations` header.
+ * requests with the spec's examples (in sandbox mode: from the state the requests built) and
+ * invalid ones with 4xx and an `sl-violations` header.
  */
 export async function startMock(alias: string, options: StartMockOptions = {}): Promise<ContractMock> {
   const { startMock: start } = await import("../mock/index.js");
-  const mock = await start(alias, { port: options.port ?? 0, host: options.host });
-  return { alias: mock.alias, url: mock.url, port: mock.port, operations: mock.operations, close: () => mock.close() };
+  const mock = await start(alias, { port: options.port ?? 0, host: options.host, sandbox: options.sandbox === true });
+  return {
+    alias: mock.alias,
+    url: mock.url,
+    port: mock.port,
+    operations: mock.operations,
+    sandbox: mock.sandbox,
+    close: () => mock.close(),
+  };
 }
 
 /** One API of the package. */

@@ -1,9 +1,8 @@
-/** Runs the package CLI from its sources (`tsx src/cli/bin.ts ...`), as a separate process. */
+/** Runs the package CLI from its sources (`node --import tsx src/cli/bin.ts ...`), as a separate process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "../../src/registry.js";
 
-const tsx = join(repoRoot, "node_modules/.bin/tsx");
 const bin = join(repoRoot, "src/cli/bin.ts");
 
 export interface Run {
@@ -15,7 +14,8 @@ export interface Run {
 
 /** Starts `bank-api-contracts <args>`; `input` is written to its standard input (then closed). */
 export function cli(args: string[], input?: string): Run {
-  const child = spawn(tsx, [bin, ...args], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+  // tsx as a loader in one process (its own command starts a second Node process to run the file).
+  const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));

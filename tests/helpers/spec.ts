@@ -28,7 +28,8 @@ export const refName = (node: Schema): string => String(node.$ref.split("/").at(
 /**
  * Where one API's source writes a type differently from the others. Without options `seedType`
  * writes: `Name` for a `$ref` (and for `allOf: [one member]`), `[]T` for an array, `A|B` for a
- * oneOf/anyOf or a type list, `map<T>` for an object with additionalProperties, the format of an
+ * oneOf/anyOf or a type list, `map<T>` for an object with additionalProperties (or one patternProperties
+ * entry), the format of an
  * integer or number (else `integer`/`number`), `bool`, and `string` for every string.
  */
 export interface SeedNotation {
@@ -73,6 +74,8 @@ export function specUnderTest(alias: string, notation: SeedNotation = {}) {
     if (typeof prop.$ref === "string") return notation.refs?.[refName(prop)] ?? refName(prop);
     if (Array.isArray(prop.type)) return prop.type.join("|");
     if (prop.type === "object" && prop.additionalProperties) return `map<${seedType(prop.additionalProperties)}>`;
+    const patterns = Object.values<Schema>(prop.patternProperties ?? {});
+    if (prop.type === "object" && patterns.length === 1) return `map<${seedType(patterns[0])}>`;
     if (prop.type === "integer" || prop.type === "number") return prop.format ?? prop.type;
     if (prop.type === "boolean") return "bool";
     if (prop.type === "string") return notation.stringFormats?.[prop.format] ?? "string";

@@ -116,16 +116,16 @@ export interface components {
             /** @description Customer e-mail address. */
             user_email?: string;
         };
-        /** @description An account-opening application. The source marks only reference_id optional; bank_code, product_code and user_detail are required here. */
+        /** @description An account-opening application. The source marks `reference_id` optional and says nothing of the other fields' requiredness, so every field is optional here. */
         OpenAccountRequest: {
             /** @description The platform's own reference for the application (optional); echoed in the answers. */
             reference_id?: string;
             /** @description Bank to open the account at. */
-            bank_code: components["schemas"]["BankCode"];
+            bank_code?: components["schemas"]["BankCode"];
             /** @description Savings product to open. */
-            product_code: components["schemas"]["BankProductCode"];
+            product_code?: components["schemas"]["BankProductCode"];
             /** @description The customer. */
-            user_detail: components["schemas"]["UserDetail"];
+            user_detail?: components["schemas"]["UserDetail"];
         };
         /** @description The submitted application. */
         OpenAccountResponse: {

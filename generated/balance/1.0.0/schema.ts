@@ -170,16 +170,15 @@ export interface components {
             client_key_id?: string;
         };
         /**
-         * @description Status of a balance retrieval.
+         * @description Status of a balance retrieval. The source gives a meaning for two values only:
          *
-         *     - `UNKNOWN_Status`: the status is not known.
-         *     - `INITIATED`, `CONSENT_GRANTED`, `AUTH_IN_PROGRESS`, `AWAITING_TFA`, `TFA_IN_PROGRESS`,
-         *       `RETRIEVAL_IN_PROGRESS`: the retrieval is under way.
-         *     - `AUTH_FAILED`, `FAILED`: the retrieval failed (error conditions reported as a status).
-         *     - `SUCCESS`: the retrieval succeeded.
-         *     - `CANCELLED`: the retrieval was cancelled.
          *     - `INACTIVATED`: waiting for user input.
          *     - `PURGED`: the balance data was purged.
+         *
+         *     Its error section also names `AUTH_FAILED` and `FAILED` among the error conditions reported as a
+         *     status. The other values (`UNKNOWN_Status`, `INITIATED`, `CONSENT_GRANTED`, `AUTH_IN_PROGRESS`,
+         *     `AWAITING_TFA`, `TFA_IN_PROGRESS`, `RETRIEVAL_IN_PROGRESS`, `SUCCESS`, `CANCELLED`) come with
+         *     their names only.
          * @enum {string}
          */
         Status: "UNKNOWN_Status" | "INITIATED" | "CONSENT_GRANTED" | "AUTH_IN_PROGRESS" | "AWAITING_TFA" | "TFA_IN_PROGRESS" | "RETRIEVAL_IN_PROGRESS" | "AUTH_FAILED" | "FAILED" | "SUCCESS" | "CANCELLED" | "INACTIVATED" | "PURGED";
@@ -229,7 +228,7 @@ export interface components {
         Timestamp: {
             /**
              * Format: int64
-             * @description Seconds of the timestamp.
+             * @description Seconds of the timestamp. An int64: from -2^63 up to 2^63 - 1 (the bound is written as an exclusive 2^63, because a JSON number read as a double cannot tell 2^63 - 1 from 2^63).
              */
             seconds?: number;
             /**

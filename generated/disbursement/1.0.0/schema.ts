@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Check a beneficiary account (Indonesia only)
-         * @description Looks up a beneficiary account before a disbursement and returns its holder name. **Only** for the Indonesian market and Indonesian destination banks. The endpoint is POST, although the source's request sample uses PUT. An invalid request gets an error body `{code, message}`.
+         * @description Looks up a beneficiary account before a disbursement and returns its holder name. **Only** for the Indonesian market and Indonesian destination banks. The endpoint is POST, although the source's request sample uses PUT. An invalid request gets an error body `{code, message}` (the source does not say with which status; it is declared on 400).
          */
         post: operations["inquireBankAccount"];
         delete?: never;
@@ -127,7 +127,7 @@ export interface components {
             /** @description Currency of the source account. */
             cur?: string;
         };
-        /** @description The beneficiary amount as echoed in a disbursement record: minor units (cents) as a string of digits. One status-refresh payload of the source shows a decimal-point form of num (`"100.00"`), so a decimal form is accepted here too. */
+        /** @description The beneficiary amount as echoed in a disbursement record: minor units (cents) as a string of digits. One status-refresh payload of the source shows a decimal-point form of num, so a decimal form is accepted here too. Create, list and status refresh share this record schema, so the decimal form is accepted in all three, although the source shows it in status refresh only. */
         DestinationAmountRecord: {
             /** @description Amount, normally in minor units (an integer string); a decimal-point form appears in one status-refresh payload. */
             num?: string;
@@ -191,9 +191,9 @@ export interface components {
             /** @description Creation time, GMT, ISO 8601. */
             created?: components["schemas"]["GmtTimestamp"];
             /** @description Last update time, GMT. */
-            updated?: components["schemas"]["GmtTimestamp"];
+            updated?: string;
             /** @description Time the disbursement was sent to the bank, GMT. */
-            processed?: components["schemas"]["GmtTimestamp"];
+            processed?: string;
             /** @description Unique id of the batch (the disbursement order). */
             batch_id?: string;
         };
@@ -261,10 +261,8 @@ export interface components {
          * @description The beneficiary account of a disbursement request. bank, number and holder_name are required.
          *
          *     `address` is required in the Philippines, where interbank disbursement runs over two domestic
-         *     rails. The schema enforces it for a destination bank whose identifier starts with `PH_` (the one
-         *     Philippine identifier the source shows is `PH_UB`). Because the complete list of destination
-         *     banks is not shown, a Philippine bank with another identifier is not detected: the rule holds for
-         *     it all the same, but this schema cannot check it.
+         *     rails. The source does not say how a disbursement is known to be in the Philippines, so this
+         *     schema states the rule and does not enforce it: send `address` for a Philippine disbursement.
          */
         DestinationAccount: {
             /** @description Bank of the beneficiary account. */
@@ -273,7 +271,7 @@ export interface components {
             number: string;
             /** @description Name of the holder of the beneficiary account. */
             holder_name: string;
-            /** @description Address of the beneficiary; required in the Philippines (destination bank identifier starting with `PH_`). */
+            /** @description Address of the beneficiary; required in the Philippines. */
             address?: components["schemas"]["Address"];
         };
         /** @description The amount a beneficiary receives, in minor units (cents): `{num: "10000", cur: "PHP"}` is 100.00 PHP. The source marks the object required, not its members. */
@@ -309,13 +307,10 @@ export interface components {
             /** @description The transfers of the order; several may be given, all from the same source account. */
             disbursements: components["schemas"]["DisbursementItem"][];
         };
-        /** @description The success form of an item result: `success` is true, optionally with a message. */
+        /** @description The success form of an item result: `success` (true), optionally with a message. */
         ItemSuccess: {
-            /**
-             * @description Success flag; true.
-             * @constant
-             */
-            success: true;
+            /** @description Success flag; the source shows it true in the success form. */
+            success: boolean;
             /** @description Optional message. */
             message?: string;
         };
@@ -331,7 +326,7 @@ export interface components {
             /** @description The errors of the item. */
             error: components["schemas"]["ErrorDetail"][];
         };
-        /** @description The result envelope of one disbursement: either the success form (`success: true`, optionally a `message`) or the error form (`error`, an array of `{code, message}`), never both and never neither. Tell them apart with `"error" in result`. */
+        /** @description The result envelope of one disbursement: either the success form (`success`, true, optionally with a `message`) or the error form (`error`, an array of `{code, message}`). Tell them apart with `"error" in result`. */
         ItemResult: components["schemas"]["ItemSuccess"] | components["schemas"]["ItemFailure"];
         /** @description One element of a `result` array: a disbursement record and its result envelope. */
         DisbursementOutcome: {
@@ -347,16 +342,23 @@ export interface components {
         };
         /**
          * @description The bank credentials of a status refresh. Status refresh applies to disbursements whose source
-         *     bank is the corporate account of the Philippine Union-bank family, so only the two Philippine
-         *     keys apply: `UBP_CLIENT` and `UBP_PARTNER_ACCOUNT` (or `UBP_PARTNER` in the pair form), whose
-         *     corporate_id is required.
+         *     bank is the corporate account of the Philippine Union-bank family, and the source says that only
+         *     the two Philippine family keys apply: `UBP_CLIENT` and `UBP_PARTNER_ACCOUNT` (`UBP_PARTNER` in
+         *     the pair form of the source's parameter table), whose corporate_id is required. Other keys are
+         *     not accepted, and at least one entry must be sent.
          *
          *     The source also says that for status refresh corporate_id is required for the BNI and Permata
          *     families. That contradicts the operation applying to the Philippine family only; it is encoded
-         *     as stated: a `BNI_CLIENT`, `PERMATA_CLIENT` or `PERMATA_API` entry, if sent, must carry a
+         *     as stated: a `BNI_CLIENT`, `PERMATA_CLIENT` or `PERMATA_API` entry is accepted and must carry a
          *     corporate_id.
          */
-        StatusRefreshCredentials: components["schemas"]["Credentials"] & {
+        StatusRefreshCredentials: {
+            /** @description Philippine Union-bank family: identifier is the client id, secret the client secret. */
+            UBP_CLIENT?: components["schemas"]["CredentialEntry"];
+            /** @description Philippine Union-bank family partner account (the name used by the source's credential sample): identifier is the account id, secret the account password, corporate_id the partner id (required). */
+            UBP_PARTNER_ACCOUNT?: WithRequired<components["schemas"]["CredentialEntry"], "corporate_id">;
+            /** @description The pair-form name of the Philippine partner credential, as the source's parameter table writes it (UBP_CLIENT/UBP_PARTNER); same fields as UBP_PARTNER_ACCOUNT, corporate_id required. */
+            UBP_PARTNER?: WithRequired<components["schemas"]["CredentialEntry"], "corporate_id">;
             /** @description Indonesian BNI family client credential; on status refresh corporate_id is required. */
             BNI_CLIENT?: WithRequired<components["schemas"]["CredentialEntry"], "corporate_id">;
             /** @description Indonesian Permata family client credential; on status refresh corporate_id is required. */

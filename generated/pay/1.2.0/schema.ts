@@ -36,7 +36,7 @@ export interface paths {
         get?: never;
         /**
          * Update a destination account
-         * @description Replaces the details of a destination account. The body carries the create fields (with the `account_` holder name prefix of the request sample) and the account id. Release 1.2.0 lists only the status 200 for this call.
+         * @description Replaces the details of a destination account. The body carries the create fields (with the `account_` holder name prefix of the request sample) and the account id. Release 1.2.0 lists only the status 200 for this call (401 and 403 come from the Authentication section).
          */
         put: operations["updateDepositAccount"];
         post?: never;
@@ -106,7 +106,7 @@ export interface paths {
         get?: never;
         /**
          * Update a merchant
-         * @description Updates the merchant's default invoice expiry, name, e-mail address and mobile contact. The release 1.2.0 field table of this request has no `mobile_number`, but its request sample carries one; it is accepted. Release 1.2.0 lists only the status 200 for this call.
+         * @description Updates the merchant's default invoice expiry, name, e-mail address and mobile contact. The release 1.2.0 field table of this request has no `mobile_number`, but its request sample carries one; it is accepted. Release 1.2.0 lists only the status 200 for this call (401 and 403 come from the Authentication section).
          */
         put: operations["updateMerchant"];
         post?: never;
@@ -234,7 +234,7 @@ export interface components {
             active_url_count?: number;
             /**
              * @deprecated
-             * @description Deprecated list of destination accounts; use `destination_accounts`, the map keyed by account id.
+             * @description Deprecated list of destination accounts; the source names no replacement.
              */
             accounts?: components["schemas"]["PayAccount"][];
             /** @description Amounts earned (current year to date, previous year, current month to date). */
@@ -380,7 +380,22 @@ export interface components {
             invoice_id?: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The request lacks valid credentials (`Authorization: Bearer <ACCESS_TOKEN>`). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The caller lacks permission for the resource. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -410,6 +425,8 @@ export interface operations {
                     "application/json": components["schemas"]["CreateDepositAccountResponse"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     updateDepositAccount: {
@@ -438,6 +455,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listSupportedBanks: {
@@ -458,6 +477,8 @@ export interface operations {
                     "application/json": components["schemas"]["SupportedBanks"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getMerchant: {
@@ -481,6 +502,8 @@ export interface operations {
                     "application/json": components["schemas"]["Merchant"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createMerchant: {
@@ -503,6 +526,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     updateMerchant: {
@@ -531,6 +556,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listInvoices: {
@@ -560,6 +587,8 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createInvoice: {
@@ -584,6 +613,8 @@ export interface operations {
                     "application/json": components["schemas"]["CreateInvoiceResponse"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
 }

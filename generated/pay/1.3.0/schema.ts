@@ -502,13 +502,13 @@ export interface components {
          */
         Fee: {
             /**
-             * @description Kind of fee: `Fixed` (an amount in minor units) or `Percentage` (a percentage of the invoice amount).
+             * @description Kind of fee: `Fixed` (an amount in minor units) or `Percentage` (a percentage).
              * @enum {string}
              */
             fee_type?: "Fixed" | "Percentage";
             /**
              * Format: float
-             * @description Fee value. For a `Fixed` fee, in minor units (one unit is input as 100). For a `Percentage` fee, a float with at most 2 decimal digits.
+             * @description Fee value. For a `Fixed` fee, in minor units (one unit is input as 100). For a `Percentage` fee, a float with at most 2 decimal digits. The 2-digit limit is stated here and not enforced by the schema: `multipleOf: 0.01` over binary floats rejects valid values such as 1.15 in the JSON Schema validators the mock and the tests use, and the limit applies only when `fee_type` is `Percentage`.
              */
             fee_val?: number;
         };
@@ -524,7 +524,7 @@ export interface components {
             active_url_count?: number;
             /**
              * @deprecated
-             * @description Deprecated list of destination accounts; the account-id map member carries the destination accounts.
+             * @description Deprecated list of destination accounts; the source names no replacement.
              */
             accounts?: components["schemas"]["Account"][];
             /**
@@ -701,7 +701,7 @@ export interface components {
         Timestamp: {
             /**
              * Format: int64
-             * @description Seconds of the timestamp.
+             * @description Seconds of the timestamp. An int64: from -2^63 up to 2^63 - 1 (the bound is written as an exclusive 2^63, because a JSON number read as a double cannot tell 2^63 - 1 from 2^63).
              */
             seconds?: number;
             /**
@@ -828,7 +828,7 @@ export interface components {
             start?: components["schemas"]["Timestamp"];
             /** @description End of the period. */
             end?: components["schemas"]["Timestamp"];
-            /** @description Invoice id of the next batch, when a limit was reached. */
+            /** @description Next batch. Release 1.3.0 gives only the name and the type; in release 1.2.0 it is the invoice id of the next batch when a limit was reached. */
             next?: string;
             /** @description Invoices. */
             urls?: components["schemas"]["Invoice"][];

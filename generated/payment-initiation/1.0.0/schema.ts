@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a checkout
-         * @description Creates a fund-transfer request for a predetermined amount (an invoice or a cart) to a registered destination account. The service creates a session keyed to the transfer's internal id and returns `redirect_uri`, the authorization URL to which the client redirects the end user (and, when `client.short_redirect_uri` is true, `short_redirect_uri`, its shortened form). The client appends its own `redirect_uri` query parameter to the returned URL to say where the end user goes afterwards. The end user authorizes the transfer on the hosted page by logging in to their bank. `from.bank_code` is optional: when it is set, the hosted page shows the bank selector page; when it is not set, it does not. Without `expiry_date_time` the checkout expires 24 hours after it was created successfully. Completion is announced by the `transactionCompleted` webhook.
+         * @description Creates a fund-transfer request for a predetermined amount (an invoice or a cart) to a registered destination account. The service creates a session keyed to the transfer's internal id and returns `redirect_uri`, the authorization URL to which the client redirects the end user (and `short_redirect_uri`, its shortened form, which `client.short_redirect_uri` asks for). The client appends its own `redirect_uri` query parameter to the returned URL to say where the end user goes afterwards. The end user authorizes the transfer on the hosted page by logging in to their bank. `from.bank_code` is optional: when it is set, the hosted page shows the bank selector page; when it is not set, it does not. Without `expiry_date_time` the checkout expires 24 hours after it was created successfully. Completion is announced by the `transactionCompleted` webhook.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -287,7 +287,7 @@ export interface components {
         Timestamp: {
             /**
              * Format: int64
-             * @description Seconds since the Unix epoch.
+             * @description Seconds since the Unix epoch. An int64: from -2^63 up to 2^63 - 1 (the bound is written as an exclusive 2^63, because a JSON number read as a double cannot tell 2^63 - 1 from 2^63).
              */
             seconds?: number;
             /**
@@ -338,7 +338,7 @@ export interface components {
             transaction_id?: string;
             /** @description Authorization URL to redirect the end user to. The client appends its own `redirect_uri` query parameter to say where the end user goes afterwards. */
             redirect_uri?: string;
-            /** @description Shortened form of `redirect_uri` (when `client.short_redirect_uri` was true). */
+            /** @description Shortened form of `redirect_uri` (a checkout asks for it with `client.short_redirect_uri`). */
             short_redirect_uri?: string;
         };
         /**
@@ -395,7 +395,7 @@ export interface components {
             country?: string;
         };
         /**
-         * @description Transfer rail the funds travelled by (for example an intra-bank transfer, or an Indonesian or Philippine inter-bank network).
+         * @description The `via` value of a transfer's additional details. The source lists the values without saying what they mean.
          * @enum {string}
          */
         Via: "UNKNOWN_Via" | "INTRABANK" | "IDONLINE" | "IDLLG" | "IDRTGS" | "PHINSTAPAY" | "PHPESONET";
@@ -434,7 +434,7 @@ export interface components {
             user_access_hash?: string;
             /** @description Hash of the bank code and the specific account. */
             user_account_hash?: string;
-            /** @description Transfer rail the funds travelled by. */
+            /** @description One of the Via values (their meanings are not shown). */
             via?: components["schemas"]["Via"];
             /** @description Fee deducted from the end user's account. */
             bank_fee?: components["schemas"]["Amount"];

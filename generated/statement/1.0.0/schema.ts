@@ -106,14 +106,14 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description A bank, as a source BankCode of the provider's document. In sandbox only `DUMMY_BANK_PERSONAL`
-         *     is valid in statement-init's `bank_codes`.
-         *
-         *     - `DUMMY_BANK_PERSONAL`: the sandbox test bank; the only value valid in sandbox.
-         *     - `DUMMY_BANK_BCA_PERSONAL`: deprecated; the source names no replacement.
-         * @enum {string}
+         * @description A bank, by its code. The statement retrieval part of the source defines no list of bank codes and
+         *     does not say which banks it supports, so any string is accepted. The one value it names is
+         *     `DUMMY_BANK_PERSONAL`, the only one valid in statement-init's `bank_codes` in sandbox. The
+         *     document's BankCode list (payment initiation's source bank codes, such as `BCA_PERSONAL` or
+         *     `BDO_PERSONAL`) is the nearest list, but the source does not say that it applies here.
+         * @example DUMMY_BANK_PERSONAL
          */
-        BankCode: "DUMMY_BANK_PERSONAL" | "MANDIRI_PERSONAL" | "BCA_PERSONAL" | "BNI_PERSONAL" | "BRI_PERSONAL" | "CIMB_PERSONAL" | "BDO_PERSONAL" | "BPI_PERSONAL" | "PNB_PERSONAL" | "UNIONBANK_PERSONAL" | "METROBANK_PERSONAL" | "RCBC_PERSONAL" | "SCB_PERSONAL" | "KASIKORNBANK_PERSONAL" | "UNKNOWN_BANK" | "DUMMY_BANK_BCA_PERSONAL" | "BCA_CORPORATE" | "UNIONBANK_CORPORATE" | "CLRB_PERSONAL" | "KOMO_PERSONAL" | "EASTWEST_PERSONAL";
+        BankCode: string;
         /** @description Request to start a statement retrieval in the hosted flow. */
         InitStatementRequest: {
             /**
@@ -227,8 +227,11 @@ export interface components {
         TFAPurpose: "UnknownPurpose" | "BankCredentialLogin" | "FundTransferAuthentication";
         /** @description A two-factor token for a retrieval session in status `TFA_AWAIT`. */
         SubmitStatementTfaRequest: {
-            /** @description What the token is for; `BankCredentialLogin` for statement retrieval. */
-            purpose?: components["schemas"]["TFAPurpose"];
+            /**
+             * @description What the token is for: `BankCredentialLogin`, the one purpose the source gives for statement retrieval.
+             * @constant
+             */
+            purpose?: "BankCredentialLogin";
             /** @description The `statement_id` of the retrieval session the token is for. */
             purpose_id?: string;
             /** @description The code the end user entered; usually 6 digits, some banks need alphanumeric captcha codes. */
@@ -383,7 +386,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token was accepted for processing. */
+            /** @description Success (status 200); the response body is not shown. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,7 @@
  * fast-check arbitraries from the JSON Schema (2020-12) subset the specs use: local `$ref`, `type`
  * (one or a list), `enum`, `const`, `format` (date-time, date, time, email, uri, uuid, byte,
  * int32, int64, float, double, ipv4, hostname), `pattern`, `minLength`/`maxLength`,
- * `minimum`/`maximum` and their exclusive forms, `multipleOf`, `items`, `minItems`/`maxItems`,
+ * `minimum`/`maximum` and their exclusive forms (integers within the safe-integer range), `multipleOf`, `items`, `minItems`/`maxItems`,
  * `uniqueItems`, `properties`, `required`, `additionalProperties`, `propertyNames`, `allOf`
  * (merged), `oneOf`/`anyOf` (one branch). Keywords it does not model (`if`/`then`, `not`,
  * `unevaluatedProperties`, ...) are left to the caller, which checks every generated value with
@@ -58,7 +58,9 @@ function numberArbitrary(schema: Json, integer: boolean): fc.Arbitrary<number> {
     const step = schema.multipleOf;
     return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((k) => k * step);
   }
-  if (integer) return fc.integer({ min: Math.ceil(min), max: Math.floor(max) });
+  // fast-check draws integers from the safe range only (wider bounds, e.g. int64's, never return).
+  if (integer)
+    return fc.integer({ min: Math.max(Math.ceil(min), Number.MIN_SAFE_INTEGER), max: Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER) });
   const exclusive = typeof schema.exclusiveMinimum === "number" || typeof schema.exclusiveMaximum === "number";
   return fc
     .double({

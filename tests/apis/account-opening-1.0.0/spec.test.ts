@@ -51,13 +51,20 @@ describe("account-opening@1.0.0 operations", () => {
     expect(typesOf(jsonSchemaOf(op.responses["200"]))).toEqual(fields(response));
   });
 
-  it("makes reference_id the one optional field of open-account", () => {
-    expect(schemas.OpenAccountRequest.required).toEqual(["bank_code", "product_code", "user_detail"]);
-    const body = { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT", user_detail: { user_name: "A" } };
-    expect(valid("OpenAccountRequest", body)).toBe(true);
-    expect(valid("OpenAccountRequest", { ...body, reference_id: "ref-1" })).toBe(true);
-    expect(valid("OpenAccountRequest", { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT" })).toBe(false);
-    expect(valid("OpenAccountRequest", { ...body, bank_code: "BCA" })).toBe(false);
+  it("requires no open-account field: the source marks reference_id optional and names no required field", () => {
+    expect(schemas.OpenAccountRequest.required).toBeUndefined();
+    expect(schemas.OpenAccountRequest["x-unspecified"]).toMatch(/^Which request fields are required is not shown/);
+    // Bodies the source allows: any subset of its four fields.
+    for (const body of [
+      {},
+      { reference_id: "ref-1" },
+      { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT" },
+      { user_detail: { user_name: "A" } },
+      { reference_id: "ref-1", bank_code: "MANDIRI", product_code: "MANDIRI_NOW", user_detail: { user_name: "A" } },
+    ]) {
+      expect(valid("OpenAccountRequest", body), JSON.stringify(body)).toBe(true);
+    }
+    expect(valid("OpenAccountRequest", { bank_code: "BCA" })).toBe(false);
   });
 });
 
@@ -103,6 +110,7 @@ describe("account-opening@1.0.0 servers, auth and gaps", () => {
     ["error body", /error body/, () => doc.components.responses.BadRequest],
     ["events and rate limits", /events/, () => doc.info],
     ["required status-inquiry fields", /required/, () => schemas.InquireApplicationStatusRequest],
+    ["required open-account fields", /required/, () => schemas.OpenAccountRequest],
   ];
   it.each(gaps)("records the %s as x-unspecified", (_what, pattern, at) => {
     expect(at()["x-unspecified"]).toMatch(pattern);

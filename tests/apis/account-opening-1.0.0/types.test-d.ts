@@ -35,8 +35,15 @@ export async function openAccount() {
   await client.POST("/v1/open-account", { body: { bank_code: "BCA", product_code: "DUMMY_PRODUCT", user_detail } });
   // @ts-expect-error: "SAVINGS" is not a BankProductCode
   await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "SAVINGS", user_detail } });
-  // @ts-expect-error: user_detail is required
+  // No field is required (the source names none): a body without user_detail, or an empty one, types.
   await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT" } });
+  await client.POST("/v1/open-account", { body: {} });
+  expectTypeOf<Schemas["OpenAccountRequest"]>().toEqualTypeOf<{
+    reference_id?: string;
+    bank_code?: Schemas["BankCode"];
+    product_code?: Schemas["BankProductCode"];
+    user_detail?: Schemas["UserDetail"];
+  }>();
 
   const opened = unwrap(
     await client.POST("/v1/open-account", { body: { bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT", user_detail } }),

@@ -186,7 +186,11 @@ describe("balance@1.0.0 enumerations", () => {
   });
 
   it("gives the meanings the source states", () => {
+    // The source's Balance Status row gives two meanings; its error section names AUTH_FAILED and
+    // FAILED among the "other error conditions as statuses". Nothing else has a meaning.
     expect(schemas.Status["x-enumDescriptions"]).toEqual({
+      AUTH_FAILED: "An error condition reported as a status (the source's error section).",
+      FAILED: "An error condition reported as a status (the source's error section).",
       INACTIVATED: "Waiting for user input.",
       PURGED: "The balance data was purged.",
     });
@@ -242,5 +246,40 @@ describe("balance@1.0.0 gaps of the source", () => {
     const node = at(doc);
     expect(typeof node["x-unspecified"]).toBe("string");
     expect(node["x-unspecified"].length).toBeGreaterThan(10);
+  });
+});
+
+describe("balance@1.0.0 says no more than the source", () => {
+  it("Status: no meaning for the values the source only names", () => {
+    const description: string = schemas.Status.description;
+    for (const invented of [/under way/i, /succeeded/i, /was cancelled/i, /is not known/i]) expect(description).not.toMatch(invented);
+    expect(description).toContain("`INACTIVATED`: waiting for user input");
+    expect(description).toContain("`PURGED`: the balance data was purged");
+    expect(schemas.Status["x-unspecified"]).toMatch(/meanings of the statuses other than INACTIVATED and PURGED/);
+  });
+
+  it.each(["InitBalanceRequest", "RetrieveBalanceRequest"])("%s: requires nothing and says requiredness is not shown", (name) => {
+    expect(schemas[name].required).toBeUndefined();
+    expect(schemas[name]["x-unspecified"]).toMatch(/^Which request fields are required is not shown; every field is optional here\./);
+    expect(valid(name, {})).toBe(true);
+  });
+
+  it("Amount.num: minor units without separator, a sign marked as a choice", () => {
+    // Source: "num string (minor units without separator, e.g. 10000 for 100.00)".
+    for (const num of ["10000", "0", "15000000"]) expect(valid("Amount", { cur: "IDR", num }), num).toBe(true);
+    for (const num of ["100.00", "1,000", "10 000", "", "1e4"]) expect(valid("Amount", { cur: "IDR", num }), num).toBe(false);
+    expect(valid("Amount", { cur: "IDR", num: "-500" })).toBe(true);
+    expect(schemas.Amount.properties.num["x-unspecified"]).toMatch(/negative is not shown/);
+  });
+
+  it("Timestamp.seconds: int64 bounds, so 2^63 and 1e19 are rejected", () => {
+    const at = (seconds: number) => valid("Timestamp", { seconds, nanos: 0 });
+    expect(at(1717200000)).toBe(true);
+    expect(at(-(2 ** 63))).toBe(true);
+    expect(at(2 ** 63 - 1024)).toBe(true); // the largest double below 2^63
+    expect(at(2 ** 63)).toBe(false);
+    expect(at(1e19)).toBe(false);
+    expect(at(-(2 ** 63) - 2048)).toBe(false);
+    expect(valid("Timestamp", { seconds: 0, nanos: 2 ** 31 })).toBe(false); // int32 already bounded
   });
 });

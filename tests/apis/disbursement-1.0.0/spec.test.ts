@@ -16,7 +16,7 @@ const { entry, doc, schemas, valid, deref, propertiesOf, seedType, typesOf, json
 const record = `corporate_id string; reference_id string; type DisbursementType; source_account SourceAccount;
   destination_account DestinationAccountRecord; source_amount SourceAmount; destination_amount DestinationAmountRecord;
   description string; fees Fees; disbursement_id string; external ExternalInfo; status DisbursementStatus;
-  created GmtTimestamp; updated GmtTimestamp; processed GmtTimestamp; batch_id string`;
+  created GmtTimestamp; updated string; processed string; batch_id string`;
 
 /** Field tables of the source, in its own notation. */
 const resources: Record<string, Record<string, string>> = {
@@ -115,7 +115,7 @@ describe("disbursement@1.0.0 operations", () => {
     const op = doc.paths["/v1/disbursements/external-status-updates"].post;
     expect(op.summary).toMatch(/Philippine Union-bank family only/);
     expect(op.description).toMatch(/UNIONBANK_CORPORATE/);
-    expect(deref(schemas.StatusRefreshCredentials).description).toMatch(/only the two Philippine\s+keys apply/);
+    expect(deref(schemas.StatusRefreshCredentials).description).toMatch(/only\s+the two Philippine family keys apply/);
   });
 
   it("declares the account inquiry as POST (not the sample's PUT), Indonesia only, with a {code, message} error body", () => {
@@ -124,6 +124,8 @@ describe("disbursement@1.0.0 operations", () => {
     expect(item.post.summary).toMatch(/Indonesia only/);
     expect(item.post.description).toMatch(/sample uses PUT/);
     expect(typesOf(jsonSchemaOf(item.post.responses["400"]))).toEqual(fields("code string; message string"));
+    // The source gives the {code, message} body no status: binding it to 400 is a marked choice.
+    expect(deref(item.post.responses["400"])["x-unspecified"]).toMatch(/not with which status; it is declared on 400/);
     expect(schemas.BankAccount.properties.holder_name).toMatchObject({ readOnly: true });
   });
 });
@@ -150,17 +152,27 @@ describe("disbursement@1.0.0 resources", () => {
     expect(schemas.GmtTimestamp.description).toMatch(/GMT.*ISO 8601/);
     expect(valid("GmtTimestamp", "2024-05-02T08:15:30Z")).toBe(true);
     expect(valid("GmtTimestamp", "02/05/2024 08:15")).toBe(false);
+    // Only `created` is stated as ISO 8601; updated and processed are "GMT" strings of unstated format.
+    expect(seedType(schemas.Disbursement.properties.created)).toBe("GmtTimestamp");
+    for (const field of ["updated", "processed"]) {
+      const prop = schemas.Disbursement.properties[field];
+      expect(prop, field).toMatchObject({ type: "string" });
+      expect(prop.format, field).toBeUndefined();
+      expect(prop["x-unspecified"], field).toMatch(/format .* not shown/);
+    }
+    expect(valid("Disbursement", { updated: "2024-05-02 08:45:00 GMT", processed: "02/05/2024 08:15" })).toBe(true);
     expect(schemas.DestinationAccountRecord.properties.number.description).toMatch(/masked except its last\s+digits/);
     expect(schemas.DestinationAccountRecord.properties.number["x-unspecified"]).toMatch(/masking format/);
   });
 
-  it("takes amounts in minor units: an integer string in requests, also a decimal form in records", () => {
+  it("takes amounts in minor units: an integer string in requests, also a decimal form in records (all three operations: marked)", () => {
     expect(schemas.DestinationAmount.description).toMatch(/minor units/);
     expect(valid("DestinationAmount", { num: "150000", cur: "PHP" })).toBe(true);
     expect(valid("DestinationAmount", { num: "1500.00", cur: "PHP" })).toBe(false);
     expect(valid("DestinationAmount", { num: 150000, cur: "PHP" })).toBe(false);
     expect(valid("DestinationAmountRecord", { num: "1500.00", cur: "PHP" })).toBe(true);
     expect(valid("DestinationAmountRecord", { num: "15,00", cur: "PHP" })).toBe(false);
+    expect(schemas.DestinationAmountRecord["x-unspecified"]).toMatch(/shared by create, list and status refresh/);
   });
 
   it("keeps fees as an object of {name, amount, cur} entries, empty when none", () => {
@@ -200,22 +212,19 @@ describe("disbursement@1.0.0 reference_id and the Philippine address (schema)", 
     ).toBe(false);
   });
 
-  it("requires the address for a Philippine destination bank (PH_...) and not for others", () => {
+  it("states the Philippine address rule without enforcing it on a guessed key (the bank-id prefix)", () => {
     expect(valid("DisbursementItem", item)).toBe(true);
+    // The source keys the rule on the market, which no field carries: a PH_ bank without an address is not rejected.
+    expect(item.destination_account.bank).toBe("PH_UB");
     expect(
       valid(
         "DisbursementItem",
         withItem((i) => delete i.destination_account.address),
       ),
-    ).toBe(false);
-    const indonesian = withItem((i) => {
-      delete i.destination_account.address;
-      i.destination_account.bank = "ID_BCA";
-    });
-    expect(valid("DisbursementItem", indonesian)).toBe(true);
-    // The complete bank list is not shown: the description says which banks the check can see.
-    expect(schemas.DestinationAccount.description).toMatch(/starts with `PH_`/);
-    expect(schemas.DestinationAccount.description).toMatch(/cannot check it/);
+    ).toBe(true);
+    expect(schemas.DestinationAccount.if).toBeUndefined();
+    expect(schemas.DestinationAccount.description).toMatch(/`address` is required in the Philippines/);
+    expect(schemas.DestinationAccount["x-unspecified"]).toMatch(/in the Philippines .* not shown/);
   });
 
   it("rejects the other type values", () => {
@@ -229,26 +238,33 @@ describe("disbursement@1.0.0 reference_id and the Philippine address (schema)", 
 });
 
 describe("disbursement@1.0.0 result envelope", () => {
-  it("is a oneOf of the success form and the error form", () => {
-    expect(schemas.ItemResult.oneOf).toEqual([{ $ref: "#/components/schemas/ItemSuccess" }, { $ref: "#/components/schemas/ItemFailure" }]);
+  it("is the success form or the error form (anyOf), both open, with the choice marked", () => {
+    expect(schemas.ItemResult.anyOf).toEqual([{ $ref: "#/components/schemas/ItemSuccess" }, { $ref: "#/components/schemas/ItemFailure" }]);
+    expect(schemas.ItemSuccess.additionalProperties).toBeUndefined();
+    expect(schemas.ItemFailure.additionalProperties).toBeUndefined();
+    expect(schemas.ItemSuccess.properties.success).toMatchObject({ type: "boolean" });
+    expect(schemas.ItemResult["x-unspecified"]).toMatch(/success: false, error/);
   });
 
+  // Source: "`result` is an object with either `success` bool (true) and optionally `message` string,
+  // or `error`, an array of objects with `code` and `message`".
   it.each([
     ["success", { success: true }],
     ["success with a message", { success: true, message: "sent" }],
     ["an error array", { error: [{ code: "E1", message: "bad account" }] }],
     ["an empty error array", { error: [] }],
+    ["an error array with success false beside it", { success: false, error: [{ code: "E1", message: "bad account" }] }],
+    ["an error array with a message beside it", { error: [], message: "failed" }],
+    ["success with a member the source does not list", { success: true, trace_id: "abc" }],
+    ["an error whose entry carries more than code and message", { error: [{ code: "E1", message: "bad", field: "number" }] }],
   ])("accepts %s", (_, value) => {
     expect(valid("ItemResult", value)).toBe(true);
   });
 
   it.each([
-    ["a mix of success and error", { success: true, error: [{ code: "E1", message: "bad account" }] }],
-    ["success with a malformed error beside it", { success: true, error: "bad account" }],
-    ["an error array with a message beside it", { error: [], message: "failed" }],
     ["neither form", {}],
     ["a message alone", { message: "sent" }],
-    ["success false (the source's success flag is true)", { success: false }],
+    ["a success flag that is not a bool", { success: "true" }],
     ["an error without code and message", { error: [{}] }],
     ["an error that is not an array", { error: { code: "E1", message: "bad account" } }],
   ])("rejects %s", (_, value) => {
@@ -290,6 +306,19 @@ describe("disbursement@1.0.0 credentials", () => {
     }
     expect(valid("StatusRefreshCredentials", { UBP_PARTNER_ACCOUNT: entry })).toBe(false);
     expect(schemas.StatusRefreshCredentials["x-unspecified"]).toMatch(/BNI and Permata/);
+  });
+
+  it("status refresh takes the Philippine family keys, not {} or any key", () => {
+    // Source: "credentials (required; only the two Philippine family keys apply)".
+    const partner = { ...entry, corporate_id: "<your-partner-id>" };
+    expect(valid("StatusRefreshCredentials", { UBP_CLIENT: entry, UBP_PARTNER_ACCOUNT: partner })).toBe(true);
+    expect(valid("StatusRefreshCredentials", { UBP_CLIENT: entry, UBP_PARTNER: partner })).toBe(true);
+    expect(valid("StatusRefreshCredentials", {})).toBe(false);
+    for (const key of ["BCA_CLIENT", "BCA_API", "EXAMPLE_SANDBOX_CLIENT"]) {
+      expect(valid("StatusRefreshCredentials", { UBP_CLIENT: entry, [key]: partner }), key).toBe(false);
+    }
+    expect(schemas.StatusRefreshCredentials["x-unspecified"]).toMatch(/at least one entry is required/);
+    expect(valid("RefreshDisbursementStatusesRequest", { credentials: {}, disbursement_request_id: "b" })).toBe(false);
   });
 
   it("uses obvious placeholders for every credential value in every example", () => {
@@ -352,6 +381,40 @@ describe("disbursement@1.0.0 gaps of the source", () => {
   });
 });
 
+describe("disbursement@1.0.0 says no more than the source", () => {
+  const refresh = doc.paths["/v1/disbursements/external-status-updates"].post;
+  const created = doc.paths["/v1/disbursements"].post.responses["200"].content["application/json"].examples;
+
+  it("status-refresh examples: a disbursement keeps the amount it was created with; the decimal form is shown apart", () => {
+    const examples = refresh.responses["200"].content["application/json"].examples;
+    const createdAmounts = new Map<string, string>();
+    for (const example of Object.values<any>(created)) {
+      for (const r of example.value.result) createdAmounts.set(r.disbursement.disbursement_id, r.disbursement.destination_amount.num);
+    }
+    let decimal = 0;
+    for (const example of Object.values<any>(examples)) {
+      for (const r of example.value.result) {
+        const { disbursement_id, destination_amount } = r.disbursement;
+        if (createdAmounts.has(disbursement_id)) expect(destination_amount.num, disbursement_id).toBe(createdAmounts.get(disbursement_id));
+        if (destination_amount.num.includes(".")) {
+          decimal++;
+          expect(createdAmounts.has(disbursement_id), `${disbursement_id} also appears in a create example`).toBe(false);
+        }
+      }
+    }
+    expect(decimal).toBe(1);
+  });
+
+  it("disbursement_ids: the table's spelling disbursement_id recorded, a body in that spelling accepted", () => {
+    const ids = schemas.RefreshDisbursementStatusesRequest.properties.disbursement_ids;
+    expect(ids["x-field-table-name"]).toBe("disbursement_id");
+    expect(schemas.RefreshDisbursementStatusesRequest["x-unspecified"]).toMatch(/spelling of the ids parameter/);
+    const credentials = { UBP_CLIENT: { identifier: "i", secret: "s" } };
+    expect(valid("RefreshDisbursementStatusesRequest", { credentials, disbursement_ids: ["d1"] })).toBe(true);
+    expect(valid("RefreshDisbursementStatusesRequest", { credentials, disbursement_id: ["d1"] })).toBe(true);
+  });
+});
+
 describe("disbursement@1.0.0 mock enforces the schema's rules", () => {
   let mock: MockServer;
   beforeAll(async () => {
@@ -385,12 +448,9 @@ describe("disbursement@1.0.0 mock enforces the schema's rules", () => {
     expect(violations.map(at)).toContain("request.body.disbursements.0.reference_id");
   });
 
-  it("rejects a Philippine destination without an address with 400, naming the account", async () => {
-    const { status, violations } = await create((b) => delete b.disbursements[1].destination_account.address);
-    expect(status).toBe(400);
-    expect(violations.find((v) => v.code === "required")).toMatchObject({
-      location: ["request", "body", "disbursements", "1", "destination_account"],
-    });
+  it("accepts a PH_ destination without an address: the market rule is stated, not guessed from the bank id", async () => {
+    const { status } = await create((b) => delete b.disbursements[1].destination_account.address);
+    expect(status).toBe(200);
   });
 
   it("accepts a non-Philippine destination without an address", async () => {

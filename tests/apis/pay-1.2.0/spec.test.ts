@@ -17,7 +17,7 @@ import { endpointKeys, fields, type Schema, specUnderTest } from "../../helpers/
  * of release 1.2.0), Name, []Name, map<Name> (an object keyed by id), a const as its JSON value, and
  * a|b for a union.
  */
-const { entry, doc, schemas, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("pay@1.2.0", {
+const { entry, doc, schemas, valid, deref, propertiesOf, typesOf, jsonSchemaOf, operationKeys } = specUnderTest("pay@1.2.0", {
   refs: { PayTimestamp: "timestamp" },
   constValues: true,
 });
@@ -84,11 +84,11 @@ describe("pay@1.2.0 operations", () => {
   });
 
   it.each(endpoints)(
-    "%s %s (%s): bearer auth, only 200, the source's parameters and fields",
+    "%s %s (%s): bearer auth, 200 and the Authentication section's 401 and 403, the source's parameters and fields",
     (method, path, _id, query, request, response) => {
       const op = doc.paths[path][method];
       expect(op.security).toEqual([{ bearerAuth: [] }]);
-      expect(Object.keys(op.responses)).toEqual(["200"]);
+      expect(Object.keys(op.responses)).toEqual(["200", "401", "403"]);
       const params = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(deref);
       expect(params.filter((p) => p.in === "query").map((p) => p.name)).toEqual(query);
       if (request === null) expect(op.requestBody).toBeUndefined();
@@ -106,6 +106,7 @@ describe("pay@1.2.0 operations", () => {
   it("keys supported banks by integer bank code", () => {
     const banks = propertiesOf(jsonSchemaOf(doc.paths["/v1/supported-banks"].get.responses["200"])).banks;
     expect(banks.propertyNames.pattern).toBe("^-?[0-9]+$");
+    expect(banks.patternProperties).toEqual({ "^-?[0-9]+$": expect.objectContaining({ type: "string" }) });
   });
 
   it("records that the 1.2.0 samples of read calls omit the Authorization header", () => {
@@ -130,13 +131,14 @@ describe("pay@1.2.0 resources", () => {
     expect(schemas.PayPaymentStatus.enum).toEqual(["CREATED", "FAILED", "SUCCESS", "EXPIRED"]);
   });
 
-  it("marks accounts deprecated (naming destination_accounts) and active_url_count unused", () => {
+  it("marks accounts deprecated (no replacement named: the source names none) and active_url_count unused", () => {
     const props = propertiesOf(schemas.Merchant);
     const deprecated = Object.entries(props)
       .filter(([, p]) => p.deprecated)
       .map(([k]) => k);
     expect(deprecated).toEqual(["accounts"]);
-    expect(props.accounts.description).toMatch(/destination_accounts/);
+    expect(props.accounts.description).toMatch(/names no replacement/);
+    expect(props.accounts.description).not.toMatch(/destination_accounts/);
     expect(props.active_url_count["x-unused"]).toMatch(/currently unused/);
     expect(props.active_url_count.description).toMatch(/unused/);
   });
@@ -328,5 +330,42 @@ describe("pay@1.2.0 quirks through the running mock", () => {
     const body = { merchant_id: "mer_1", amount: { cur: "IDR", amt: "1000" }, expiry: 24 };
     expect((await call("POST", "/v1/invoice", { body })).status).toBe(200);
     expect((await call("PUT", "/v1/invoice", { body })).status).toBe(405);
+  });
+});
+
+describe("pay@1.2.0 says no more than the source", () => {
+  it("auth failures: 401 and 403 declared from the Authentication section (written for both releases), marked", () => {
+    // Source: "A request without valid credentials is answered 401; a request from a caller without
+    // permission is answered 403" (Authentication); "Release 1.2.0 lists only 200 per endpoint" (Errors).
+    for (const [name, status] of [
+      ["Unauthorized", "401"],
+      ["Forbidden", "403"],
+    ]) {
+      const response = doc.components.responses[name];
+      expect(response["x-unspecified"], name).toMatch(
+        new RegExp(`lists only the status 200; ${status} is declared because .*Authentication section`),
+      );
+      expect(response.content, `${name}: the error body is not shown`).toBeUndefined();
+    }
+    expect(doc.info["x-unspecified"]).toMatch(/other than 401 and 403 \(400, 404, 500\)/);
+    const statuses = new Set(
+      Object.values<Schema>(doc.paths).flatMap((item) =>
+        ["get", "put", "post"].filter((m) => item[m]).flatMap((m) => Object.keys(item[m].responses)),
+      ),
+    );
+    expect([...statuses].sort()).toEqual(["200", "401", "403"]);
+  });
+
+  it("deposit account: the field table's holder-name spelling is recorded and a body using it is accepted", () => {
+    expect(schemas.DepositAccountFields["x-unspecified"]).toMatch(/Which spelling .* is not shown/);
+    const tableSpelling = { bank_code: 14, account_number: "1", account_number_first_name: "Siti", account_number_middle_name: "Nur" };
+    expect(valid("CreateDepositAccountRequest", tableSpelling)).toBe(true);
+    expect(valid("UpdateDepositAccountRequest", { account_id: "acc_1", ...tableSpelling })).toBe(true);
+  });
+
+  it("supported banks: integer codes as keys, bank names as values", () => {
+    expect(valid("SupportedBanks", { banks: { "14": "Example Bank" } })).toBe(true);
+    expect(valid("SupportedBanks", { banks: { BCA: "Example Bank" } })).toBe(false);
+    expect(valid("SupportedBanks", { banks: { "14": 14 } })).toBe(false);
   });
 });

@@ -99,6 +99,15 @@ export async function responses() {
   expectTypeOf(account.account_id).toEqualTypeOf<string | undefined>();
 }
 
+export function authFailures() {
+  // 1.2.0 lists only 200 per endpoint; the Authentication section (both releases) adds 401 and 403.
+  type Statuses<Id extends keyof pay120.operations> = keyof pay120.operations[Id]["responses"];
+  expectTypeOf<Statuses<"listInvoices">>().toEqualTypeOf<200 | 401 | 403>();
+  expectTypeOf<Statuses<"createMerchant">>().toEqualTypeOf<200 | 401 | 403>();
+  expectTypeOf<Statuses<"updateDepositAccount">>().toEqualTypeOf<200 | 401 | 403>();
+  expectTypeOf<keyof components["responses"]>().toEqualTypeOf<"Unauthorized" | "Forbidden">();
+}
+
 export function factories() {
   // Only the versioned factory: the plain createPayClient is the newest release's (1.3.0).
   expectTypeOf(api.release).toEqualTypeOf<"1.2.0">();

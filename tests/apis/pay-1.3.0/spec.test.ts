@@ -135,8 +135,11 @@ describe("pay@1.3.0 operations", () => {
   it("answers GET /v1/merchant with Merchant and GET /v1/supported-banks with a code-to-name map", () => {
     expect(jsonSchemaOf(doc.paths["/v1/merchant"].get.responses["200"]).$ref).toBe("#/components/schemas/Merchant");
     const banks = deref(jsonSchemaOf(doc.paths["/v1/supported-banks"].get.responses["200"]));
-    expect(banks.additionalProperties).toMatchObject({ type: "string" });
+    expect(banks.patternProperties).toEqual({ "^-?[0-9]+$": expect.objectContaining({ type: "string" }) });
     expect(banks.propertyNames.pattern).toBe("^-?[0-9]+$");
+    expect(valid("SupportedBanks", { "14": "Example Bank", "-1": "Other" })).toBe(true);
+    expect(valid("SupportedBanks", { BCA: "Example Bank" })).toBe(false);
+    expect(valid("SupportedBanks", { "14": 14 })).toBe(false);
   });
 });
 
@@ -223,5 +226,65 @@ describe("pay@1.3.0 Merchant's unnamed destination-account map", () => {
   it("rejects an unlisted member that is not such a map", () => {
     expect(validate({ business_name: "Shop", stray: "text" })).toBe(false);
     expect(validate({ business_name: "Shop", some_map: { acc_1: { bank_code: "fourteen" } } })).toBe(false);
+  });
+});
+
+describe("pay@1.3.0 says no more than the source", () => {
+  const merchantExamples = doc.paths["/v1/merchant"].post.requestBody.content["application/json"].examples;
+
+  it("createMerchant examples send no notification value (its allowed values are not shown)", () => {
+    expect(Object.keys(merchantExamples).length).toBeGreaterThan(0);
+    for (const [name, example] of Object.entries<Schema>(merchantExamples))
+      expect(deref(example).value, name).not.toHaveProperty("notification");
+  });
+
+  it.each([
+    ["UpdateMerchantRequest", "notification", /Allowed values of notification are not shown/],
+    ["UpdateMerchantRequest", "logo", /size limit of the logo is not shown/],
+    ["UpdateInvoiceStatusRequest", "attachments", /size limit of attachments is not shown/],
+    ["ReportInvoiceRequest", "attachments", /size limit of attachments is not shown/],
+    ["CreateMerchantRequest", "logo", /size limit of the logo is not shown/],
+    ["CreateInvoiceRequest", "attachments", /size limit of attachments is not shown/],
+  ])("%s.%s carries the marker its siblings carry", (schema, field, marker) => {
+    expect(schemas[schema].properties[field]["x-unspecified"]).toMatch(marker);
+  });
+
+  it("fee_type: a percentage, of what not stated; the 2-decimal limit stated in prose, 2-decimal values accepted", () => {
+    const fee = schemas.Fee.properties;
+    expect(fee.fee_type.description).not.toMatch(/invoice amount/);
+    expect(fee.fee_type["x-unspecified"]).toMatch(/percentage of is not shown/);
+    expect(fee.fee_val.description).toMatch(/at most 2 decimal digits/);
+    expect(fee.fee_val.multipleOf).toBeUndefined();
+    // Values the source allows: a percentage with two decimals (1.15 is not a multiple of 0.01 in binary floats).
+    for (const fee_val of [1.15, 2.5, 0.07, 10]) expect(valid("Fee", { fee_type: "Percentage", fee_val }), String(fee_val)).toBe(true);
+    expect(valid("Fee", { fee_type: "Fixed", fee_val: 100 })).toBe(true);
+  });
+
+  it("deprecated accounts: no replacement named (the source names none)", () => {
+    const accounts = schemas.Merchant.properties.accounts;
+    expect(accounts.deprecated).toBe(true);
+    expect(accounts.description).toMatch(/names no replacement/);
+    expect(accounts.description).not.toMatch(/map member carries|use /);
+  });
+
+  it("next: no 1.2.0 meaning claimed for 1.3.0", () => {
+    const next = schemas.InvoiceList.properties.next;
+    expect(next.description).not.toMatch(/^Invoice id of the next batch/);
+    expect(next["x-unspecified"]).toMatch(/meaning of next in release 1\.3\.0 is not shown/);
+  });
+
+  it("Merchant: closed to members other than the account map, the choice and its reason marked", () => {
+    expect(schemas.Merchant.unevaluatedProperties).toBeDefined();
+    expect(schemas.Merchant["x-unspecified"]).toMatch(/only as that map .* lists every other member/);
+    expect(valid("Merchant", { merchant_id: "m", accounts_by_id: { acc_1: { id: "acc_1", bank: "Example Bank" } } })).toBe(true);
+  });
+
+  it("Timestamp.seconds: int64 bounds, so 2^63 and 1e19 are rejected", () => {
+    const at = (seconds: number) => valid("Timestamp", { seconds, nanos: 0 });
+    expect(at(1763719200)).toBe(true);
+    expect(at(-(2 ** 63))).toBe(true);
+    expect(at(2 ** 63 - 1024)).toBe(true);
+    expect(at(2 ** 63)).toBe(false);
+    expect(at(1e19)).toBe(false);
   });
 });

@@ -410,3 +410,61 @@ describe("payment-initiation@1.0.0 gaps of the source", () => {
     expect(doc.info.description).toMatch(/v1\/checkout\/settle/);
   });
 });
+
+describe("payment-initiation@1.0.0 says no more than the source", () => {
+  it("Via: values without meanings, the description claiming none", () => {
+    expect(schemas.Via["x-enumDescriptions"]).toBeUndefined();
+    expect(schemas.Via["x-unspecified"]).toMatch(/meaning of each Via value is not shown/);
+    for (const text of [schemas.Via.description, schemas.AdditionalDetails.properties.via.description]) {
+      expect(text).not.toMatch(/rail|travelled|intra-bank|inter-bank|network/i);
+    }
+  });
+
+  it("OptionalChallengeType: values without meanings; the source only says option switches the generator", () => {
+    expect(schemas.OptionalChallengeType["x-enumDescriptions"]).toBeUndefined();
+    expect(schemas.OptionalChallengeType["x-unspecified"]).toMatch(/meaning of each value beyond its name is not shown/);
+    expect(schemas.OptionalChallengeType.description).not.toMatch(/bank app|a PIN|sent by SMS/);
+  });
+
+  it("short_redirect_uri: a shortened form, its presence not tied to the request", () => {
+    const prop = schemas.CreateCheckoutResponse.properties.short_redirect_uri;
+    expect(prop.description).not.toMatch(/\bwhen\b|\bonly\b/);
+    expect(prop["x-unspecified"]).toMatch(/Whether short_redirect_uri is present/);
+    expect(doc.paths["/v1/checkout"].post.description).not.toMatch(/when `client\.short_redirect_uri` is true/);
+    expect(valid("CreateCheckoutResponse", { transaction_id: "t", redirect_uri: "https://x.example/a" })).toBe(true);
+  });
+
+  it("callback placeholder: no integer status_code (the record's status_code is a string)", () => {
+    const examples = Object.values<Schema>(jsonOf(doc.webhooks.transactionCompleted.post.requestBody).examples);
+    expect(examples).toHaveLength(1);
+    for (const example of examples) {
+      const value = deref(example).value;
+      if ("status_code" in value) expect(typeof value.status_code).toBe("string");
+    }
+    expect(seedType(schemas.Transaction.properties.status_code)).toBe("string");
+  });
+
+  it("Amount.num: minor units without a decimal separator, a sign marked as a choice", () => {
+    for (const num of ["10000", "0", "15000000"]) expect(valid("Amount", { cur: "IDR", num }), num).toBe(true);
+    for (const num of ["100.00", "1,000", "", "+5"]) expect(valid("Amount", { cur: "IDR", num }), num).toBe(false);
+    expect(valid("Amount", { cur: "IDR", num: "-500" })).toBe(true);
+    expect(schemas.Amount.properties.num["x-unspecified"]).toMatch(/negative is not shown/);
+  });
+
+  it("Timestamp.seconds: int64 bounds, so 2^63 and 1e19 are rejected", () => {
+    const at = (seconds: number) => valid("Timestamp", { seconds, nanos: 0 });
+    expect(at(1767225600)).toBe(true);
+    expect(at(-(2 ** 63))).toBe(true);
+    expect(at(2 ** 63 - 1024)).toBe(true);
+    expect(at(2 ** 63)).toBe(false);
+    expect(at(1e19)).toBe(false);
+    expect(valid("TimestampOrString", { seconds: 2 ** 63 })).toBe(false);
+  });
+
+  it("AccountInfo: bank_code 'present when type is BANK' stated, not enforced (a checkout makes it optional)", () => {
+    expect(schemas.AccountInfo.properties.bank_code.description).toMatch(/present when `type` is `BANK`/);
+    expect(schemas.AccountInfo["x-unspecified"]).toMatch(/not enforced/);
+    expect(valid("AccountInfo", { type: "BANK", country: "ID" })).toBe(true);
+    expect(valid("CreateCheckoutRequest", { from: { type: "BANK", country: "PH" } })).toBe(true);
+  });
+});

@@ -69,7 +69,7 @@ describe("statement@1.0.0 operations", () => {
   it("documents the sandbox rule: only DUMMY_BANK_PERSONAL in bank_codes", () => {
     const bankCodes = propertiesOf(schemas.InitStatementRequest).bank_codes;
     expect(bankCodes.description).toMatch(/sandbox only `DUMMY_BANK_PERSONAL` is valid/i);
-    expect(schemas.BankCode["x-enumDescriptions"].DUMMY_BANK_PERSONAL).toMatch(/only value valid in sandbox/);
+    expect(schemas.BankCode.description).toMatch(/`DUMMY_BANK_PERSONAL`, the only one valid in statement-init's `bank_codes` in sandbox/);
     expect(doc.info.description).toMatch(/in sandbox only `DUMMY_BANK_PERSONAL` is valid in `bank_codes`/);
     const op = doc.paths["/v1/statement-init"].post;
     expect(op.description).toMatch(/DUMMY_BANK_PERSONAL/);
@@ -163,32 +163,18 @@ describe("statement@1.0.0 types and enumerations", () => {
     expect(schemas.StatementStatus["x-unspecified"]).toMatch(/complete list.*transitions/);
   });
 
-  it("BankCode: the document's 21 source bank codes, DUMMY_BANK_BCA_PERSONAL deprecated", () => {
-    expect(schemas.BankCode.enum).toEqual([
-      "DUMMY_BANK_PERSONAL",
-      "MANDIRI_PERSONAL",
-      "BCA_PERSONAL",
-      "BNI_PERSONAL",
-      "BRI_PERSONAL",
-      "CIMB_PERSONAL",
-      "BDO_PERSONAL",
-      "BPI_PERSONAL",
-      "PNB_PERSONAL",
-      "UNIONBANK_PERSONAL",
-      "METROBANK_PERSONAL",
-      "RCBC_PERSONAL",
-      "SCB_PERSONAL",
-      "KASIKORNBANK_PERSONAL",
-      "UNKNOWN_BANK",
-      "DUMMY_BANK_BCA_PERSONAL",
-      "BCA_CORPORATE",
-      "UNIONBANK_CORPORATE",
-      "CLRB_PERSONAL",
-      "KOMO_PERSONAL",
-      "EASTWEST_PERSONAL",
-    ]);
-    expect(schemas.BankCode["x-enumDeprecated"]).toEqual(["DUMMY_BANK_BCA_PERSONAL"]);
-    expect(schemas.BankCode["x-enumDescriptions"].DUMMY_BANK_BCA_PERSONAL).toMatch(/^Deprecated/);
+  it("BankCode: no list of its own in the source, so any string; DUMMY_BANK_PERSONAL the one value named", () => {
+    expect(schemas.BankCode.type).toBe("string");
+    expect(schemas.BankCode.enum).toBeUndefined();
+    expect(schemas.BankCode["x-enumDeprecated"]).toBeUndefined();
+    expect(schemas.BankCode["x-unspecified"]).toMatch(/does not list its BankCode values.*any string is accepted/);
+    // Codes the source does not rule out: the sandbox bank, payment initiation's codes, and others.
+    for (const code of ["DUMMY_BANK_PERSONAL", "BCA_PERSONAL", "KASIKORNBANK_PERSONAL", "SOME_OTHER_BANK"]) {
+      expect(valid("BankCode", code), code).toBe(true);
+    }
+    expect(valid("RetrieveStatementRequest", { bank_code: "SOME_OTHER_BANK", credential: { identifier: "u", secret: "p" } })).toBe(true);
+    expect(valid("InitStatementRequest", { bank_codes: ["SOME_OTHER_BANK"] })).toBe(true);
+    expect(valid("BankCode", 14)).toBe(false);
   });
 
   it("TFAPurpose: UnknownPurpose, BankCredentialLogin, FundTransferAuthentication", () => {
@@ -254,5 +240,28 @@ describe("statement@1.0.0 gaps of the source", () => {
     const node = at(doc);
     expect(typeof node["x-unspecified"]).toBe("string");
     expect(node["x-unspecified"].length).toBeGreaterThan(10);
+  });
+});
+
+describe("statement@1.0.0 says no more than the source", () => {
+  it("POST /v1/tfa: 200 is success with a body not shown, not 'accepted for processing'", () => {
+    const ok = doc.paths["/v1/tfa"].post.responses["200"];
+    expect(ok.description).not.toMatch(/accepted|processing/i);
+    expect(ok.description).toMatch(/not shown/);
+  });
+
+  it.each(["InitStatementRequest", "SubmitStatementTfaRequest"])("%s: requires nothing and says requiredness is not shown", (name) => {
+    expect(schemas[name].required).toBeUndefined();
+    expect(schemas[name]["x-unspecified"]).toBe("Which request fields are required is not shown; every field is optional here.");
+    expect(valid(name, {})).toBe(true);
+  });
+
+  it("tfa purpose: BankCredentialLogin, the value the source gives; narrowing marked", () => {
+    // Source: "POST | /v1/tfa | purpose (BankCredentialLogin), purpose_id (the statement_id), token string".
+    const purpose = schemas.SubmitStatementTfaRequest.properties.purpose;
+    expect(purpose.const).toBe("BankCredentialLogin");
+    expect(purpose["x-unspecified"]).toMatch(/other TFAPurpose values/);
+    expect(valid("SubmitStatementTfaRequest", { purpose: "BankCredentialLogin", purpose_id: "st_1", token: "123456" })).toBe(true);
+    expect(valid("SubmitStatementTfaRequest", { purpose: "FundTransferAuthentication", purpose_id: "st_1", token: "1" })).toBe(false);
   });
 });

@@ -3,6 +3,9 @@
  * tested here with no edit), in both forms of the handler (node:http and the Fetch API):
  * a valid callback is delivered once; the same Idempotency-Key sent 5 times at once reaches
  * onEvent exactly once; an invalid payload gets 400 with its violations and onEvent is not called.
+ * Every handler verifies as a partner's would: where the webhook can be confirmed against the API,
+ * by fetching the record from the API's contract mock (port 0) through its generated client; else
+ * with a verify hook checking a shared secret the test's deliveries carry.
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
@@ -10,6 +13,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildCallbackPayload,
+  type CallbackHandlerOptions,
+  confirmationOf,
   createCallbackHandler,
   type CallbackEvent,
   type CallbackHandler,
@@ -18,8 +23,22 @@ import {
   sendCallback,
   type WebhookInfo,
 } from "../../../src/callbacks/index.js";
+import { type MockServer, startMock } from "../../../src/mock/index.js";
+import { findApi } from "../../../src/registry.js";
+import { bundled, createTestClient } from "../../helpers/registry.js";
 
 const webhooks = listWebhooks();
+const SECRET = { "x-test-secret": "callbacks-e2e-shared-secret" };
+
+/** How a partner's handler verifies this webhook: confirm against the API (its mock), else a shared secret. */
+async function verification(webhook: WebhookInfo, mocks: MockServer[]): Promise<CallbackHandlerOptions> {
+  const entry = findApi(webhook.alias);
+  if (!confirmationOf(entry, webhook.name)) return { verify: ({ headers }) => headers["x-test-secret"] === SECRET["x-test-secret"] };
+  const mock = await startMock(entry, { port: 0 });
+  mocks.push(mock);
+  const client = await createTestClient(bundled.find((b) => b.entry.alias === webhook.alias)!.entry, mock.url);
+  return { confirm: { client: client as never } };
+}
 
 interface Receiver {
   events: CallbackEvent[];
@@ -33,12 +52,22 @@ interface Receiver {
 
 type Form = "node:http" | "fetch";
 
-async function receiver(webhook: WebhookInfo, form: Form, servers: Server[]): Promise<Receiver> {
+async function receiver(webhook: WebhookInfo, form: Form, servers: Server[], mocks: MockServer[]): Promise<Receiver> {
   const events: CallbackEvent[] = [];
-  const handler = createCallbackHandler(webhook.alias, webhook.name, async (event) => {
-    // A little work with an await in it, so that concurrent deliveries really overlap.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    events.push(event);
+  const handler = createCallbackHandler(
+    webhook.alias,
+    webhook.name,
+    async (event) => {
+      // A little work with an await in it, so that concurrent deliveries really overlap.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events.push(event);
+    },
+    await verification(webhook, mocks),
+  );
+  /** Every delivery of the test carries the shared secret (ignored where the handler confirms against the API). */
+  const signed = (init?: RequestInit): RequestInit => ({
+    ...init,
+    headers: { ...Object.fromEntries(new Headers(init?.headers)), ...SECRET },
   });
   if (form === "node:http") {
     const server = createServer(handler);
@@ -50,23 +79,23 @@ async function receiver(webhook: WebhookInfo, form: Form, servers: Server[]): Pr
       events,
       handler,
       url,
-      fetch,
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, signed(init))) as typeof fetch,
       async post({ body, headers = {}, method = webhook.method }) {
-        const response = await fetch(url, { method, headers, body });
+        const response = await fetch(url, signed({ method, headers, body }));
         return { status: response.status, body: await response.json() };
       },
     };
   }
   const url = "https://partner.example.test/callbacks";
   // The Fetch form: Request in, Response out, no server at all.
-  const viaFetch = ((input: RequestInfo | URL, init?: RequestInit) => handler.fetch(new Request(input, init))) as typeof fetch;
+  const viaFetch = ((input: RequestInfo | URL, init?: RequestInit) => handler.fetch(new Request(input, signed(init)))) as typeof fetch;
   return {
     events,
     handler,
     url,
     fetch: viaFetch,
     async post({ body, headers = {}, method = webhook.method }) {
-      const response = await handler.fetch(new Request(url, { method, headers, body }));
+      const response = await handler.fetch(new Request(url, signed({ method, headers, body })));
       return { status: response.status, body: await response.json() };
     },
   };
@@ -79,8 +108,10 @@ it("the registry declares webhooks (so that the tests below run)", () => {
 
 describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (_label, webhook) => {
   const servers: Server[] = [];
+  const mocks: MockServer[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    await Promise.all(mocks.map((m) => m.close()));
   });
 
   const expected = buildCallbackPayload(webhook.alias, webhook.name).payload;
@@ -88,7 +119,7 @@ describe.each(webhooks.map((w) => [`${w.alias} ${w.name}`, w] as const))("%s", (
   describe.each(["node:http", "fetch"] as const)("%s form", (form) => {
     let r: Receiver;
     beforeAll(async () => {
-      r = await receiver(webhook, form, servers);
+      r = await receiver(webhook, form, servers, mocks);
     });
 
     it("delivers a valid callback (the spec's example, a fresh Idempotency-Key) to onEvent once and answers 200", async () => {

@@ -49,6 +49,8 @@ export async function launchChromium(): Promise<Browser> {
     args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 900 },
   });
+  // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
+  context.setDefaultTimeout(120_000);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     context,

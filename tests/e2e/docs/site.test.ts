@@ -4,6 +4,9 @@
  * Every expectation comes from the registry and the bundled specs, read here independently of the
  * site's code. Every page visited must make no request to any host but the local server and log no
  * error; each leaves a screenshot in test-output/docs/.
+ *
+ * The tests run concurrently, in one browser: up to PAGES pages are open at a time (a page mostly
+ * waits for Redoc to render or for the network to settle, and pages do not share state).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -58,6 +61,21 @@ function unspecified(node: unknown): string[] {
   );
 }
 
+/** Pages open at once. */
+const PAGES = 3;
+const waiting: Array<() => void> = [];
+let open = 0;
+async function withPageSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (open >= PAGES) await new Promise<void>((resolve) => waiting.push(resolve));
+  open++;
+  try {
+    return await work();
+  } finally {
+    open--;
+    waiting.shift()?.();
+  }
+}
+
 const summaryOf = (op: Operation): string => op.value.summary ?? op.operationId;
 const screenshotName = (name: string) => join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, "-")}.png`);
 
@@ -66,6 +84,7 @@ let siteDir: string;
 let server: StaticServer;
 let origin: string;
 let browser: Browser;
+let launching: Promise<Browser> | undefined;
 
 beforeAll(async () => {
   requireChromium(); // before the build: a missing browser fails fast, with the install command
@@ -73,22 +92,28 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "docs-site-"));
   siteDir = join(tmp, "site");
   const started = Date.now();
+  launching = launchChromium(); // while the site builds
+  launching.catch(() => {}); // awaited below, or closed in afterAll when the build fails
   await buildDocs({ outDir: siteDir, configPath: registryPath });
   // Reported, not asserted (the machine's load decides it): for the closing note and the CI log.
   console.log(`docs site: built ${apis.length} API page(s) in ${Date.now() - started} ms`);
   server = await serveStatic(siteDir);
   origin = new URL(server.url).origin;
-  browser = await launchChromium();
+  browser = await launching;
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await (browser ?? (await launching?.catch(() => undefined)))?.close();
   await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Opens `path` on the local server, runs `check`, takes the screenshot, then asserts no foreign request and no error. */
 async function visit(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
+  await withPageSlot(() => visitNow(path, screenshot, check));
+}
+
+async function visitNow(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
   const record = await recordedPage(browser, origin);
   try {
     const response = await record.page.goto(new URL(path, server.url).href, { waitUntil: "load" });
@@ -118,7 +143,7 @@ async function showRoute(record: PageRecord, route: string): Promise<void> {
   }, route);
 }
 
-describe("docs site: files", () => {
+describe.concurrent("docs site: files", () => {
   it("holds one Redoc bundle that every API page imports, and each API's bundled spec byte for byte", () => {
     const scripts = readdirSync(siteDir, { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile() && /\.m?js$/.test(d.name))
@@ -149,14 +174,13 @@ describe("docs site: files", () => {
   });
 });
 
-describe("docs site: index", () => {
+describe.concurrent("docs site: index", () => {
   it("lists every registered API with its service, release, servers, auth, counts and links, releases grouped by service", async () => {
     await visit("index.html", "index", async ({ page }) => {
       expect(await page.locator("article[data-alias]").count()).toBe(apis.length);
       for (const api of apis) {
         const card = page.locator(`article[data-alias="${api.alias}"]`);
         await expect(card.count(), api.alias).resolves.toBe(1);
-        // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
         const field = (name: string) => card.locator(`[data-field="${name}"]`).first().innerText();
         expect(await field("service")).toBe(api.service);
         expect(await field("release")).toBe(api.release);
@@ -214,18 +238,36 @@ describe("docs site: index", () => {
       const linked = html.includes(`href="changelogs/${service}.html"`);
       expect(linked, `${service}: changelog link`).toBe(withChangelog.includes(service));
     }
-    for (const service of withChangelog) {
-      await visit(`changelogs/${service}.html`, `changelog-${service}`, async ({ page }) => {
-        // Rendered from Markdown: one section per release of the service.
-        const releases = registry.filter((e) => e.service === service).map((e) => e.release);
-        const headings = await page.locator(".changelog h2").allInnerTexts();
-        expect(headings.map((h) => h.trim()).sort()).toEqual([...releases].sort());
-      });
-    }
+    await Promise.all(
+      withChangelog.map((service) =>
+        visit(`changelogs/${service}.html`, `changelog-${service}`, async ({ page }) => {
+          // Rendered from Markdown: one section per release of the service.
+          const releases = registry.filter((e) => e.service === service).map((e) => e.release);
+          const headings = await page.locator(".changelog h2").allInnerTexts();
+          expect(headings.map((h) => h.trim()).sort()).toEqual([...releases].sort());
+        }),
+      ),
+    );
   }, 120_000);
 });
 
-describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
+describe.concurrent("docs site: sandbox control API", () => {
+  it("links the control API's page from the index; the page renders every tag of src/sandbox/openapi.yaml offline", async () => {
+    const control = loadDocument(join(repoRoot, "src/sandbox/openapi.yaml"));
+    const tags = (control.tags as Array<{ name: string }>).map((t) => t.name);
+    expect(readFileSync(join(siteDir, "index.html"), "utf8")).toContain('data-link="sandbox-page" href="sandbox/index.html"');
+    expect(readFileSync(join(siteDir, "sandbox/openapi.yaml"), "utf8")).toBe(
+      readFileSync(join(repoRoot, "src/sandbox/openapi.yaml"), "utf8"),
+    );
+    await visit("sandbox/index.html", "sandbox-control-api", async (record) => {
+      await redocReady(record);
+      const groups = await record.page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").allInnerTexts();
+      expect(groups.map((g) => g.trim())).toEqual(tags);
+    });
+  }, 120_000);
+});
+
+describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
   it(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec; the search box finds one by name`, async () => {
     await visit(api.page, `api-${api.service}-${api.release}`, async (record) => {
       const { page } = record;
@@ -311,12 +353,11 @@ describe.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page"
   }, 180_000);
 });
 
-describe("docs site: open questions", () => {
+describe.concurrent("docs site: open questions", () => {
   it("lists every x-unspecified of every spec, with its API, location and text", async () => {
     await visit("open-questions.html", "open-questions", async ({ page }) => {
       const total = apis.reduce((n, api) => n + unspecified(api.doc).length, 0);
       expect(await page.locator("tr[data-gap]").count()).toBe(total);
-      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; innerText is the rendered text
       expect(await page.locator('[data-field="total"]').innerText()).toBe(String(total));
       for (const api of apis) {
         const rows = page.locator(`tr[data-gap="${api.alias}"]`);
@@ -328,7 +369,7 @@ describe("docs site: open questions", () => {
   }, 60_000);
 });
 
-describe("npm start", () => {
+describe.concurrent("npm start", () => {
   interface Run {
     child: ChildProcess;
     stdout: () => string;
@@ -336,7 +377,7 @@ describe("npm start", () => {
     exit: Promise<number | null>;
   }
   const start = (...args: string[]): Run => {
-    const child = spawn(join(repoRoot, "node_modules/.bin/tsx"), ["scripts/start.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", ...args], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -232,6 +232,7 @@ describe("the mock answers as Prism's own server", () => {
         "bearerCase",
         "bodyLimit",
         "cors",
+        "dynamicFallback",
         "emptyQueryValue",
         "largeBody",
         "malformedAccept",

@@ -11,14 +11,30 @@
  *
  * publint and are-the-types-wrong check the tarball. Offline installs: each project gets a
  * package-lock.json cut from the repository's (same versions, tarball URLs, integrity), so `npm ci
- * --offline` finds every package in the cache that installing this repository filled. typescript
- * and vitest are linked from the repository's node_modules. Timings and sizes go to
- * test-output/package.json.
+ * --offline` finds every package in the cache that installing this repository filled: the tarball
+ * and its dependencies. The test tools (the optional peers, typescript, vitest) are linked from the
+ * repository's node_modules, whose tree that lock reproduces; a linked package's own imports resolve
+ * there, and the package's imports find nothing but its dependencies and those links (so a missing
+ * dependency still fails). The size of an install with the test tools is counted from the lock cut
+ * for them. Timings and sizes go to test-output/package.json.
+ *
+ * The checks after the setup are independent of each other and run concurrently.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientNames } from "../../../src/registry.js";
@@ -165,20 +181,18 @@ const SLOW = 240_000;
 
 beforeAll(async () => {
   const started = Date.now();
-  const pack = ok(await exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot), "npm pack");
-  [packed] = JSON.parse(pack.stdout);
+  const [pack, npmRegistry] = await Promise.all([
+    exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot),
+    exec("npm", ["config", "get", "registry"], work),
+  ]);
+  [packed] = JSON.parse(ok(pack, "npm pack").stdout);
   tarball = join(work, packed.filename);
   Object.assign(measured, { packMs: pack.ms, tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount });
 
-  const registryUrl = ok(await exec("npm", ["config", "get", "registry"], work), "npm config get registry")
-    .stdout.trim()
-    .replace(/\/?$/, "/");
-  for (const [dir, deps] of [
-    [full, peers],
-    [clientOnly, []],
-  ] as Array<[string, string[]]>) {
+  const registryUrl = ok(npmRegistry, "npm config get registry").stdout.trim().replace(/\/?$/, "/");
+  for (const dir of [full, clientOnly]) {
     mkdirSync(dir);
-    const { packageJson, lock } = consumerLock(tarball, packed.integrity, deps, registryUrl);
+    const { packageJson, lock } = consumerLock(tarball, packed.integrity, [], registryUrl);
     writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
     writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
   }
@@ -187,20 +201,27 @@ beforeAll(async () => {
   );
   ok(fullInstall, `npm ci --offline in ${full}`);
   ok(clientInstall, `npm ci --offline in ${clientOnly}`);
+
+  // The test tools: the optional peers, and the partner's dev tools, linked from this repository.
+  for (const tool of [...peers, "typescript", "vitest", "@types/node"]) {
+    const link = join(full, "node_modules", tool);
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(repoRoot, "node_modules", tool), link, "dir");
+  }
+  // What installing them would add: the top-level packages of the lock cut for them, as installed here.
+  const withTools = Object.keys(consumerLock(tarball, packed.integrity, peers, registryUrl).lock.packages).filter((key) =>
+    /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(key),
+  );
+  const bytesOf = (key: string) =>
+    folderBytes(lstatSync(join(full, key), { throwIfNoEntry: false })?.isDirectory() ? join(full, key) : join(repoRoot, key));
   Object.assign(measured, {
-    installWithTestToolsMs: fullInstall.ms,
-    installWithTestToolsPackages: installed(join(full, "node_modules")).length,
-    installWithTestToolsBytes: folderBytes(join(full, "node_modules")),
+    installWithTestToolsPackages: withTools.length,
+    installWithTestToolsBytes: withTools.reduce((total, key) => total + bytesOf(key), 0),
     installClientOnlyMs: clientInstall.ms,
     installClientOnlyPackages: installed(join(clientOnly, "node_modules")).length,
     installClientOnlyBytes: folderBytes(join(clientOnly, "node_modules")),
   });
-
-  // The partner's dev tools, linked from this repository (they are not the package's business).
-  for (const tool of ["typescript", "vitest", "@types/node"]) {
-    if (!existsSync(join(full, "node_modules", tool)))
-      symlinkSync(join(repoRoot, "node_modules", tool), join(full, "node_modules", tool), "dir");
-  }
   mockPortBase = await freePortRange(registry.length);
   cases = await apiCases();
   writeProjectFiles();
@@ -332,6 +353,22 @@ for (const c of cases) {
   });
 }
 
+test("the installed package runs the sandbox: its control API document is served, state is kept", async () => {
+  const { startMock, sandboxControl } = await import("bank-api-contracts/testing");
+  const sandbox = await startMock("pay@1.3.0", { sandbox: true });
+  try {
+    const document = await fetch(sandbox.url + "/_sandbox/openapi.yaml");
+    expect(document.status).toBe(200);
+    expect(await document.text()).toContain("openapi: 3.1");
+    const headers = { authorization: "Bearer installed", "content-type": "application/json" };
+    const created = await fetch(sandbox.url + "/v1/invoice", { method: "POST", headers, body: JSON.stringify({ amount: { cur: "IDR", amt: "1000" } }) });
+    const { invoice_id } = await created.json();
+    expect((await sandboxControl(sandbox.url, "installed").record("invoice", invoice_id)).status).toBe("Created");
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test("the mock stops on SIGTERM and exits 0", async () => {
   const exit = new Promise((resolve) => mock.on("exit", resolve));
   mock.kill("SIGTERM");
@@ -342,13 +379,15 @@ test("the mock stops on SIGTERM and exits 0", async () => {
   );
 }
 
-describe("the tarball", () => {
+describe.concurrent("the tarball", () => {
   it("holds the build, the bundled specs, the changelogs and the registry, and no sources or tests", () => {
     const files = packed.files.map((f) => f.path);
     for (const entry of registry) {
       for (const file of ["client.js", "client.d.ts", "schema.d.ts"]) expect(files).toContain(`dist/${entry.generatedDir}/${file}`);
       expect(files).toContain(`${entry.generatedDir}/openapi.yaml`);
       expect(files).toContain(`specs/${entry.service}/CHANGELOG.md`);
+      // The sandbox's declaration of the API's behaviour: read at run time by `mock --sandbox`.
+      expect(files).toContain(`specs/${entry.service}/${entry.release}/sandbox.yaml`);
     }
     for (const file of [
       "package.json",
@@ -357,10 +396,12 @@ describe("the tarball", () => {
       "dist/src/cli/bin.js",
       "dist/src/testing/index.js",
       "dist/src/client/index.d.ts",
+      "src/sandbox/openapi.yaml",
     ]) {
       expect(files).toContain(file);
     }
-    const shipped = (f: string) => /^specs\/[^/]+\/CHANGELOG\.md$/.test(f);
+    const shipped = (f: string) =>
+      /^specs\/[^/]+\/CHANGELOG\.md$/.test(f) || /^specs\/[^/]+\/[^/]+\/sandbox\.yaml$/.test(f) || f === "src/sandbox/openapi.yaml";
     expect(
       files.filter((f) => !shipped(f) && (/^(src|scripts|tests|specs|spectral)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)))),
     ).toEqual([]);
@@ -408,7 +449,7 @@ describe("the tarball", () => {
   );
 });
 
-describe("installed without the test tools (client only)", () => {
+describe.concurrent("installed without the test tools (client only)", () => {
   it("gets the package and its three dependencies, and none of Prism, Ajv or Redocly", () => {
     const names = installed(join(clientOnly, "node_modules"));
     expect(names).toEqual(expect.arrayContaining(["bank-api-contracts", "commander", "openapi-fetch", "yaml"]));
@@ -471,7 +512,7 @@ describe("installed without the test tools (client only)", () => {
   );
 });
 
-describe("installed with the test tools", () => {
+describe.concurrent("installed with the test tools", () => {
   it(
     "type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error",
     async () => {
@@ -518,7 +559,7 @@ describe("installed with the test tools", () => {
       );
       expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
       expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
-      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 1);
+      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 2);
       expect(result.code).toBe(0);
     },
     SLOW,

@@ -3,18 +3,24 @@
  * file fails here), each pointing at its API's bundled spec, linting clean, and every one green
  * under `redocly respect` against the API's contract mock (Prism, on a free port). Also: a failing
  * workflow is reported as failed, credentials are really sent, and `workflows run|list`.
+ *
+ * Respect runs several files at once, so the files run in as few Respect processes as their source
+ * names allow (a `--server` maps a source name to one URL: two files whose sources share a name, such
+ * as two releases of one API, go to different runs); each file's results are read from the run's JSON
+ * log, independently of src/cli/workflows.ts, which the single-file tests below exercise.
  */
-import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import {
+  type WorkflowFile,
   loadWorkflowFile,
   mockInputs,
   runWorkflows,
-  type RespectRun,
   withoutBanner,
   workflowFilePath,
   workflowsDir,
@@ -27,26 +33,64 @@ import { cliInProcess } from "../../helpers/cli.js";
 const registry = loadRegistry();
 const fixture = (name: string) => join(import.meta.dirname, "../../fixtures/workflows", name);
 
-/** At most `limit` Respect processes at a time (each is a Node process; the machines have 2 cores). */
-function limiter(limit: number) {
-  let active = 0;
-  const queue: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      queue.shift()?.();
+/** What one Respect run (`--json-output`) reports for each file: its workflows and their steps' checks. */
+interface RespectLog {
+  files?: Record<
+    string,
+    {
+      executedWorkflows?: Array<{
+        workflowId: string;
+        status?: string;
+        executedSteps?: Array<{ stepId?: string; checks?: Array<{ name: string; passed: boolean; message?: string }> }>;
+      }>;
     }
-  };
+  >;
 }
-const limit = limiter(3);
 
-function explain(result: RespectRun): string {
-  const failures = result.workflows.flatMap((w) => w.failures.map((f) => `${w.workflowId}/${f.stepId}: ${f.check}: ${f.message}`));
-  return `${result.file}: exit ${result.exitCode}\n${failures.join("\n")}\n${result.output.slice(-4000)}`;
+/** Splits workflow files into groups whose source names and inputs do not clash, for one Respect run each. */
+function respectGroups(files: Array<{ file: WorkflowFile; server: string; inputs: Record<string, unknown> }>) {
+  const groups: Array<{ paths: string[]; servers: Record<string, string>; inputs: Record<string, unknown> }> = [];
+  for (const { file, server, inputs } of files) {
+    const fits = (g: (typeof groups)[number]) =>
+      file.sources.every((s) => g.servers[s.name] === undefined) &&
+      Object.entries(inputs).every(([name, value]) => g.inputs[name] === undefined || g.inputs[name] === value);
+    let group = groups.find(fits);
+    if (!group) groups.push((group = { paths: [], servers: {}, inputs: {} }));
+    group.paths.push(file.path);
+    for (const s of file.sources) group.servers[s.name] = server;
+    Object.assign(group.inputs, inputs);
+  }
+  return groups;
+}
+
+/** One `redocly respect` process over several files; resolves to its exit code, output and JSON log. */
+async function respect(paths: string[], servers: Record<string, string>, inputs: Record<string, unknown>) {
+  const tmp = mkdtempSync(join(tmpdir(), "respect-all-"));
+  const log = join(tmp, "result.json");
+  const args = [redoclyCli(), "respect", ...paths, "--server", JSON.stringify(servers), "--input", JSON.stringify(inputs)];
+  try {
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((done, fail) => {
+      const child = spawn(process.execPath, [...args, "--json-output", log], {
+        cwd: workflowsDir,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_UPDATE_NOTIFIER: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.once("error", fail);
+      child.once("close", (exitCode) => done({ code: exitCode, output: withoutBanner(output) }));
+    });
+    let json: RespectLog = {};
+    try {
+      json = JSON.parse(readFileSync(log, "utf8")) as RespectLog;
+    } catch {
+      // no log: Respect stopped before running; the output says why
+    }
+    return { code, output, files: json.files ?? {} };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 describe("one workflow file per API of the registry", () => {
@@ -106,20 +150,55 @@ describe("redocly respect against the contract mocks", () => {
   });
   const urlOf = (alias: string) => mocks.find((m) => m.alias === alias)!.url;
 
+  /** Each file's Respect results, from as few Respect runs as the files allow (started once, for every API's test). */
+  let runs: Promise<Map<string, { code: number | null; output: string; workflows: NonNullable<RespectLog["files"]>[string] }>>;
+  const resultOf = async (path: string) => {
+    runs ??= (async () => {
+      const files = registry.map((entry) => {
+        const file = loadWorkflowFile(workflowFilePath(entry));
+        return { file, server: urlOf(entry.alias), inputs: mockInputs(file) };
+      });
+      const groups = respectGroups(files);
+      // Two releases of pay share the source name "pay": at least two runs, never one per file.
+      expect(groups.length).toBeGreaterThanOrEqual(2);
+      expect(groups.length).toBeLessThan(files.length);
+      const results = new Map();
+      await Promise.all(
+        groups.map(async (group) => {
+          const run = await respect(group.paths, group.servers, group.inputs);
+          for (const p of group.paths) results.set(p, { code: run.code, output: run.output, workflows: run.files[p] ?? {} });
+        }),
+      );
+      return results;
+    })();
+    return (await runs).get(path)!;
+  };
+
   it.concurrent.each(registry.map((e) => [e.alias, e] as const))(
     "every workflow of %s passes",
-    async (alias, entry) => {
+    async (_alias, entry) => {
       const path = workflowFilePath(entry);
       const file = loadWorkflowFile(path);
-      const result = await limit(() => runWorkflows(path, { server: urlOf(alias), inputs: mockInputs(file) }));
-      expect(result.ok, explain(result)).toBe(true);
-      expect(result.workflows.map((w) => w.workflowId).sort()).toEqual(file.workflows.map((w) => w.workflowId).sort());
-      expect(result.workflows.every((w) => w.passed)).toBe(true);
+      const { code, output, workflows } = await resultOf(path);
+      const executed = workflows.executedWorkflows ?? [];
+      const failures = executed.flatMap((w) =>
+        (w.executedSteps ?? []).flatMap((step) =>
+          (step.checks ?? []).filter((c) => !c.passed).map((c) => `${w.workflowId}/${step.stepId}: ${c.name}: ${c.message ?? ""}`),
+        ),
+      );
+      const explanation = `${path}: exit ${code}\n${failures.join("\n")}\n${output.slice(-4000)}`;
+      expect(executed.map((w) => w.workflowId).sort(), explanation).toEqual(file.workflows.map((w) => w.workflowId).sort());
+      expect(
+        executed.filter((w) => w.status !== "success").map((w) => w.workflowId),
+        explanation,
+      ).toEqual([]);
+      expect(failures, explanation).toEqual([]);
+      expect(code, explanation).toBe(0);
     },
     180_000,
   );
 
-  it("reports a failing workflow as failed, naming the step and the check", async () => {
+  it.concurrent("reports a failing workflow as failed, naming the step and the check", async () => {
     const result = await runWorkflows(fixture("failing.arazzo.yaml"), {
       server: urlOf("account-opening@1.0.0"),
       inputs: { apiKey: "mock-api-key" },
@@ -135,7 +214,7 @@ describe("redocly respect against the contract mocks", () => {
     ]);
   }, 60_000);
 
-  it("sends the credential input: without it the run fails before the first request", async () => {
+  it.concurrent("sends the credential input: without it the run fails before the first request", async () => {
     const entry = registry.find((e) => e.alias === "account-opening@1.0.0")!;
     const result = await runWorkflows(workflowFilePath(entry), { server: urlOf(entry.alias) });
     expect(result.ok).toBe(false);

@@ -1,7 +1,6 @@
 /** scripts/generate.ts over the fixture registry: output files, names, determinism and --check. */
 import { execFile } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,13 +8,12 @@ import { parse } from "yaml";
 import { repoRoot } from "../../../src/registry.js";
 import { generateFixture, runGenerate, type Fixture } from "./generate-fixture.js";
 
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 const script = join(repoRoot, "scripts/generate.ts");
 
 /** Runs the script as `npm run generate` does, for its exit code. */
 async function spawnGenerate(args: string[]) {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, script, ...args], { cwd: repoRoot });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, ...args], { cwd: repoRoot });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -144,11 +142,17 @@ describe("generate --check", () => {
 });
 
 describe("misuse", () => {
-  it("prints usage and exits 2 on an unknown flag or a positional argument", async () => {
-    for (const args of [["--bogus"], ["pay@1.3.0"], ["--config"]]) {
+  it("prints one error line and the hint, and exits 2, on an unknown flag, a positional argument or a missing value", async () => {
+    const cases: Array<[string[], string]> = [
+      [["--bogus"], "error: unknown option '--bogus'"],
+      [["pay@1.3.0"], "error: too many arguments. Expected 0 arguments but got 1."],
+      [["--config"], "error: option '--config <file>' argument missing"],
+    ];
+    for (const [args, line] of cases) {
       const result = await runGenerate(args);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain("Usage: tsx scripts/generate.ts [--check] [--config <redocly.yaml>]");
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(`${line}\n(add --help for usage)`);
     }
   });
 

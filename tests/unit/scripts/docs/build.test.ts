@@ -93,6 +93,28 @@ describe("docs:build", () => {
     expect(read("index.html")).toContain('href="changelogs/beta.html"');
   });
 
+  it("adds the sandbox control API's page and document when the registry's folder has src/sandbox/openapi.yaml", async () => {
+    const control = fileURLToPath(new URL("../../../../src/sandbox/openapi.yaml", import.meta.url));
+    mkdirSync(join(tmp, "src/sandbox"), { recursive: true });
+    cpSync(control, join(tmp, "src/sandbox/openapi.yaml"));
+    try {
+      const rebuilt = await buildDocs({ outDir: out, configPath: config, ifStale: true });
+      expect(rebuilt.skipped).toBe(false);
+      const page = read("sandbox/index.html");
+      expect(page).toContain('import { hydrate } from "../assets/redoc.standalone.js"');
+      expect(page).not.toMatch(/cdn\.redocly\.com|cdn\.redoc\.ly/);
+      expect(page).toContain("Sandbox control API");
+      expect(read("sandbox/openapi.yaml")).toBe(readFileSync(control, "utf8"));
+      const index = read("index.html");
+      expect(index).toContain('<a class="button primary" data-link="sandbox-page" href="sandbox/index.html">');
+      expect(index).toContain('data-link="sandbox-spec" href="sandbox/openapi.yaml"');
+    } finally {
+      rmSync(join(tmp, "src"), { recursive: true, force: true });
+    }
+    await buildDocs({ outDir: out, configPath: config, ifStale: true });
+    expect(existsSync(join(out, "sandbox"))).toBe(false);
+  });
+
   it("refuses to replace a folder that is not a docs build, and leaves it as it was", async () => {
     const other = join(tmp, "not-a-site");
     mkdirSync(other);
@@ -110,7 +132,7 @@ describe("docs:build", () => {
     expect(existsSync(join(tmp, "never"))).toBe(false);
   });
 
-  it("prints the usage and exits 2 on a bad argument", async () => {
+  it("prints one error line and the hint, and exits 2, on a bad argument", async () => {
     const errors: string[] = [];
     const original = console.error;
     console.error = (line: string) => errors.push(line);
@@ -119,6 +141,6 @@ describe("docs:build", () => {
     } finally {
       console.error = original;
     }
-    expect(errors.join("\n")).toMatch(/Unknown option '--bogus'[\s\S]*Usage: npm run docs:build/);
+    expect(errors).toEqual(["error: unknown option '--bogus'", "(add --help for usage)"]);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * The docs site's static server (scripts/docs/serve.ts): files with their types, folders by their
- * index.html, and nothing outside the root, hidden, or by another method.
+ * index.html, and nothing outside the root, hidden, or by another method; a redirect never leaves
+ * the origin; every answer carries the security headers, and a page's policy allows exactly its own
+ * inline scripts.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -13,6 +16,11 @@ import { occupyPort } from "../../../helpers/ports.js";
 let tmp: string;
 let server: StaticServer;
 
+const INLINE_CLASSIC = 'document.documentElement.classList.add("light")';
+const INLINE_MODULE = '\n  import { x } from "../app.js";\n  x();\n';
+/** The CSP source of a script's text, computed here independently of the server. */
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "docs-serve-"));
   const root = join(tmp, "site");
@@ -21,6 +29,11 @@ beforeAll(async () => {
   writeFileSync(join(root, "apis/pay/1.3.0/index.html"), "<h1>pay</h1>");
   writeFileSync(join(root, "apis/pay/1.3.0/openapi.yaml"), "openapi: 3.1.0\n");
   writeFileSync(join(root, "app.js"), "export {};");
+  writeFileSync(
+    join(root, "apis/page.html"),
+    `<html><head><script>${INLINE_CLASSIC}</script></head><body>
+<script type="module">${INLINE_MODULE}</script><script type="module" src="../app.js"></script></body></html>`,
+  );
   writeFileSync(join(root, ".docs-site.json"), "{}");
   writeFileSync(join(tmp, "secret.txt"), "outside the root");
   symlinkSync(join(tmp, "secret.txt"), join(root, "link.txt"));
@@ -100,6 +113,60 @@ describe("serveStatic", () => {
     const post = await raw("/index.html", "POST");
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe("GET, HEAD");
+  });
+
+  it("never redirects to another origin: a folder path with doubled or back slashes redirects to the same origin", async () => {
+    const paths = ["/.//apis", "//apis", "///apis", "/.///apis", "/\\apis", "/\\/apis", "/./\\apis", "//apis/pay/1.3.0"];
+    const origin = `http://127.0.0.1:${server.port}`;
+    for (const path of paths) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(301);
+      const location = String(res.headers.location);
+      expect(location, path).toMatch(/^\/[^/\\]/);
+      expect(new URL(location, origin + path).origin, path).toBe(origin);
+      expect(new URL(location, origin).pathname, path).toMatch(/^\/apis\/(pay\/1\.3\.0\/)?$/);
+    }
+    expect(paths).toHaveLength(8);
+  });
+
+  it("sends nosniff, X-Frame-Options and a Content-Security-Policy on every answer", async () => {
+    const answers = [
+      ["/", "GET", 200],
+      ["/apis/pay/1.3.0/openapi.yaml", "GET", 200],
+      ["/app.js", "HEAD", 200],
+      ["/apis/pay/1.3.0", "GET", 301],
+      ["/missing.html", "GET", 404],
+      ["/../secret.txt", "GET", 404],
+      ["/index.html", "POST", 405],
+      ["/apis/page.html", "GET", 200],
+    ] as const;
+    for (const [path, method, status] of answers) {
+      const res = await raw(path, method);
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expect(res.headers["x-content-type-options"], `${method} ${path}`).toBe("nosniff");
+      expect(res.headers["x-frame-options"], `${method} ${path}`).toBe("DENY");
+      const csp = String(res.headers["content-security-policy"]);
+      for (const directive of [
+        "default-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "form-action 'none'",
+        "style-src 'self' 'unsafe-inline'",
+      ]) {
+        expect(csp, `${method} ${path}`).toContain(directive);
+      }
+      expect(csp, `${method} ${path}`).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    }
+    expect(answers).toHaveLength(8);
+  });
+
+  it("allows exactly a page's own inline scripts, by hash", async () => {
+    const page = await raw("/apis/page.html");
+    const script = /(?:^|;\s*)script-src ([^;]*)/.exec(String(page.headers["content-security-policy"]))?.[1].split(" ");
+    expect(script?.sort()).toEqual(["'self'", sha256(INLINE_CLASSIC), sha256(INLINE_MODULE)].sort());
+    const plain = await raw("/index.html");
+    expect(/(?:^|;\s*)script-src ([^;]*)/.exec(String(plain.headers["content-security-policy"]))?.[1]).toBe("'self'");
   });
 
   it("names the port when it is taken", async () => {

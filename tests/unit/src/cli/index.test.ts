@@ -4,13 +4,14 @@
  * this process (fast); the bin itself, standard input and `mock`'s signals run as processes.
  * The proxy has its own file (proxy.test.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonRequest, operations, successResponse } from "../../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { freePortRange, isPortFree } from "../../../helpers/ports.js";
+import { repoRoot } from "../../../../src/registry.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 import { contractCases, propertyPath } from "./cases.js";
 import { cli, cliDone, cliInProcess, escapeRegExp, waitFor } from "../../../helpers/cli.js";
@@ -166,21 +167,6 @@ describe("validate, on every API", () => {
     expect(bad.code).toBe(1);
   });
 
-  it("the bin reads the body from standard input with -", async () => {
-    const [c] = validateCases;
-    const [ok, bad, broken] = await Promise.all([
-      cliDone(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), "-"], JSON.stringify(c.valid)),
-      cliDone(["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), "-"], JSON.stringify(c.invalid)),
-      cliDone(["validate", c.alias, "-", "--operation", c.operationId, "--status", String(c.status)], "{ not json"),
-    ]);
-    expect(ok.stdout).toBe(`standard input: matches the ${c.alias} ${c.operationId} ${c.status} response\n`);
-    expect(ok.code).toBe(0);
-    expect(bad.stdout).toMatch(/^standard input: \d+ violation\(s\)/);
-    expect(bad.code).toBe(1);
-    expect(broken.stderr).toContain("error: standard input is not JSON:");
-    expect(broken.code).toBe(2);
-  });
-
   it("checks the status: one the operation does not declare is a violation", async () => {
     const [c] = validateCases;
     const file = join(dir, "status.json");
@@ -225,5 +211,41 @@ describe("mock", () => {
     } finally {
       if (run.child.exitCode === null) run.child.kill("SIGTERM");
     }
+  });
+});
+
+describe("--version and --host", () => {
+  it("--version prints the package's version, exit 0", async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
+    const { code, stdout } = await cliInProcess(["--version"]);
+    expect(stdout).toBe(`${version}\n`);
+    expect(code).toBe(0);
+  });
+
+  it("mock --host binds the given interface", async () => {
+    const base = await freePortRange(1);
+    const run = cli(["mock", "balance@1.0.0", "--host", "127.0.0.2", "--port-base", String(base - 4)]);
+    try {
+      await waitFor(run, "ready in");
+      expect(run.stdout()).toMatch(new RegExp(`^balance@1\\.0\\.0\\s+http://127\\.0\\.0\\.2:${base}\\s`, "m"));
+      const response = await fetch(`http://127.0.0.2:${base}/v1/get_balance`, { headers: { authorization: "Bearer t" } });
+      expect(response.status).toBe(200);
+      await expect(fetch(`http://127.0.0.1:${base}/v1/get_balance`)).rejects.toThrow();
+    } finally {
+      run.child.kill("SIGINT");
+      await run.exit;
+    }
+  });
+});
+
+describe("a URL option never echoes a password", () => {
+  it.each([
+    ["not a URL", "http://user:s3cr3t-pw@[bad"],
+    ["not http", "ftp://user:s3cr3t-pw@example.com/"],
+  ])("%s", async (_, upstream) => {
+    const { code, stderr } = await cliInProcess(["proxy", "pay@1.3.0", "--upstream", upstream]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("//***@");
+    expect(stderr).not.toContain("s3cr3t-pw");
   });
 });

@@ -94,6 +94,33 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     }
   });
 
+  it("--sandbox serves the stateful sandbox: what is created is listed, the control API answers", async () => {
+    const entry = registry.find((e) => e.alias === "pay@1.3.0")!;
+    const base = await freePortRange(registry.length);
+    const mock = run("--sandbox", "--port-base", String(base), entry.alias);
+    try {
+      await waitFor(mock, "ready");
+      expect(mock.stdout()).toContain("1 mock(s) ready in sandbox mode");
+      expect(mock.stdout()).toContain("Sandbox control API: <url>/_sandbox");
+      const url = `http://127.0.0.1:${base + entry.index}`;
+      const headers = { authorization: "Bearer cli-sandbox", "content-type": "application/json" };
+      const created = await fetch(`${url}/v1/invoice`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ amount: { cur: "IDR", amt: "1" } }),
+      });
+      const { invoice_id } = (await created.json()) as { invoice_id: string };
+      const listed = (await (await fetch(`${url}/v1/invoice`, { headers })).json()) as { urls: Array<{ invoice_id: string }> };
+      expect(listed.urls.map((u) => u.invoice_id)).toEqual([invoice_id]);
+      const described = await fetch(`${url}/_sandbox`);
+      expect(((await described.json()) as { alias: string }).alias).toBe(entry.alias);
+      mock.child.kill("SIGINT");
+      expect(await mock.exit).toBe(0);
+    } finally {
+      if (mock.child.exitCode === null) mock.child.kill("SIGTERM"); // straight to the script's process
+    }
+  });
+
   it("prints the usage on --help and exits 0", async () => {
     const mock = run("--help");
     expect(await mock.exit).toBe(0);

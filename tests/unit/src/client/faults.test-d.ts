@@ -43,7 +43,7 @@ export async function faults() {
     expectTypeOf(result.data).toEqualTypeOf<{ id: string; price: number }>();
   }
   expectTypeOf(unwrap(result)).toEqualTypeOf<{ id: string; price: number }>();
-  expectTypeOf<FaultKind>().toEqualTypeOf<"http" | "network" | "timeout" | "aborted" | "invalid-body">();
+  expectTypeOf<FaultKind>().toEqualTypeOf<"http" | "network" | "timeout" | "aborted" | "invalid-body" | "too-large">();
   // @ts-expect-error: the path parameter is still required
   await client.GET("/items/{id}", {});
 }

@@ -4,14 +4,16 @@
  * purpose. Each call must resolve, never reject, to a typed result: `fault` an ApiError whose kind
  * names what went wrong (network, timeout, aborted, invalid-body), or openapi-fetch's own result
  * for an HTTP answer (a 500 with an empty or an HTML body); `unwrap` throws the matching ApiError;
- * and no promise rejection is left unhandled.
+ * and no promise rejection is left unhandled. A body over `maxResponseBytes` (declared, or growing
+ * without a length) is the fault too-large, and the client stops reading it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError, createApiClient, unwrap } from "../../../../src/client/index.js";
+import { pathToFileURL } from "node:url";
+import { ApiError, createApiClient, DEFAULT_MAX_RESPONSE_BYTES, unwrap } from "../../../../src/client/index.js";
 import { type Json, jsonRequest, operations } from "../../../../src/document/index.js";
-import { requestParams } from "../../../../src/testing/requests.js";
+import { requestParams, TEST_API_KEY, TEST_TOKEN } from "../../../../src/testing/requests.js";
 import { type AnyClient, bundled, createTestClient } from "../../../helpers/registry.js";
 
 type Mode = (request: IncomingMessage, response: ServerResponse) => void;
@@ -40,8 +42,10 @@ beforeEach(() => {
   process.on("unhandledRejection", onUnhandled);
 });
 afterEach(async () => {
-  // Let any stray rejection surface before looking.
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Let any stray rejection surface before looking: Node reports one after the microtasks of the turn
+  // it happened in, so two further turns of the event loop are enough.
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
   process.off("unhandledRejection", onUnhandled);
   expect(unhandled, "unhandled rejections").toEqual([]);
 });
@@ -144,34 +148,48 @@ describe.each(calls.map((c) => [c.alias, c] as const))("%s client", (_, call) =>
   it("a connection reset in the middle of the body -> fault network, with the real response", async () => {
     mode = (request, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
-      response.write('{"partial": ');
-      setTimeout(() => request.socket.destroy(), 10);
+      // Closed once the partial body has been handed to the network: no timer.
+      response.write('{"partial": ', () => request.socket.destroy());
     };
     const result = (await call.run(await clientFor(call))) as Result;
     await expectFault(call, result, "network", 200);
   });
 
-  it("no answer within AbortSignal.timeout -> fault timeout", async () => {
-    mode = () => undefined; // never answers
-    const started = Date.now();
-    const result = (await call.run(await clientFor(call), { signal: AbortSignal.timeout(100) })) as Result;
-    expect(Date.now() - started).toBeLessThan(5000);
+  /** A signal that times out (a TimeoutError, as AbortSignal.timeout gives) when `trigger` is called, not after a delay. */
+  const timeoutSignal = () => {
+    const controller = new AbortController();
+    return {
+      signal: controller.signal,
+      fire: () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    };
+  };
+
+  it("no answer before the signal times out -> fault timeout", async () => {
+    const timeout = timeoutSignal();
+    mode = () => timeout.fire(); // the request arrived; it is never answered
+    const result = (await call.run(await clientFor(call), { signal: timeout.signal })) as Result;
     await expectFault(call, result, "timeout", 0);
   });
 
-  it("headers, then a body that stalls past AbortSignal.timeout -> fault timeout", async () => {
+  it("headers, then a body that stalls until the signal times out -> fault timeout, with the real response", async () => {
     mode = (_, response) => {
       response.writeHead(200, { "content-type": "application/json" });
       response.write("{");
     };
-    const result = (await call.run(await clientFor(call), { signal: AbortSignal.timeout(100) })) as Result;
+    const timeout = timeoutSignal();
+    // The signal fires once the client holds the answer's headers: the body is what times out.
+    const fetchThenTimeout = async (request: Request) => {
+      const response = await fetch(request);
+      timeout.fire();
+      return response;
+    };
+    const result = (await call.run(await clientFor(call), { signal: timeout.signal, fetch: fetchThenTimeout })) as Result;
     await expectFault(call, result, "timeout", 200);
   });
 
   it("the caller aborting -> fault aborted", async () => {
-    mode = () => undefined;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
+    mode = () => controller.abort(); // aborted once the request has arrived
     const result = (await call.run(await clientFor(call), { signal: controller.signal })) as Result;
     await expectFault(call, result, "aborted", 0);
   });
@@ -196,6 +214,91 @@ describe.each(calls.map((c) => [c.alias, c] as const))("%s client", (_, call) =>
     const result = (await call.run(client, { fetch: failing })) as Result;
     const fault = await expectFault(call, result, "network", 0);
     expect(fault.message).toContain("ECONNRESET");
+  });
+});
+
+/** The API's generated client (its versioned factory) with extra options. */
+async function clientWith(alias: string, extra: Record<string, unknown>): Promise<AnyClient> {
+  const entry = bundled.find((a) => a.entry.alias === alias)!.entry;
+  const module = (await import(pathToFileURL(entry.clientPath).href)) as Record<string, unknown>;
+  const suffix = `V${entry.release.replace(/\./g, "")}Client`;
+  const factory = Object.keys(module).find((name) => name.startsWith("create") && name.endsWith(suffix))!;
+  const auth = module.auth as { option: "accessToken" | "apiKey" };
+  const credential = auth.option === "accessToken" ? { accessToken: TEST_TOKEN } : { apiKey: TEST_API_KEY };
+  return (module[factory] as (options: object) => AnyClient)({ baseUrl, ...credential, ...extra });
+}
+
+/** Answers with a body that never ends (chunked, no length), 64 KiB at a time as fast as the client reads; resolves with the bytes written once the client closed the connection. */
+function endlessBody(): Promise<number> {
+  return new Promise((resolveWritten) => {
+    mode = (_, response) => {
+      let written = 0;
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("[");
+      written++;
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk)) written += chunk.length;
+        if (!response.destroyed) written += chunk.length;
+      };
+      response.on("drain", pump);
+      response.once("close", () => resolveWritten(written));
+      pump();
+    };
+  });
+}
+
+describe.each(calls.map((c) => [c.alias, c] as const))("%s client, response body bound", (_, call) => {
+  const limit = 4096;
+
+  it("a Content-Length over maxResponseBytes -> fault too-large, with the real response, the body not read", async () => {
+    let closed!: Promise<void>;
+    mode = (_, response) => {
+      closed = new Promise((resolve) => response.once("close", () => resolve()));
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) });
+      response.write(`"${" ".repeat(1024)}`);
+    };
+    const result = (await call.run(await clientWith(call.alias, { maxResponseBytes: limit }))) as Result;
+    const fault = await expectFault(call, result, "too-large", 200);
+    expect(fault.message).toContain(`exceeds ${limit} bytes`);
+    await closed; // the client let go of the connection instead of reading 10 MiB
+  });
+
+  it("a body without a length growing past maxResponseBytes -> fault too-large; the client closes the connection", async () => {
+    const written = endlessBody();
+    const result = (await call.run(await clientWith(call.alias, { maxResponseBytes: limit }))) as Result;
+    await expectFault(call, result, "too-large", 200);
+    expect(await written).toBeGreaterThan(limit);
+  });
+
+  it("a body within maxResponseBytes is read as usual", async () => {
+    mode = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ small: "x".repeat(100) }));
+    };
+    const result = (await call.run(await clientWith(call.alias, { maxResponseBytes: limit }))) as Result;
+    expect(result.fault).toBeUndefined();
+    expect(result.data).toEqual({ small: "x".repeat(100) });
+  });
+});
+
+describe("the default response body bound", () => {
+  it(`cuts a never-ending body off past ${DEFAULT_MAX_RESPONSE_BYTES} bytes: fault too-large`, async () => {
+    const [call] = calls;
+    const written = endlessBody();
+    const result = (await call.run(await clientFor(call))) as Result;
+    await expectFault(call, result, "too-large", 200);
+    const bytes = await written;
+    expect(bytes).toBeGreaterThan(DEFAULT_MAX_RESPONSE_BYTES);
+    expect(bytes).toBeLessThan(DEFAULT_MAX_RESPONSE_BYTES * 2); // what sat in the socket buffers, not the whole stream
+  });
+
+  it("rejects a maxResponseBytes that is not a non-negative integer, naming the option", async () => {
+    for (const bad of [-1, 1.5, "10"]) {
+      await expect(clientWith(calls[0].alias, { maxResponseBytes: bad })).rejects.toThrow(
+        /option "maxResponseBytes" must be a non-negative integer/,
+      );
+    }
   });
 });
 

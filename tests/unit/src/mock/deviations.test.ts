@@ -77,6 +77,7 @@ describe("the mock's deviations from stock Prism", () => {
         "bearerCase",
         "bodyLimit",
         "cors",
+        "dynamicFallback",
         "emptyQueryValue",
         "largeBody",
         "malformedAccept",

@@ -1,0 +1,1179 @@
+// Generated from src/sandbox/openapi.yaml (the sandbox control API) by `npm run generate` (scripts/generate.ts). Do not edit.
+export interface paths {
+    "/_sandbox/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description Returns this OpenAPI document (YAML). Needs no credential.
+         */
+        get: operations["getSandboxDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this sandbox simulates
+         * @description Describes the API this mock simulates in sandbox mode: its declaration's resources (id member, statuses, expiry rule, callbacks, each with the source it comes from), what the sandbox does for each operation (`static` for an operation that keeps the spec's example), the error statuses each operation declares, the webhooks, the bounds and the retry policy. Needs no credential.
+         */
+        get: operations["getSandbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your state
+         * @description The records, clock, callback URLs, queued errors and delivery count of the credential the call carries.
+         */
+        get: operations["getState"];
+        put?: never;
+        post?: never;
+        /**
+         * Reset your state
+         * @description Forgets everything kept for the credential the call carries (records, clock, callback URLs, queued errors, delivery log).
+         */
+        delete: operations["resetState"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/state/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every credential's state, in summary
+         * @description One line per credential that has state on this mock: its label (the first 12 hex digits of its hash, never the credential), its record count, clock offset, queued errors and delivery log length. Records of other credentials are not shown. Any credential may call it.
+         */
+        get: operations["listStates"];
+        put?: never;
+        post?: never;
+        /**
+         * Reset every credential's state
+         * @description Forgets everything kept for every credential on this mock. Any credential may call it; on a shared sandbox, prefer `resetState`.
+         */
+        delete: operations["resetAllStates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/resources/{resource}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One record
+         * @description A record of the credential, rendered by its resource's schema.
+         */
+        get: operations["getResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/resources/{resource}/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a record to a status
+         * @description Moves the record to `status`, any status its resource allows (`GET /_sandbox` lists them), with the effects its declaration names: members set on entering the status, and callbacks (queued for delivery; their log entries are in the answer). A move to the status the record already has changes nothing and sends nothing. `deliver_twice` delivers each callback twice with the same Idempotency-Key, to test a receiver's idempotency.
+         */
+        post: operations["updateResourceStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your callback URLs
+         * @description The callback URLs registered for the credential, by webhook.
+         */
+        get: operations["listCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/callbacks/{webhook}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook of the API (its name under `webhooks:`), e.g. `transactionCompleted`.
+                 * @example transactionCompleted
+                 */
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register a callback URL
+         * @description Sets the URL the provider's dashboard would hold for this webhook, for the credential. Refused (400) for a webhook whose URL the sources say comes from elsewhere (Pay's `invoicePaid` goes to the merchant's `webhook_url`, set with `createMerchant` or `updateMerchant`).
+         */
+        put: operations["registerCallback"];
+        post?: never;
+        /**
+         * Forget a callback URL
+         * @description Removes the credential's URL for this webhook; its events are then logged as skipped.
+         */
+        delete: operations["deleteCallback"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log
+         * @description The credential's callback deliveries, oldest first (at most the last 200): the event, the URL (without userinfo), the Idempotency-Key, the payload and every attempt with its status.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your clock
+         * @description The credential's sandbox time and how far it is ahead of the real time.
+         */
+        get: operations["getClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance your clock
+         * @description Moves the credential's clock forward by `seconds` (at most 400 days a call, 10 years in all) and expires what is due by then (a checkout 24 hours after creation or at its `expiry_date_time`, a Pay invoice after its `expiry` hours or the merchant's `url_expiry`), with the callbacks those moves fire.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your queued errors
+         * @description The error statuses queued for the credential's next calls.
+         */
+        get: operations["listErrors"];
+        put?: never;
+        /**
+         * Queue an error status
+         * @description The next `count` valid calls (default 1) of `operation_id` with this credential answer `status`, which must be one of the error statuses (400-599) the operation declares, with the body the operation declares for it (its first example, or none). A call Prism judges invalid keeps Prism's answer and does not use up the queued error.
+         */
+        post: operations["createError"];
+        /**
+         * Clear your queued errors
+         * @description Removes every error status queued for the credential.
+         */
+        delete: operations["deleteErrors"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description An error of the control API (RFC 9457 problem details). */
+        Problem: {
+            /** @description Always `about:blank`. */
+            type?: string;
+            /** @description The HTTP status's reason phrase. */
+            title: string;
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
+            status: number;
+            /** @description What is wrong and how to fix it. */
+            detail: string;
+            /** @description The member of the input concerned (`status`, `url`, `operation_id`, `seconds`, `id`, ...), when one is. */
+            field?: string;
+        };
+        /** @description How many things were removed. */
+        ResetResult: {
+            /**
+             * Format: int32
+             * @description Number of states, registrations or rules removed.
+             */
+            reset: number;
+        };
+        /** @description What this mock's sandbox simulates. */
+        SandboxDescription: {
+            /** @description The API, e.g. `pay@1.3.0`. */
+            alias: string;
+            /** @description The declaration file, relative to the package; absent when the API has none (then no operation keeps state). */
+            declaration?: string;
+            /** @description The declared resources. */
+            resources: components["schemas"]["ResourceDescription"][];
+            /** @description Every operation of the API and what the sandbox does for it. */
+            operations: components["schemas"]["OperationDescription"][];
+            /** @description The API's webhooks (names under `webhooks:`). */
+            webhooks: string[];
+            /** @description The sandbox's bounds. */
+            limits: {
+                [key: string]: number;
+            };
+            retry: components["schemas"]["RetryPolicy"];
+        };
+        /** @description How callbacks are retried (the sandbox's convention; the sources do not show the provider's). */
+        RetryPolicy: {
+            /**
+             * Format: int32
+             * @description Attempts per delivery, the first included.
+             */
+            attempts?: number;
+            /**
+             * Format: int32
+             * @description Wait before the second attempt; doubled for each later one.
+             */
+            base_delay_ms?: number;
+            /**
+             * Format: int32
+             * @description Longest wait between attempts.
+             */
+            max_delay_ms?: number;
+            /**
+             * Format: int32
+             * @description Timeout of one attempt.
+             */
+            timeout_ms?: number;
+        };
+        /** @description A resource of the declaration. */
+        ResourceDescription: {
+            /** @description The resource's name (used in `/_sandbox/resources/{resource}/...`). */
+            name: string;
+            /** @description Where the sources describe it (`<seed file>:<line>`). */
+            source: string;
+            /** @description What the sandbox chose where the sources say nothing, and why. */
+            convention?: string;
+            /** @description One record per credential that always exists (e.g. the merchant). */
+            singleton: boolean;
+            /** @description The member holding the id. */
+            id_field: string;
+            /** @description The member holding the status. */
+            status_field?: string;
+            /** @description The status a created record starts in. */
+            initial_status?: string;
+            /** @description The statuses the resource's schema names (its enum values); a schema that also allows other strings (statement's) accepts those too. Absent when the schema names none (any string it allows is accepted). */
+            statuses?: string[];
+            /** @description The expiry rule. */
+            expiry?: {
+                /** @description The status an expired record moves to. */
+                to?: string;
+                /** @description The statuses in which a record expires. */
+                from?: string[];
+                /** @description Where the sources state the rule. */
+                source?: string;
+            };
+            /** @description The callbacks its status changes fire. */
+            callbacks: {
+                /** @description The webhook. */
+                webhook?: string;
+                /** @description The statuses whose entry fires it, or `*` for any change. */
+                when?: string[] | string;
+                /** @description Where the URL comes from (a template of the declaration). */
+                url?: unknown;
+                /** @description True when the URL is the one registered with `PUT /_sandbox/callbacks/{webhook}`. */
+                registrable?: boolean;
+                /** @description Where the sources state it. */
+                source?: string;
+            }[];
+        };
+        /** @description What the sandbox does for one operation. */
+        OperationDescription: {
+            /** @description The operationId. */
+            operation_id: string;
+            /** @description The HTTP method, upper case. */
+            method: string;
+            /** @description The path template. */
+            path: string;
+            /**
+             * @description What the sandbox does; `static` keeps the spec's example (Prism's answer).
+             * @enum {string}
+             */
+            sandbox: "create" | "read" | "list" | "update" | "delete" | "action" | "static";
+            /** @description The resource it concerns. */
+            resource?: string;
+            /** @description Where the sources describe it. */
+            source?: string;
+            /** @description The error statuses (400-599) it declares, which `POST /_sandbox/errors` accepts. */
+            error_statuses: number[];
+        };
+        /** @description A credential's sandbox clock. */
+        Clock: {
+            /**
+             * Format: date-time
+             * @description The sandbox time.
+             */
+            now: string;
+            /**
+             * Format: int64
+             * @description How far it is ahead of the real time.
+             */
+            offset_seconds: number;
+        };
+        /** @description A stored record. */
+        Record: {
+            /** @description Its resource. */
+            resource: string;
+            /** @description Its id. */
+            id: string;
+            /** @description Its status, when its resource has one. */
+            status?: string;
+            /**
+             * Format: date-time
+             * @description When it expires (sandbox time), when an expiry rule applies and it has not expired.
+             */
+            expires_at?: string;
+            /** @description The record as the resource's schema renders it. */
+            data: unknown;
+        };
+        /** @description Everything kept for one credential. */
+        State: {
+            /** @description The credential's label (first 12 hex digits of its SHA-256 hash). */
+            credential: string;
+            clock: components["schemas"]["Clock"];
+            /** @description The records, by resource, oldest first. */
+            resources: {
+                [key: string]: components["schemas"]["Record"][];
+            };
+            /** @description The registered callback URLs. */
+            callbacks: components["schemas"]["Callback"][];
+            /** @description The queued error statuses. */
+            errors: components["schemas"]["ErrorRule"][];
+            /**
+             * Format: int32
+             * @description Entries in the delivery log.
+             */
+            deliveries: number;
+        };
+        /** @description Every credential with state, in summary. */
+        StateSummary: {
+            /** @description One entry per credential. */
+            credentials: {
+                /** @description The credential's label. */
+                credential?: string;
+                /**
+                 * Format: int32
+                 * @description Its record count.
+                 */
+                records?: number;
+                /**
+                 * Format: int64
+                 * @description Its clock offset.
+                 */
+                clock_offset_seconds?: number;
+                /**
+                 * Format: int32
+                 * @description Its queued error rules.
+                 */
+                errors?: number;
+                /**
+                 * Format: int32
+                 * @description Its delivery log length.
+                 */
+                deliveries?: number;
+            }[];
+        };
+        /** @description The status to move a record to. */
+        StatusMoveRequest: {
+            /** @description The new status; one the resource allows. */
+            status: string;
+            /** @description Deliver each callback the move fires twice, with the same Idempotency-Key. */
+            deliver_twice?: boolean;
+        };
+        /** @description The outcome of a status move. */
+        StatusMove: {
+            record: components["schemas"]["Record"];
+            /** @description The status before the move. */
+            from?: string;
+            /** @description The status after the move. */
+            to: string;
+            /** @description False when the record already had that status (nothing is sent then). */
+            changed: boolean;
+            /** @description The callbacks queued, as their log entries are at this moment. */
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        /** @description A callback URL. */
+        CallbackRegistration: {
+            /**
+             * Format: uri
+             * @description An http(s) URL; it receives the webhook's POSTs.
+             */
+            url: string;
+        };
+        /** @description A registered callback URL. */
+        Callback: {
+            /** @description The webhook. */
+            webhook: string;
+            /** @description The URL, without userinfo. */
+            url: string;
+        };
+        /** @description The registered callback URLs. */
+        CallbackList: {
+            /** @description One per webhook. */
+            callbacks: components["schemas"]["Callback"][];
+        };
+        /** @description A callback in the delivery log. */
+        Delivery: {
+            /** @description The log entry's id. */
+            id: string;
+            /** @description The webhook. */
+            webhook: string;
+            /** @description The resource whose status change fired it. */
+            resource: string;
+            /** @description The record's id. */
+            resource_id: string;
+            /** @description The status change. */
+            event: {
+                /** @description The status before. */
+                from?: string;
+                /** @description The status after. */
+                to?: string;
+                /** @description What moved it: `control`, `expiry`, `clock`, or the operationId of an API call. */
+                cause?: string;
+            };
+            /** @description Where it is sent (without userinfo); absent when no URL is known. */
+            url?: string;
+            /** @description The Idempotency-Key of every delivery of this event. */
+            idempotency_key?: string;
+            /** @description The body sent. */
+            payload?: unknown;
+            /**
+             * @description `pending` (sending or waiting to retry), `delivered` (2xx), `failed` (no 2xx after every attempt), `skipped` (no URL).
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "skipped";
+            /**
+             * Format: int32
+             * @description How many times it is to be delivered (2 with `deliver_twice`).
+             */
+            times: number;
+            /**
+             * Format: int32
+             * @description How many times it got a 2xx.
+             */
+            delivered_count: number;
+            /** @description Every attempt, oldest first (at most 20). */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @description When it was made (real time).
+                 */
+                at?: string;
+                /**
+                 * Format: int32
+                 * @description The receiver's HTTP status; 0 when the request failed.
+                 */
+                status?: number;
+                /** @description Why the request failed, when it did. */
+                error?: string;
+                /**
+                 * Format: int32
+                 * @description How long it took.
+                 */
+                duration_ms?: number;
+            }[];
+            /** @description Why it was skipped or failed. */
+            note?: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (real time).
+             */
+            created_at: string;
+        };
+        /** @description The delivery log. */
+        DeliveryLog: {
+            /** @description The entries, oldest first. */
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        /** @description How far to move the clock. */
+        ClockAdvance: {
+            /**
+             * Format: int64
+             * @description Seconds to add (at most 400 days).
+             */
+            seconds: number;
+            /** @description Deliver each callback the expiries fire twice. */
+            deliver_twice?: boolean;
+        };
+        /** @description The clock after the advance and what expired. */
+        ClockAdvanceResult: {
+            clock: components["schemas"]["Clock"];
+            /** @description The records that expired, in order. */
+            expired: {
+                /** @description The resource. */
+                resource?: string;
+                /** @description The record's id. */
+                id?: string;
+                /** @description Its status before. */
+                from?: string;
+                /** @description Its status after. */
+                to?: string;
+                /** @description The ids of the delivery log entries of the callbacks it fired. */
+                deliveries?: string[];
+            }[];
+        };
+        /** @description An error status for the next calls of an operation. */
+        ErrorRuleRequest: {
+            /** @description An operationId of the API. */
+            operation_id: string;
+            /**
+             * Format: int32
+             * @description One of the error statuses the operation declares.
+             */
+            status: number;
+            /**
+             * Format: int32
+             * @description How many calls answer it.
+             * @default 1
+             */
+            count?: number;
+        };
+        /** @description A queued error status. */
+        ErrorRule: {
+            /** @description The rule's id. */
+            id: string;
+            /** @description The operation. */
+            operation_id: string;
+            /**
+             * Format: int32
+             * @description The status it answers.
+             */
+            status: number;
+            /**
+             * Format: int32
+             * @description How many more calls answer it.
+             */
+            remaining: number;
+        };
+        /** @description The queued error statuses, in the order they apply. */
+        ErrorRuleList: {
+            /** @description The rules. */
+            errors: components["schemas"]["ErrorRule"][];
+        };
+    };
+    responses: {
+        /** @description The input is not what the control API takes; `detail` says why and `field` names the member. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The call carries no credential (`Authorization: Bearer <value>` or the API's API-key header). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource, record or webhook for this credential. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A bound of the sandbox would be exceeded. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is larger than 64 KiB. */
+        TooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+         * @example invoice
+         */
+        Resource: string;
+        /**
+         * @description The record's id, as the API returned it.
+         * @example inv_7Q2M4K9D1X8C3V6B
+         */
+        Id: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getSandboxDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The description. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDescription"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["State"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    resetState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state is reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    resetAllStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every state is reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateResourceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description The record after the move, and the callbacks queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMove"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listCallbacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    registerCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook of the API (its name under `webhooks:`), e.g. `transactionCompleted`.
+                 * @example transactionCompleted
+                 */
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallbackRegistration"];
+            };
+        };
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Callback"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook of the API (its name under `webhooks:`), e.g. `transactionCompleted`.
+                 * @example transactionCompleted
+                 */
+                webhook: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the deliveries of this webhook.
+                 * @example transactionCompleted
+                 */
+                webhook?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLog"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The clock, and what expired. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockAdvanceResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorRuleList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErrorRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The error is queued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue is empty. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+}

@@ -1,0 +1,101 @@
+/**
+ * `sandboxControl(mockUrl, credential)`: a typed client of the sandbox control API
+ * (./openapi.yaml, types in generated/sandbox/schema.ts), exported by the testing entry. Each method
+ * resolves to the answer's body, or rejects with a SandboxControlError carrying the problem's
+ * `detail`, `field` and status. The credential (the same value the test's API requests carry) is
+ * sent as `Authorization: Bearer <value>`, which the control API accepts for every API.
+ *
+ *     const control = sandboxControl(mock.url, "test-token");
+ *     await control.setStatus("invoice", invoiceId, "Success", { deliverTwice: true });
+ *     await control.advanceClock(24 * 3600);
+ *     await control.queueError("createInvoice", 500);
+ */
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "../../generated/sandbox/schema.js";
+
+export type SandboxSchemas = components["schemas"];
+
+/** A 4xx/5xx answer of the control API. */
+export class SandboxControlError extends Error {
+  override readonly name = "SandboxControlError";
+  constructor(
+    readonly status: number,
+    message: string,
+    /** The member of the input concerned, when the control API names one. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SandboxControl {
+  /** The underlying openapi-fetch client (paths of the control API). */
+  readonly client: Client<paths>;
+  describe(): Promise<SandboxSchemas["SandboxDescription"]>;
+  state(): Promise<SandboxSchemas["State"]>;
+  reset(): Promise<SandboxSchemas["ResetResult"]>;
+  listStates(): Promise<SandboxSchemas["StateSummary"]>;
+  resetAll(): Promise<SandboxSchemas["ResetResult"]>;
+  record(resource: string, id: string): Promise<SandboxSchemas["Record"]>;
+  setStatus(resource: string, id: string, status: string, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["StatusMove"]>;
+  registerCallback(webhook: string, url: string): Promise<SandboxSchemas["Callback"]>;
+  callbacks(): Promise<SandboxSchemas["CallbackList"]>;
+  forgetCallback(webhook: string): Promise<SandboxSchemas["ResetResult"]>;
+  deliveries(webhook?: string): Promise<SandboxSchemas["Delivery"][]>;
+  clock(): Promise<SandboxSchemas["Clock"]>;
+  advanceClock(seconds: number, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["ClockAdvanceResult"]>;
+  queueError(operationId: string, status: number, count?: number): Promise<SandboxSchemas["ErrorRule"]>;
+  errors(): Promise<SandboxSchemas["ErrorRuleList"]>;
+  clearErrors(): Promise<SandboxSchemas["ResetResult"]>;
+}
+
+async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  const problem = (error ?? {}) as { detail?: string; field?: string };
+  throw new SandboxControlError(response.status, problem.detail ?? `the control API answered ${response.status}`, problem.field);
+}
+
+/** A control client for the sandbox mock at `mockUrl`, acting on `credential`'s state. */
+export function sandboxControl(mockUrl: string, credential: string, options: { fetch?: typeof fetch } = {}): SandboxControl {
+  if (typeof credential !== "string" || credential === "") throw new TypeError("sandboxControl: credential must be a non-empty string");
+  const client = createClient<paths>({
+    baseUrl: mockUrl.replace(/\/+$/, ""),
+    headers: { Authorization: `Bearer ${credential}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const path = (resource: string, id: string) => ({ path: { resource, id } });
+  return {
+    client,
+    describe: () => unwrap(client.GET("/_sandbox")),
+    state: () => unwrap(client.GET("/_sandbox/state")),
+    reset: () => unwrap(client.DELETE("/_sandbox/state")),
+    listStates: () => unwrap(client.GET("/_sandbox/state/all")),
+    resetAll: () => unwrap(client.DELETE("/_sandbox/state/all")),
+    record: (resource, id) => unwrap(client.GET("/_sandbox/resources/{resource}/{id}", { params: path(resource, id) })),
+    setStatus: (resource, id, status, { deliverTwice } = {}) =>
+      unwrap(
+        client.POST("/_sandbox/resources/{resource}/{id}/status", {
+          params: path(resource, id),
+          body: { status, ...(deliverTwice === undefined ? {} : { deliver_twice: deliverTwice }) },
+        }),
+      ),
+    registerCallback: (webhook, url) =>
+      unwrap(client.PUT("/_sandbox/callbacks/{webhook}", { params: { path: { webhook } }, body: { url } })),
+    callbacks: () => unwrap(client.GET("/_sandbox/callbacks")),
+    forgetCallback: (webhook) => unwrap(client.DELETE("/_sandbox/callbacks/{webhook}", { params: { path: { webhook } } })),
+    deliveries: async (webhook) =>
+      (await unwrap(client.GET("/_sandbox/deliveries", { params: { query: webhook === undefined ? {} : { webhook } } }))).deliveries,
+    clock: () => unwrap(client.GET("/_sandbox/clock")),
+    advanceClock: (seconds, { deliverTwice } = {}) =>
+      unwrap(
+        client.POST("/_sandbox/clock/advance", {
+          body: { seconds, ...(deliverTwice === undefined ? {} : { deliver_twice: deliverTwice }) },
+        }),
+      ),
+    queueError: (operationId, status, count) =>
+      unwrap(client.POST("/_sandbox/errors", { body: { operation_id: operationId, status, ...(count === undefined ? {} : { count }) } })),
+    errors: () => unwrap(client.GET("/_sandbox/errors")),
+    clearErrors: () => unwrap(client.DELETE("/_sandbox/errors")),
+  };
+}

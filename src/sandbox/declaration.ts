@@ -1,0 +1,456 @@
+/**
+ * The sandbox declaration of an API: `specs/<service>/<release>/sandbox.yaml`, beside the API's root
+ * spec. It says, as data, what the sandbox keeps and does for that API (the format is in
+ * src/sandbox/README.md and DECLARATION_SCHEMA below):
+ *
+ * - `resources`: what is stored (id member and prefix, the schema a record is shaped by, its status
+ *   member with the initial status, its expiry rule, what happens when it enters a status, which
+ *   webhook fires and where the URL comes from);
+ * - `operations`: by operationId, what each operation does to a resource (create, read, list,
+ *   update, delete, or `action`: only checks that the record exists), where the id comes from, how
+ *   the record is built from the request and how the answer is built (templates, ./template.ts).
+ *
+ * Every resource, status rule, expiry rule, callback and operation names the source it comes from
+ * (`source: <seed file>:<line>`); a choice the sources do not make is marked `convention:` with the
+ * reason. `loadDeclaration` checks the file against the schema and against the API's document
+ * (operations, webhooks, statuses and schemas exist; templates are well formed) and names the file,
+ * line and member of each problem.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { type Doc, findOperation, locate, parsePointer, refPointer, unescapeToken, webhooks } from "../document/index.js";
+import { type ApiEntry, packageRoot } from "../registry.js";
+import { type SpecValidator, specValidator } from "../validation/spec.js";
+import { checkTemplate, type Json } from "./template.js";
+
+export const KINDS = ["create", "read", "list", "update", "delete", "action"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface CallbackDeclaration {
+  webhook: string;
+  /** Statuses whose entry fires it; `"*"`: any status change. */
+  when: string[] | "*";
+  /** Where it goes: a template, e.g. `$callbackUrl` (registered through the control API) or `$resource.merchant.webhook_url`. */
+  url: Json;
+  /** Status -> the webhook's status code (its `x-status-codes`), available to the payload as `$event.code` and `$event.codeStatus`. */
+  codes?: Record<string, number | string>;
+  payload: Json;
+  source: string;
+  convention?: string;
+}
+
+export interface ResourceDeclaration {
+  name: string;
+  source: string;
+  convention?: string;
+  /** Pointer of the schema a record is shaped and checked by, e.g. `#/components/schemas/Invoice`. */
+  schema: string;
+  singleton: boolean;
+  /** The id member; new ids are `prefix` and 16 random base32 characters (`digits`: decimal digits). */
+  id: { field: string; prefix: string; digits: boolean };
+  /** A singleton's record when the credential first touches it (template). */
+  initial?: Json;
+  status?: { field: string; initial: string; values?: string[]; source: string; convention?: string };
+  expiry?: { at?: Json; hours?: Json; to: string; from: string[]; source: string; convention?: string };
+  /** Members set when the record enters a status (`"*"`: any status change), templates. */
+  on?: Record<string, { set: Json; source?: string; convention?: string }>;
+  callbacks: CallbackDeclaration[];
+}
+
+export interface OperationDeclaration {
+  operationId: string;
+  source: string;
+  convention?: string;
+  resource: string;
+  kind: Kind;
+  /** Where the id comes from (a reference, e.g. `$params.invoice_id`). */
+  id?: string;
+  /** create: one record per item of this list (`$item`, `$index`). */
+  each?: string;
+  /** create: values computed once per request (`$shared.<name>`). */
+  shared?: Record<string, Json>;
+  record?: Json;
+  status?: { value: Json; from?: string[]; refuse?: number; source?: string; convention?: string };
+  /** list: keep the records whose `field` equals `value` (one of, for a list), or whose time lies in [from, to]. */
+  filter?: Array<{ field: string; value?: Json; from?: Json; to?: Json; notFound?: boolean }>;
+  order?: "oldest" | "newest";
+  limit?: Json;
+  effects?: Array<{ when?: Json; resource: string; set: Json }>;
+  answer?: Json;
+}
+
+export interface Declaration {
+  /** Absolute path of the file. */
+  path: string;
+  resources: Record<string, ResourceDeclaration>;
+  operations: Record<string, OperationDeclaration>;
+  /** `file:line:col` of a member, by dotted path (`operations.createInvoice.record`). */
+  where(path: string): string;
+}
+
+/** Where an API's declaration lives: `sandbox.yaml` beside its root spec. */
+export function declarationPath(entry: ApiEntry): string {
+  return join(dirname(entry.rootPath), "sandbox.yaml");
+}
+
+const SOURCE = { type: "string", pattern: "^[\\w.-]+\\.txt:\\d+(-\\d+)?$", description: "seed file and line, e.g. 000_x.txt:147" };
+const TEMPLATE = {};
+const STATUS_LIST = { type: "array", items: { type: "string" }, minItems: 1 };
+
+/** The format of a declaration file (JSON Schema 2020-12). */
+export const DECLARATION_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  required: ["sandbox", "resources", "operations"],
+  additionalProperties: false,
+  properties: {
+    sandbox: { const: 1, description: "format version" },
+    description: { type: "string" },
+    resources: {
+      type: "object",
+      minProperties: 1,
+      propertyNames: { pattern: "^[a-z][A-Za-z0-9]*$" },
+      additionalProperties: {
+        type: "object",
+        required: ["source", "schema", "id"],
+        additionalProperties: false,
+        properties: {
+          source: SOURCE,
+          convention: { type: "string" },
+          description: { type: "string" },
+          schema: { type: "string", pattern: "^#/" },
+          singleton: { type: "boolean" },
+          id: {
+            type: "object",
+            required: ["field"],
+            additionalProperties: false,
+            properties: {
+              field: { type: "string", minLength: 1 },
+              prefix: { type: "string", pattern: "^[A-Za-z0-9_-]*$" },
+              digits: { type: "boolean" },
+            },
+          },
+          initial: TEMPLATE,
+          status: {
+            type: "object",
+            required: ["field", "initial", "source"],
+            additionalProperties: false,
+            properties: {
+              field: { type: "string" },
+              initial: { type: "string" },
+              values: STATUS_LIST,
+              source: SOURCE,
+              convention: { type: "string" },
+            },
+          },
+          expiry: {
+            type: "object",
+            required: ["to", "from", "source"],
+            anyOf: [{ required: ["at"] }, { required: ["hours"] }],
+            additionalProperties: false,
+            properties: {
+              at: TEMPLATE,
+              hours: TEMPLATE,
+              to: { type: "string" },
+              from: STATUS_LIST,
+              source: SOURCE,
+              convention: { type: "string" },
+            },
+          },
+          on: {
+            type: "object",
+            additionalProperties: {
+              type: "object",
+              required: ["set"],
+              additionalProperties: false,
+              properties: { set: { type: "object" }, source: SOURCE, convention: { type: "string" } },
+            },
+          },
+          callbacks: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["webhook", "when", "url", "payload", "source"],
+              additionalProperties: false,
+              properties: {
+                webhook: { type: "string" },
+                when: { anyOf: [STATUS_LIST, { const: "*" }] },
+                url: TEMPLATE,
+                codes: { type: "object", additionalProperties: { type: ["integer", "string"] } },
+                payload: TEMPLATE,
+                source: SOURCE,
+                convention: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+    },
+    operations: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["source", "resource", "kind"],
+        additionalProperties: false,
+        properties: {
+          source: SOURCE,
+          convention: { type: "string" },
+          description: { type: "string" },
+          resource: { type: "string" },
+          kind: { enum: [...KINDS] },
+          id: { type: "string", pattern: "^\\$" },
+          each: { type: "string", pattern: "^\\$" },
+          shared: { type: "object" },
+          record: TEMPLATE,
+          status: {
+            type: "object",
+            required: ["value"],
+            additionalProperties: false,
+            properties: {
+              value: TEMPLATE,
+              from: STATUS_LIST,
+              refuse: { type: "integer", minimum: 400, maximum: 599 },
+              source: SOURCE,
+              convention: { type: "string" },
+            },
+          },
+          filter: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["field"],
+              anyOf: [{ required: ["value"] }, { required: ["from"] }, { required: ["to"] }],
+              additionalProperties: false,
+              properties: { field: { type: "string" }, value: TEMPLATE, from: TEMPLATE, to: TEMPLATE, notFound: { type: "boolean" } },
+            },
+          },
+          order: { enum: ["oldest", "newest"] },
+          limit: TEMPLATE,
+          effects: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["resource", "set"],
+              additionalProperties: false,
+              properties: { when: TEMPLATE, resource: { type: "string" }, set: { type: "object" } },
+            },
+          },
+          answer: TEMPLATE,
+        },
+      },
+    },
+  },
+} as const;
+
+/** A declaration that cannot be used: the message names the file, line and member. */
+export class DeclarationError extends Error {
+  override readonly name = "DeclarationError";
+}
+
+/** Line and column of a dotted path in a parsed YAML document (the deepest node that exists). */
+function positionFinder(document: ReturnType<typeof parseDocument>, lineCounter: LineCounter) {
+  return (path: string): { line: number; col: number } => {
+    let node: unknown = document.contents;
+    let at: any = node;
+    for (const key of path === "" ? [] : path.split(".")) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+        if (!pair) break;
+        at = pair.key as never;
+        node = pair.value;
+      } else if (isSeq(node) && node.items[Number(key)]) {
+        at = node = node.items[Number(key)] as never;
+      } else break;
+    }
+    return at?.range ? lineCounter.linePos(at.range[0]) : { line: 1, col: 1 };
+  };
+}
+
+/** The declaration schema, compiled once per process. */
+let schemaValidator: ValidateFunction<Json> | undefined;
+const declarationSchema = () => (schemaValidator ??= new Ajv2020({ allErrors: true, strict: false }).compile<Json>(DECLARATION_SCHEMA));
+
+const statusSchemaPointer = (resource: ResourceDeclaration) => `${refPointer(resource.schema)}/properties/${resource.status!.field}`;
+
+/**
+ * Reads and checks the declaration at `path` against `doc` (the API's bundled document); `statuses`
+ * is a validator over `doc` to reuse (one is made otherwise). Throws a DeclarationError listing
+ * every problem as `file:line:col member: message`.
+ */
+export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator = specValidator(doc)): Declaration {
+  const shown = relative(packageRoot, path).startsWith("..") ? path : relative(packageRoot, path);
+  const text = readFileSync(path, "utf8");
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter });
+  if (parsed.errors.length > 0) throw new DeclarationError(`${shown}: not valid YAML: ${parsed.errors[0].message}`);
+  const position = positionFinder(parsed, lineCounter);
+  const where = (member: string) => {
+    const { line, col } = position(member);
+    return `${shown}:${line}:${col}`;
+  };
+  const raw: Json = parsed.toJS();
+  const problems: string[] = [];
+  const problem = (member: string, message: string) => problems.push(`${where(member)} ${member || "(root)"}: ${message}`);
+
+  const validate = declarationSchema();
+  if (!validate(raw)) {
+    for (const error of validate.errors ?? []) {
+      const tokens = error.instancePath.split("/").slice(1).map(unescapeToken);
+      const params = error.params as Record<string, unknown>;
+      if (error.keyword === "required") tokens.push(String(params.missingProperty));
+      if (error.keyword === "additionalProperties") tokens.push(String(params.additionalProperty));
+      const message =
+        error.keyword === "required"
+          ? "is required"
+          : error.keyword === "additionalProperties"
+            ? "is not a member of a sandbox declaration (see src/sandbox/README.md)"
+            : error.keyword === "enum"
+              ? `must be one of ${(params.allowedValues as string[]).join(", ")}`
+              : (error.message ?? error.keyword);
+      problem(tokens.join("."), message);
+    }
+    throw new DeclarationError(`${shown}: invalid sandbox declaration:\n  ${[...new Set(problems)].join("\n  ")}`);
+  }
+
+  const webhookNames = webhooks(doc).map((w) => w.path);
+  const resources: Record<string, ResourceDeclaration> = {};
+  for (const [name, r] of Object.entries<Json>(raw.resources)) {
+    const member = `resources.${name}`;
+    const resource: ResourceDeclaration = {
+      name,
+      source: r.source,
+      convention: r.convention,
+      schema: r.schema,
+      singleton: r.singleton === true,
+      id: { field: r.id.field, prefix: r.id.prefix ?? "", digits: r.id.digits === true },
+      initial: r.initial,
+      status: r.status,
+      expiry: r.expiry,
+      on: r.on,
+      callbacks: r.callbacks ?? [],
+    };
+    resources[name] = resource;
+    const target = refPointer(resource.schema);
+    const schema = target === undefined ? undefined : locate(doc, ...parsePointer(target)).value;
+    if (!schema) {
+      problem(`${member}.schema`, `${resource.schema} is not a schema of the API's document`);
+      continue;
+    }
+    if (resource.singleton && resource.expiry) problem(`${member}.expiry`, "a singleton does not expire");
+    const checkStatus = (value: string, at: string) => {
+      if (!resource.status) return;
+      if (resource.status.values && !resource.status.values.includes(value)) {
+        problem(at, `"${value}" is not one of status.values (${resource.status.values.join(", ")})`);
+      } else if (statuses.check(statusSchemaPointer(resource), value).length > 0) {
+        problem(at, `"${value}" is not a status ${resource.schema} allows`);
+      }
+    };
+    if (resource.status) {
+      try {
+        statuses.check(statusSchemaPointer(resource), resource.status.initial);
+      } catch {
+        problem(`${member}.status.field`, `${resource.schema} has no member "${resource.status.field}"`);
+        continue;
+      }
+      for (const [i, value] of (resource.status.values ?? []).entries()) checkStatus(value, `${member}.status.values.${i}`);
+      checkStatus(resource.status.initial, `${member}.status.initial`);
+    }
+    if (resource.expiry) {
+      if (!resource.status) problem(`${member}.expiry`, "an expiry rule needs a status (the status it moves the record to)");
+      checkStatus(resource.expiry.to, `${member}.expiry.to`);
+      resource.expiry.from.forEach((value, i) => checkStatus(value, `${member}.expiry.from.${i}`));
+    }
+    for (const [status, rule] of Object.entries(resource.on ?? {})) {
+      if (!resource.status) problem(`${member}.on`, "status rules need a status");
+      else if (status !== "*") checkStatus(status, `${member}.on.${status}`);
+      for (const [path, message] of checkTemplate(rule.set)) problem(`${member}.on.${status}.set${path ? `.${path}` : ""}`, message);
+    }
+    resource.callbacks.forEach((callback, i) => {
+      const at = `${member}.callbacks.${i}`;
+      if (!resource.status) problem(at, "callbacks fire on status changes: the resource needs a status");
+      if (!webhookNames.includes(callback.webhook)) {
+        problem(
+          `${at}.webhook`,
+          `"${callback.webhook}" is not a webhook of the API (${webhookNames.length > 0 ? webhookNames.join(", ") : "it declares none"})`,
+        );
+      } else if (callback.codes) {
+        const declared = (locate(doc, "webhooks", callback.webhook).value?.post?.["x-status-codes"] ?? []) as Array<{ code: unknown }>;
+        for (const [status, code] of Object.entries(callback.codes)) {
+          checkStatus(status, `${at}.codes.${status}`);
+          if (!declared.some((d) => String(d.code) === String(code)))
+            problem(`${at}.codes.${status}`, `${code} is not one of the webhook's x-status-codes`);
+        }
+      }
+      if (Array.isArray(callback.when)) callback.when.forEach((value, j) => checkStatus(value, `${at}.when.${j}`));
+      for (const key of ["url", "payload"] as const)
+        for (const [path, message] of checkTemplate(callback[key])) problem(`${at}.${key}${path ? `.${path}` : ""}`, message);
+    });
+    for (const key of ["initial"] as const)
+      for (const [path, message] of checkTemplate(resource[key])) problem(`${member}.${key}${path ? `.${path}` : ""}`, message);
+    if (resource.expiry)
+      for (const key of ["at", "hours"] as const)
+        for (const [path, message] of checkTemplate(resource.expiry[key]))
+          problem(`${member}.expiry.${key}${path ? `.${path}` : ""}`, message);
+  }
+
+  const operations: Record<string, OperationDeclaration> = {};
+  for (const [operationId, o] of Object.entries<Json>(raw.operations)) {
+    const member = `operations.${operationId}`;
+    const operation: OperationDeclaration = { operationId, ...o };
+    operations[operationId] = operation;
+    const op = findOperation(doc, operationId);
+    if (op?.section !== "paths") {
+      problem(member, `"${operationId}" is not an operationId of the API's paths`);
+      continue;
+    }
+    const resource = resources[operation.resource];
+    if (!resource) {
+      problem(`${member}.resource`, `"${operation.resource}" is not a resource of this declaration (${Object.keys(resources).join(", ")})`);
+      continue;
+    }
+    const needsId = ["read", "update", "delete", "action"].includes(operation.kind) && !resource.singleton;
+    if (needsId && operation.id === undefined)
+      problem(member, `a ${operation.kind} of ${resource.name} needs \`id\` (where the id comes from)`);
+    if (operation.kind === "create" && resource.singleton)
+      problem(`${member}.kind`, `${resource.name} is a singleton: it always exists, use kind update`);
+    if (operation.kind === "create" && operation.record === undefined) problem(member, "a create needs `record`");
+    if (operation.kind === "delete" && resource.singleton)
+      problem(`${member}.kind`, `${resource.name} is a singleton and cannot be deleted`);
+    if (operation.each !== undefined && operation.kind !== "create") problem(`${member}.each`, "only a create makes one record per item");
+    if (operation.status) {
+      if (operation.kind !== "update") problem(`${member}.status`, "only an update moves a status");
+      if (!resource.status) problem(`${member}.status`, `${resource.name} has no status`);
+      for (const [i, value] of (operation.status.from ?? []).entries()) {
+        if (resource.status?.values && !resource.status.values.includes(value))
+          problem(`${member}.status.from.${i}`, `"${value}" is not a status of ${resource.name}`);
+      }
+    }
+    for (const [i, effect] of (operation.effects ?? []).entries()) {
+      if (!resources[effect.resource]?.singleton)
+        problem(`${member}.effects.${i}.resource`, `"${effect.resource}" is not a singleton resource of this declaration`);
+    }
+    const templates: Array<[string, Json]> = [
+      ["id", operation.id],
+      ["each", operation.each],
+      ["shared", operation.shared],
+      ["record", operation.record],
+      ["status.value", operation.status?.value],
+      ["filter", operation.filter],
+      ["limit", operation.limit],
+      ["effects", operation.effects],
+      ["answer", operation.answer],
+    ];
+    for (const [key, template] of templates)
+      for (const [path, message] of checkTemplate(template)) problem(`${member}.${key}${path ? `.${path}` : ""}`, message);
+  }
+
+  if (problems.length > 0) throw new DeclarationError(`${shown}: invalid sandbox declaration:\n  ${problems.join("\n  ")}`);
+  return { path, resources, operations, where };
+}
+
+/** The declaration of an API, or undefined when it has none (then the sandbox keeps no resources for it). */
+export function declarationOf(entry: ApiEntry, doc: Doc, path = declarationPath(entry), statuses?: SpecValidator): Declaration | undefined {
+  return existsSync(path) ? loadDeclaration(path, doc, statuses) : undefined;
+}

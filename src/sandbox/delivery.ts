@@ -1,0 +1,246 @@
+/**
+ * Callback delivery for the sandbox, through the package's sender (src/callbacks/send.ts
+ * `sendCallback`, which checks the payload against the webhook's schema): one event is one
+ * `Idempotency-Key`, delivered until the receiver answers 2xx, at most `attempts` times with an
+ * exponential backoff between attempts (`baseDelayMs`, doubling, at most `maxDelayMs`), each
+ * attempt with a timeout. Asked to deliver an event twice, the sandbox sends it once more, with the
+ * same key, after the first success. Redirects are not followed (a 3xx is a failed attempt).
+ *
+ * Events of one credential are delivered one after the other, in the order they happened. Every
+ * attempt is recorded in the credential's delivery log (src/sandbox/store.ts), which the control
+ * API shows. This retry policy is the sandbox's own: the sources do not show the provider's.
+ * Nothing is sent to a URL with userinfo or to a reserved example domain (the specs' examples use
+ * them): such an event is logged as failed with the reason.
+ */
+import { randomUUID } from "node:crypto";
+import { sendCallback } from "../callbacks/send.js";
+import { type CredentialState, type DeliveryEntry, LIMITS } from "./store.js";
+
+export interface RetryPolicy {
+  /** Attempts per delivery, the first included (1-10). */
+  attempts: number;
+  /** Wait before the second attempt, ms; doubled for each later one (1-60000). */
+  baseDelayMs: number;
+  /** Longest wait between attempts, ms (1-60000). */
+  maxDelayMs: number;
+  /** Timeout of one attempt, ms (100-30000). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 250, maxDelayMs: 4000, timeoutMs: 5000 };
+
+const clamp = (value: number | undefined, min: number, max: number, fallback: number) =>
+  value === undefined || !Number.isFinite(value) ? fallback : Math.min(max, Math.max(min, Math.round(value)));
+
+/** The policy with every value inside its bounds. */
+export function boundedRetry(policy: Partial<RetryPolicy> = {}): RetryPolicy {
+  return {
+    attempts: clamp(policy.attempts, 1, 10, DEFAULT_RETRY.attempts),
+    baseDelayMs: clamp(policy.baseDelayMs, 1, 60_000, DEFAULT_RETRY.baseDelayMs),
+    maxDelayMs: clamp(policy.maxDelayMs, 1, 60_000, DEFAULT_RETRY.maxDelayMs),
+    timeoutMs: clamp(policy.timeoutMs, 100, 30_000, DEFAULT_RETRY.timeoutMs),
+  };
+}
+
+/** The wait before attempt `n` (2, 3, ...). */
+export const backoff = (policy: RetryPolicy, n: number) => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 2));
+
+/** `url` without userinfo, for the log; undefined when it is not an http(s) URL. */
+export function displayUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when an http(s) URL carries userinfo (`user:pass@`). */
+export function hasUserinfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True for a host under the domains RFC 2606 reserves for examples (example.com, .net, .org and
+ * the .example and .invalid TLDs): the specs' example URLs use them, and they never resolve, so the
+ * sandbox does not try (no DNS lookup, no retries).
+ */
+export function isExampleHost(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, "");
+    return /(^|\.)example\.(com|net|org)$/.test(host) || /\.(example|invalid)$/.test(host) || host === "example" || host === "invalid";
+  } catch {
+    return false;
+  }
+}
+
+export interface DelivererOptions {
+  alias: string;
+  /** Registry the alias is looked up in (default: the package's own). */
+  registry?: string;
+  retry?: Partial<RetryPolicy>;
+  fetch?: typeof fetch;
+}
+
+export interface CallbackEvent {
+  webhook: string;
+  resource: string;
+  resourceId: string;
+  event: DeliveryEntry["event"];
+  /** Where to send it; undefined when no URL is known (the entry is logged as skipped). */
+  url?: string;
+  payload: unknown;
+  /** 1, or 2 to deliver it twice. */
+  times: number;
+}
+
+export class Deliverer {
+  readonly policy: RetryPolicy;
+  private readonly queues = new WeakMap<CredentialState, Promise<void>>();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly closing = new AbortController();
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: DelivererOptions) {
+    this.policy = boundedRetry(options.retry);
+    const base = options.fetch ?? fetch;
+    // Never follow a redirect: a 3xx is an answer like any other non-2xx.
+    this.fetch = ((input: RequestInfo | URL, init?: RequestInit) => base(input, { ...init, redirect: "manual" })) as typeof fetch;
+  }
+
+  /** Logs the event in the credential's delivery log and queues its delivery; returns the log entry. */
+  enqueue(state: CredentialState, event: CallbackEvent): DeliveryEntry {
+    const url = event.url === undefined ? undefined : displayUrl(event.url);
+    const entry: DeliveryEntry = {
+      id: `dlv_${randomUUID()}`,
+      webhook: event.webhook,
+      resource: event.resource,
+      resourceId: event.resourceId,
+      event: event.event,
+      url,
+      idempotencyKey: randomUUID(),
+      payload: event.payload,
+      state: "pending",
+      times: event.times,
+      deliveredCount: 0,
+      attempts: [],
+      createdAt: new Date().toISOString(),
+    };
+    if (event.url === undefined || event.url === "") {
+      entry.state = "skipped";
+      entry.note = "no callback URL is known for this event (see the webhook's url rule in GET /_sandbox)";
+      delete entry.idempotencyKey;
+      state.log(entry);
+      return entry;
+    }
+    if (url === undefined) {
+      entry.state = "failed";
+      entry.note = "the callback URL is not an http(s) URL";
+      state.log(entry);
+      return entry;
+    }
+    if (isExampleHost(event.url)) {
+      entry.state = "failed";
+      entry.note = "the callback URL's host is a reserved example domain (RFC 2606), which does not exist: nothing is sent";
+      state.log(entry);
+      return entry;
+    }
+    if (hasUserinfo(event.url)) {
+      entry.state = "failed";
+      entry.note = "the callback URL carries a user name or password, which the sandbox does not send";
+      state.log(entry);
+      return entry;
+    }
+    state.log(entry);
+    const previous = this.queues.get(state) ?? Promise.resolve();
+    const run = previous.then(() => this.deliver(entry, event.url!));
+    this.queues.set(state, run);
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+    return entry;
+  }
+
+  /** Resolves when every delivery queued so far has finished (delivered, failed or cancelled). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Cancels waiting retries; deliveries in flight end with their current attempt. */
+  close(): void {
+    this.closing.abort();
+  }
+
+  private wait(ms: number): Promise<boolean> {
+    if (this.closing.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.closing.signal.removeEventListener("abort", stop);
+        resolve(true);
+      }, ms);
+      const stop = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      this.closing.signal.addEventListener("abort", stop, { once: true });
+    });
+  }
+
+  private async attempt(entry: DeliveryEntry, url: string): Promise<boolean> {
+    const started = performance.now();
+    let status = 0;
+    let error: string | undefined;
+    try {
+      const result = await sendCallback(this.options.alias, entry.webhook, {
+        to: url,
+        payload: entry.payload,
+        idempotencyKey: entry.idempotencyKey,
+        timeoutMs: this.policy.timeoutMs,
+        registry: this.options.registry,
+        fetch: this.fetch,
+      });
+      const delivery = result.deliveries[0];
+      status = delivery.status;
+      error = delivery.error;
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    if (entry.attempts.length < LIMITS.attemptsLogged) {
+      entry.attempts.push({
+        at: new Date().toISOString(),
+        status,
+        ...(error ? { error } : {}),
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
+    return status >= 200 && status < 300;
+  }
+
+  private async deliver(entry: DeliveryEntry, url: string): Promise<void> {
+    for (let time = 1; time <= entry.times; time++) {
+      let ok = false;
+      for (let n = 1; n <= this.policy.attempts; n++) {
+        if (this.closing.signal.aborted) break;
+        if (n > 1 && !(await this.wait(backoff(this.policy, n)))) break;
+        ok = await this.attempt(entry, url);
+        if (ok) break;
+      }
+      if (!ok) {
+        entry.state = "failed";
+        entry.note = this.closing.signal.aborted
+          ? "the sandbox stopped before the delivery succeeded"
+          : `no 2xx answer after ${this.policy.attempts} attempt(s)`;
+        return;
+      }
+      entry.deliveredCount++;
+    }
+    entry.state = "delivered";
+  }
+}

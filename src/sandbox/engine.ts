@@ -1,0 +1,583 @@
+/**
+ * The sandbox engine: one per mock instance, generic over the registry. It reads the API's bundled
+ * document and its declaration (./declaration.ts) and, for each request Prism judged valid, answers
+ * from state instead of the spec's example:
+ *
+ * 1. the request's credential (the value of the bearer token or API key the operation's security
+ *    scheme names) selects its bucket in the store (./store.ts);
+ * 2. what is due to expire on that credential's clock expires (with its callbacks);
+ * 3. an error status queued for the operation through the control API is answered instead;
+ * 4. an operation the declaration covers creates, reads, lists, updates or deletes records, builds
+ *    its answer from them (./template.ts), shapes it to the operation's response schema
+ *    (./shape.ts); an unknown id gets the not-found answer the operation declares (404);
+ * 5. any other operation keeps Prism's answer (the spec's example).
+ *
+ * Status changes (by an operation, by the control API, by expiry) set what the declaration says and
+ * fire its callbacks through ./delivery.ts. Nothing here knows an API: it is all in the declaration.
+ */
+import {
+  type Doc,
+  findOperation,
+  type Operation,
+  operations,
+  parsePointer,
+  refPointer,
+  requestContents,
+  responseContents,
+  responseKey,
+  securitySchemes,
+} from "../document/index.js";
+import type { ApiEntry } from "../registry.js";
+import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
+import { type SpecValidator, specValidator } from "../validation/spec.js";
+import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
+import { Deliverer, type RetryPolicy } from "./delivery.js";
+import { plain, shape } from "./shape.js";
+import { type CredentialState, type DeliveryEntry, LimitError, SandboxStore, type StoredRecord } from "./store.js";
+import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
+
+export interface SandboxOptions {
+  /** Declaration to use instead of `sandbox.yaml` beside the API's root spec. */
+  declarationPath?: string;
+  /** Registry the API is looked up in when callbacks are sent (default: the package's own). */
+  registry?: string;
+  /** Callback delivery retries (bounded, see ./delivery.ts). */
+  retry?: Partial<RetryPolicy>;
+  /** fetch used to deliver callbacks (tests). */
+  fetch?: typeof fetch;
+}
+
+/** What the mock's HTTP layer gives the engine for a request Prism judged valid. */
+export interface SandboxRequest {
+  operationId: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  /** The 2xx status Prism chose. */
+  status: number;
+}
+
+export interface SandboxAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** An sl-violations entry, as Prism writes them. */
+export interface AnswerViolation {
+  location: string[];
+  severity: string;
+  code: string | number | undefined;
+  message: string;
+}
+
+/** A control-API input problem: answered 4xx with the message and the member it concerns. */
+export class ControlError extends Error {
+  override readonly name = "ControlError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StatusMove {
+  record: StoredRecord;
+  from?: string;
+  to: string;
+  changed: boolean;
+  deliveries: DeliveryEntry[];
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** `$.a.b[0]["c d"]` -> `["a", "b", "0", "c d"]`. */
+export function jsonPathTokens(path: string): string[] {
+  const tokens: string[] = [];
+  const pattern = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
+  for (const match of path.slice(1).matchAll(pattern)) tokens.push(match[1] ?? match[2] ?? JSON.parse(match[3]));
+  return tokens;
+}
+
+/** Contract violations of an answer in the sl-violations form Prism uses. */
+export function toSlViolations(violations: ContractViolation[]): AnswerViolation[] {
+  return violations.map((v) => ({
+    location: v.in === "body" ? ["response", "body", ...jsonPathTokens(v.path)] : ["response", v.in],
+    severity: "Error",
+    code: v.keyword ?? (v.in === "status" ? "status" : undefined),
+    message: v.message,
+  }));
+}
+
+function pathMatcher(template: string): (path: string) => Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (name) {
+        names.push(name);
+        return "([^/]+)";
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  const regex = new RegExp(`^${source}$`);
+  return (path) => {
+    const match = regex.exec(path);
+    if (!match) return undefined;
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => {
+      try {
+        params[name] = decodeURIComponent(match[i + 1]);
+      } catch {
+        params[name] = match[i + 1];
+      }
+    });
+    return params;
+  };
+}
+
+export class SandboxEngine {
+  readonly store = new SandboxStore();
+  readonly declaration: Declaration | undefined;
+  readonly deliverer: Deliverer;
+  readonly operations: Operation[];
+  private readonly validator: ContractValidator;
+  private readonly statusChecks: SpecValidator;
+  private readonly matchers = new Map<string, (path: string) => Record<string, string> | undefined>();
+  private readonly nextExpiry = new WeakMap<CredentialState, number>();
+
+  constructor(
+    readonly entry: ApiEntry,
+    readonly doc: Doc,
+    options: SandboxOptions = {},
+    specPath = entry.bundlePath,
+  ) {
+    this.statusChecks = specValidator(doc);
+    this.declaration = declarationOf(entry, doc, options.declarationPath, this.statusChecks);
+    this.operations = operations(doc);
+    this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
+    this.deliverer = new Deliverer({ alias: entry.alias, registry: options.registry, retry: options.retry, fetch: options.fetch });
+  }
+
+  close(): void {
+    this.deliverer.close();
+  }
+
+  operation(operationId: string): Operation | undefined {
+    const op = findOperation(this.doc, operationId);
+    return op?.section === "paths" ? op : undefined;
+  }
+
+  // ---------------------------------------------------------------- credentials
+
+  /** The credential value a request carries for `op` (any scheme the operation accepts); "" when it has none. */
+  credentialOf(op: Operation | undefined, headers: SandboxRequest["headers"], query: SandboxRequest["query"] = {}): string {
+    const schemes = op ? securitySchemes(this.doc, op) : [];
+    for (const scheme of schemes) {
+      if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") {
+        const value = first(headers.authorization);
+        const space = value?.indexOf(" ") ?? -1;
+        if (value && space > 0 && value.slice(space + 1).trim()) return value.slice(space + 1).trim();
+      } else if (scheme.type === "apiKey" && scheme.parameter) {
+        const value =
+          scheme.in === "header"
+            ? first(headers[scheme.parameter.toLowerCase()])
+            : scheme.in === "query"
+              ? first(query[scheme.parameter])
+              : undefined;
+        if (value) return value;
+      }
+    }
+    return "";
+  }
+
+  /** The header names a credential may arrive in on the control API: Authorization and every apiKey header of the API. */
+  controlCredential(headers: SandboxRequest["headers"]): string | undefined {
+    const authorization = first(headers.authorization);
+    const space = authorization?.indexOf(" ") ?? -1;
+    if (authorization && space > 0 && authorization.slice(space + 1).trim()) return authorization.slice(space + 1).trim();
+    const names = new Set(["x-api-key"]);
+    for (const op of this.operations)
+      for (const scheme of securitySchemes(this.doc, op))
+        if (scheme.type === "apiKey" && scheme.in === "header" && scheme.parameter) names.add(scheme.parameter.toLowerCase());
+    for (const name of names) {
+      const value = first(headers[name]);
+      if (value) return value;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  /** The answer to a request Prism judged valid, from state; undefined keeps Prism's answer. */
+  answer(request: SandboxRequest): SandboxAnswer | undefined {
+    const op = this.operation(request.operationId);
+    if (!op) return undefined;
+    const state = this.store.forCredential(this.credentialOf(op, request.headers, request.query));
+    this.tick(state, "expiry");
+    const forced = state.errors.find((rule) => rule.operationId === op.operationId);
+    if (forced) {
+      forced.remaining -= 1;
+      if (forced.remaining <= 0) state.errors = state.errors.filter((rule) => rule !== forced);
+      return this.declaredAnswer(op, forced.status);
+    }
+    const declared = this.declaration?.operations[op.operationId];
+    if (!declared) return undefined;
+    let matcher = this.matchers.get(op.path);
+    if (!matcher) {
+      matcher = pathMatcher(op.path);
+      this.matchers.set(op.path, matcher);
+    }
+    const params: Record<string, unknown> = { ...request.query, ...(matcher(request.path) ?? {}) };
+    try {
+      const body = this.run(state, op, request.body, params);
+      if (body === NOT_FOUND) return this.declaredAnswer(op, 404);
+      if (isRefusal(body)) return this.declaredAnswer(op, body.status);
+      return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
+    } catch (error) {
+      if (!(error instanceof LimitError)) throw error;
+      return {
+        status: 507,
+        headers: { "Content-Type": "application/problem+json" },
+        body: { type: "about:blank", title: "Sandbox limit reached", status: 507, detail: error.message },
+      };
+    }
+  }
+
+  /** The findings of the contract validator on an answer, as sl-violations. */
+  validateAnswer(operationId: string, answer: SandboxAnswer): AnswerViolation[] {
+    if (answer.status === 507) return []; // the sandbox's own limit answer, not the API's
+    const { violations } = this.validator.validateResponse({ operationId, status: answer.status, body: answer.body });
+    return toSlViolations(violations);
+  }
+
+  /** An answer with `status` as the operation declares it: its first example, else no body. */
+  declaredAnswer(op: Operation, status: number): SandboxAnswer {
+    const key = responseKey(op, status);
+    if (!key) return { status };
+    const contents = responseContents(this.doc, op.responses[key]);
+    const media = contents.find((c) => c.examples.length > 0);
+    if (!media) return { status };
+    return { status, headers: { "Content-Type": media.mediaType }, body: media.examples[0].value };
+  }
+
+  private shapeAnswer(op: Operation, status: number, body: Json): Json {
+    const key = responseKey(op, status);
+    const contents = key ? responseContents(this.doc, op.responses[key]) : [];
+    const media = contents.find((c) => /json/i.test(c.mediaType)) ?? contents[0];
+    if (!media) return undefined;
+    return media.schema ? shape(this.doc, body, media.schema.value, media.schema.at) : plain(body);
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  private resource(name: string): ResourceDeclaration {
+    const resource = this.declaration?.resources[name];
+    if (!resource) throw new Error(`${this.entry.alias}: no resource "${name}" in the sandbox declaration`);
+    return resource;
+  }
+
+  /** A singleton's record, created from its `initial` template on first use. */
+  singleton(state: CredentialState, name: string): StoredRecord {
+    const resource = this.resource(name);
+    const existing: StoredRecord | undefined = state.records.get(name)?.values().next().value;
+    if (existing) return existing;
+    const id = this.freshId(state, resource);
+    const data = { ...(evaluate(resource.initial ?? {}, { id, now: new Instant(state.now()) }) ?? {}), [resource.id.field]: id };
+    return state.add(name, id, data);
+  }
+
+  private freshId(state: CredentialState, resource: ResourceDeclaration): string {
+    for (;;) {
+      const id = newId(resource.id.prefix, resource.id.digits);
+      if (!state.get(resource.name, id)) return id;
+    }
+  }
+
+  private context(state: CredentialState, request: Json, params: Record<string, unknown>): TemplateContext {
+    return {
+      request,
+      params,
+      now: new Instant(state.now()),
+      resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
+      all: (name) => (this.declaration?.resources[name] ? state.list(name).map((r) => r.data) : undefined),
+    };
+  }
+
+  private find(state: CredentialState, resource: ResourceDeclaration, idRef: string | undefined, ctx: TemplateContext) {
+    const id = idRef === undefined ? undefined : evaluate(idRef, ctx);
+    if (resource.singleton) {
+      const record = this.singleton(state, resource.name);
+      return id === undefined || id === null || id === "" || String(id) === record.id ? record : undefined;
+    }
+    if (typeof id !== "string" && typeof id !== "number") return undefined;
+    return state.get(resource.name, String(id));
+  }
+
+  private expiryOf(resource: ResourceDeclaration, ctx: TemplateContext, now: number): number | undefined {
+    if (!resource.expiry) return undefined;
+    const at = resource.expiry.at === undefined ? undefined : toInstant(evaluate(resource.expiry.at, ctx));
+    if (at) return at.ms;
+    const hours = Number(resource.expiry.hours === undefined ? undefined : evaluate(resource.expiry.hours, ctx));
+    return Number.isFinite(hours) && hours > 0 ? now + hours * 3_600_000 : undefined;
+  }
+
+  private applyEffects(
+    state: CredentialState,
+    effects: Array<{ when?: Json; resource: string; set: Json }> | undefined,
+    ctx: TemplateContext,
+  ) {
+    for (const effect of effects ?? []) {
+      if (effect.when !== undefined && !evaluate(effect.when, ctx)) continue;
+      const target = this.singleton(state, effect.resource);
+      state.replace(target, { ...target.data, ...evaluate(effect.set, ctx) });
+    }
+  }
+
+  private run(state: CredentialState, op: Operation, request: Json, params: Record<string, unknown>): Json {
+    const declared = this.declaration!.operations[op.operationId];
+    const resource = this.resource(declared.resource);
+    const base = this.context(state, request, params);
+    const now = state.now();
+    switch (declared.kind) {
+      case "create": {
+        const shared: Record<string, Json> = {};
+        for (const [name, template] of Object.entries(declared.shared ?? {})) shared[name] = evaluate(template, { ...base, shared });
+        const items: Json[] = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
+        const created: StoredRecord[] = [];
+        let expiry: Instant | undefined;
+        (Array.isArray(items) ? items : []).forEach((item, index) => {
+          const id = this.freshId(state, resource);
+          const status = resource.status?.initial;
+          const itemCtx: TemplateContext = { ...base, id, item, index, status, shared };
+          const expiresAt = this.expiryOf(resource, itemCtx, now);
+          expiry ??= expiresAt === undefined ? undefined : new Instant(expiresAt);
+          itemCtx.expiry = expiresAt === undefined ? undefined : new Instant(expiresAt);
+          const data = {
+            [resource.id.field]: id,
+            ...(resource.status ? { [resource.status.field]: status } : {}),
+            ...(evaluate(declared.record, itemCtx) ?? {}),
+            [resource.id.field]: id,
+          };
+          const record = state.add(resource.name, id, data, expiresAt);
+          if (expiresAt !== undefined) this.nextExpiry.set(state, Math.min(this.nextExpiry.get(state) ?? Infinity, expiresAt));
+          this.applyEffects(state, declared.effects, { ...itemCtx, record: data });
+          created.push(record);
+        });
+        return evaluate(declared.answer ?? "$record", {
+          ...base,
+          id: created[0]?.id,
+          record: created[0]?.data,
+          records: created.map((r) => r.data),
+          expiry,
+          shared,
+        });
+      }
+      case "read":
+      case "action": {
+        const record = this.find(state, resource, declared.id, base);
+        if (!record) return NOT_FOUND;
+        return evaluate(declared.answer ?? "$record", { ...base, id: record.id, record: record.data });
+      }
+      case "list": {
+        let records = state.list(resource.name);
+        if ((declared.order ?? "oldest") === "newest") records.reverse();
+        for (const filter of declared.filter ?? []) {
+          if (filter.value !== undefined) {
+            const value = evaluate(filter.value, base);
+            if (value === undefined || value === null || value === "") continue;
+            const wanted = (Array.isArray(value) ? value : [value]).map(String);
+            records = records.filter((r) => wanted.includes(String(r.data?.[filter.field])));
+            if (filter.notFound && records.length === 0) return NOT_FOUND;
+          } else {
+            const from = filter.from === undefined ? undefined : toInstant(evaluate(filter.from, base));
+            const to = filter.to === undefined ? undefined : toInstant(evaluate(filter.to, base));
+            records = records.filter((r) => {
+              const at = toInstant(r.data?.[filter.field]);
+              return at !== undefined && (from === undefined || at.ms >= from.ms) && (to === undefined || at.ms <= to.ms);
+            });
+          }
+        }
+        const limit = declared.limit === undefined ? Number.NaN : Number(evaluate(declared.limit, base));
+        let next: string | undefined;
+        if (Number.isInteger(limit) && limit > 0 && records.length > limit) {
+          next = records[limit].id;
+          records = records.slice(0, limit);
+        }
+        return evaluate(declared.answer ?? "$records", { ...base, records: records.map((r) => r.data), next });
+      }
+      case "update": {
+        const record = this.find(state, resource, declared.id, base);
+        if (!record) return NOT_FOUND;
+        const ctx: TemplateContext = { ...base, id: record.id, record: record.data };
+        let target: string | undefined;
+        if (declared.status && resource.status) {
+          const value = evaluate(declared.status.value, ctx);
+          if (value !== undefined && value !== null) {
+            const current = record.data[resource.status.field];
+            if (declared.status.from && !declared.status.from.includes(current))
+              return { [REFUSAL]: true, status: declared.status.refuse ?? 400 };
+            target = String(value);
+          }
+        }
+        const patch = declared.record === undefined ? {} : (evaluate(declared.record, ctx) ?? {});
+        state.replace(record, { ...record.data, ...patch, [resource.id.field]: record.id });
+        this.applyEffects(state, declared.effects, { ...ctx, record: record.data });
+        if (target !== undefined) this.moveStatus(state, record, target, { cause: op.operationId });
+        return evaluate(declared.answer ?? "$record", { ...ctx, record: record.data });
+      }
+      case "delete": {
+        const record = this.find(state, resource, declared.id, base);
+        if (!record) return NOT_FOUND;
+        state.remove(record);
+        return evaluate(declared.answer ?? {}, { ...base, id: record.id, record: record.data });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- statuses, expiry, callbacks
+
+  /** Whether `status` is one `resource` may take (its declared values, else its schema). */
+  allowsStatus(resource: ResourceDeclaration, status: string): boolean {
+    if (!resource.status) return false;
+    if (resource.status.values) return resource.status.values.includes(status);
+    return this.statusChecks.check(`${refPointer(resource.schema)}/properties/${resource.status.field}`, status).length === 0;
+  }
+
+  /** The statuses a resource names: its declared values, else its schema's enum (undefined: any string the schema allows). */
+  statusValues(resource: ResourceDeclaration): string[] | undefined {
+    if (!resource.status) return undefined;
+    if (resource.status.values) return resource.status.values;
+    const pointer = refPointer(resource.schema)!;
+    let node: Json = this.doc;
+    for (const token of [...parsePointer(pointer), "properties", resource.status.field]) node = node?.[token];
+    const collect = (schema: Json, depth = 0): string[] | undefined => {
+      if (!isPlainObject(schema) || depth > 8) return undefined;
+      if (typeof schema.$ref === "string") {
+        let target: Json = this.doc;
+        for (const token of parsePointer(refPointer(schema.$ref) ?? "")) target = target?.[token];
+        return collect(target, depth + 1);
+      }
+      if (Array.isArray(schema.enum)) return schema.enum.map(String);
+      if (schema.const !== undefined) return [String(schema.const)];
+      for (const key of ["anyOf", "oneOf"]) {
+        if (!Array.isArray(schema[key])) continue;
+        const parts = schema[key].map((s: Json) => collect(s, depth + 1));
+        const found = parts.filter(Boolean).flat() as string[];
+        return found.length > 0 ? [...new Set(found)] : undefined;
+      }
+      return undefined;
+    };
+    return collect(node);
+  }
+
+  /** The record rendered by its resource's schema. */
+  view(record: StoredRecord): Json {
+    const resource = this.resource(record.resource);
+    const pointer = refPointer(resource.schema)!;
+    let node: Json = this.doc;
+    for (const token of parsePointer(pointer)) node = node?.[token];
+    return shape(this.doc, record.data, node, pointer);
+  }
+
+  /**
+   * Moves a record to `to`: sets the members the declaration names for that status, then fires the
+   * callbacks whose `when` includes it (`deliverTwice`: each is delivered twice, same key).
+   * A move to the status it already has changes nothing and fires nothing.
+   */
+  moveStatus(state: CredentialState, record: StoredRecord, to: string, options: { cause: string; deliverTwice?: boolean }): StatusMove {
+    const resource = this.resource(record.resource);
+    const field = resource.status!.field;
+    const from = record.data[field] as string | undefined;
+    if (from === to) return { record, from, to, changed: false, deliveries: [] };
+    const data = copy(record.data);
+    data[field] = to;
+    const ctx: TemplateContext = {
+      ...this.context(state, undefined, {}),
+      id: record.id,
+      record: data,
+      status: to,
+      event: { from, to, cause: options.cause },
+    };
+    for (const key of [to, "*"]) {
+      const rule = resource.on?.[key];
+      if (rule) Object.assign(data, evaluate(rule.set, ctx));
+    }
+    state.replace(record, data);
+    const deliveries: DeliveryEntry[] = [];
+    for (const callback of resource.callbacks) {
+      if (callback.when !== "*" && !callback.when.includes(to)) continue;
+      const code = callback.codes?.[to];
+      if (callback.codes && code === undefined) continue;
+      const declaredCodes = (this.doc.webhooks?.[callback.webhook]?.post?.["x-status-codes"] ?? []) as Array<{
+        code: unknown;
+        status: string;
+      }>;
+      const event = {
+        from,
+        to,
+        cause: options.cause,
+        ...(code === undefined ? {} : { code, codeStatus: declaredCodes.find((d) => String(d.code) === String(code))?.status }),
+      };
+      const eventCtx: TemplateContext = {
+        ...ctx,
+        record: data,
+        view: this.view(record),
+        event,
+        callbackUrl: state.callbackUrls.get(callback.webhook),
+      };
+      const url = evaluate(callback.url, eventCtx);
+      const webhook = this.webhookOperation(callback.webhook);
+      const media = webhook ? requestContents(this.doc, webhook)[0] : undefined;
+      const built = evaluate(callback.payload, eventCtx);
+      const payload = media?.schema ? shape(this.doc, built, media.schema.value, media.schema.at) : plain(built);
+      deliveries.push(
+        this.deliverer.enqueue(state, {
+          webhook: callback.webhook,
+          resource: resource.name,
+          resourceId: record.id,
+          event: { from, to, cause: options.cause },
+          url: typeof url === "string" ? url : undefined,
+          payload,
+          times: options.deliverTwice ? 2 : 1,
+        }),
+      );
+    }
+    return { record, from, to, changed: true, deliveries };
+  }
+
+  private webhookOperation(name: string): Operation | undefined {
+    return operations(this.doc, { webhooks: true }).find((op) => op.section === "webhooks" && op.path === name);
+  }
+
+  /** Expires what is due on the credential's clock; returns the moves made. */
+  tick(state: CredentialState, cause: string, deliverTwice = false): StatusMove[] {
+    if (!this.declaration) return [];
+    const now = state.now();
+    const next = this.nextExpiry.get(state);
+    if (next === undefined || next > now) return [];
+    const moves: StatusMove[] = [];
+    let upcoming = Infinity;
+    for (const resource of Object.values(this.declaration.resources)) {
+      if (!resource.expiry || !resource.status) continue;
+      for (const record of state.list(resource.name)) {
+        if (record.expiresAt === undefined || !resource.expiry.from.includes(record.data[resource.status.field])) continue;
+        if (record.expiresAt <= now) moves.push(this.moveStatus(state, record, resource.expiry.to, { cause, deliverTwice }));
+        else upcoming = Math.min(upcoming, record.expiresAt);
+      }
+    }
+    if (upcoming === Infinity) this.nextExpiry.delete(state);
+    else this.nextExpiry.set(state, upcoming);
+    return moves;
+  }
+}
+
+const NOT_FOUND = Symbol("not found");
+const REFUSAL = Symbol("refused");
+const isRefusal = (value: Json): value is { status: number } =>
+  isPlainObject(value) && (value as Record<symbol, unknown>)[REFUSAL] === true;

@@ -1,0 +1,45 @@
+/**
+ * The stateful sandbox: a layer over the contract mock (src/mock/server.ts hooks) that keeps what
+ * a partner creates, per credential, and answers from it; moves statuses, runs a clock, expires
+ * and sends callbacks as the API's declaration (`specs/<service>/<release>/sandbox.yaml`) says; and
+ * serves the control API under `/_sandbox/`. Prism still judges every request first: a request it
+ * answers 401, 404, 405, 415 or 422 gets exactly Prism's answer. See README.md in this folder.
+ */
+import type { Doc } from "../document/index.js";
+import type { MockHooks } from "../mock/server.js";
+import type { ApiEntry } from "../registry.js";
+import { ControlApi } from "./control.js";
+import { SandboxEngine, type SandboxOptions } from "./engine.js";
+
+export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./control.js";
+export { type Declaration, DeclarationError, declarationPath, loadDeclaration } from "./declaration.js";
+export { boundedRetry, DEFAULT_RETRY, type RetryPolicy } from "./delivery.js";
+export { SandboxEngine, type SandboxOptions } from "./engine.js";
+export { LIMITS } from "./store.js";
+
+export interface Sandbox {
+  engine: SandboxEngine;
+  hooks: MockHooks;
+  /** Stops waiting callback retries. */
+  close(): void;
+}
+
+/** The sandbox of one API over its bundled document `doc` (read from `specPath`). */
+export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions = {}, specPath = entry.bundlePath): Sandbox {
+  const engine = new SandboxEngine(entry, doc, options, specPath);
+  const control = new ControlApi(engine);
+  const hooks: MockHooks = {
+    intercept: (request, response, body) => control.handle(request, response, body),
+    answer: (judged) =>
+      engine.answer({
+        operationId: String(judged.operation.iid ?? ""),
+        path: judged.path,
+        query: judged.query,
+        headers: judged.headers,
+        body: judged.body,
+        status: judged.status,
+      }),
+    validateAnswer: (operation, answer) => engine.validateAnswer(String(operation.iid ?? ""), answer),
+  };
+  return { engine, hooks, close: () => engine.close() };
+}

@@ -1,0 +1,288 @@
+/**
+ * The small template language of the sandbox declarations (specs/<service>/<release>/sandbox.yaml):
+ * how a record is built from a request, how an answer or a callback payload is built from records.
+ * A template is plain YAML/JSON data; these forms are evaluated, everything else is literal:
+ *
+ * - `$name` or `$name.path.to.member` (a string starting with `$`): a value of the context:
+ *   `$id`, `$record`, `$records`, `$count`, `$view`, `$request`, `$params`, `$item`, `$index`,
+ *   `$now`, `$expiry`, `$status`, `$event`, `$shared`, `$callbackUrl`, `$next`, `$resource.<name>` (a
+ *   singleton's record), `$all.<name>` (every record of a resource);
+ * - `"text {$id} text"`: a string with references interpolated;
+ * - `{ "...": ref, other: ... }`: the members of an object spread in, then the others;
+ * - `{ $each: ref, as: template, key?: member }`: one element per item of a list (`$item`, `$index`),
+ *   or with `key` an object keyed by that member of each element;
+ * - `{ $first: [template, ...] }`: the first value that is defined (not undefined, null or "");
+ * - `{ $if: template, value: template, otherwise?: template }`: `value` when `$if` is truthy;
+ * - `{ $mask: template, keep: n }`: a string with all but its last n characters replaced by `*`;
+ * - `{ $newId: "prefix_" }`: a fresh id.
+ *
+ * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
+ * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
+ */
+import { randomBytes } from "node:crypto";
+
+/** A point in time inside a record; rendered by ./shape.ts. */
+export class Instant {
+  constructor(readonly ms: number) {}
+  toISOString(): string {
+    return new Date(this.ms).toISOString();
+  }
+  toJSON(): string {
+    return this.toISOString();
+  }
+}
+
+export type Json = any;
+
+/** The values a template can reference. */
+export interface TemplateContext {
+  id?: string;
+  record?: Json;
+  records?: Json[];
+  /** The record rendered by the resource's schema (for callback payloads). */
+  view?: Json;
+  request?: Json;
+  params?: Record<string, unknown>;
+  item?: Json;
+  index?: number;
+  now?: Instant;
+  expiry?: Instant;
+  status?: string;
+  event?: Record<string, unknown>;
+  shared?: Record<string, unknown>;
+  callbackUrl?: string;
+  /** list: the id of the first record a `limit` left out. */
+  next?: string;
+  /** A singleton resource's record, by resource name. */
+  resource?: (name: string) => Json;
+  /** Every record of a resource, by resource name. */
+  all?: (name: string) => Json[] | undefined;
+}
+
+/** The references a template may start with (`$<root>`). */
+export const ROOTS = [
+  "id",
+  "record",
+  "records",
+  "count",
+  "view",
+  "request",
+  "params",
+  "item",
+  "index",
+  "now",
+  "expiry",
+  "status",
+  "event",
+  "shared",
+  "callbackUrl",
+  "next",
+  "resource",
+  "all",
+] as const;
+const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
+
+/** The operators of object templates. */
+export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId"] as const;
+const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
+
+const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
+
+/** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
+export function newId(prefix = "", digits = false): string {
+  const bytes = randomBytes(16);
+  let out = prefix;
+  for (const byte of bytes) out += digits ? String(byte % 10) : ID_ALPHABET[byte & 31];
+  return out;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, Json> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Instant);
+
+const REF = /^\$([A-Za-z]+)((?:\.[^.\s{}]+)*)$/;
+const INTERPOLATION = /\{(\$[A-Za-z]+(?:\.[^.\s{}]+)*)\}/g;
+
+/** True when `value` is a reference string (`$root` or `$root.path`). */
+export function isReference(value: unknown): boolean {
+  return typeof value === "string" && REF.test(value);
+}
+
+function member(value: Json, token: string): Json {
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value) && /^\d+$/.test(token)) return value[Number(token)];
+  if (isPlainObject(value) && Object.hasOwn(value, token)) return value[token];
+  return undefined;
+}
+
+/** The value of a reference in the context. */
+export function resolveReference(ref: string, ctx: TemplateContext): Json {
+  const match = REF.exec(ref);
+  if (!match) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
+  const [, root, rest] = match;
+  const tokens = rest ? rest.slice(1).split(".") : [];
+  let value: Json;
+  switch (root) {
+    case "count":
+      value = ctx.records?.length;
+      break;
+    case "resource":
+      value = tokens.length > 0 ? ctx.resource?.(tokens.shift()!) : undefined;
+      break;
+    case "all":
+      value = tokens.length > 0 ? ctx.all?.(tokens.shift()!) : undefined;
+      break;
+    default:
+      if (!ROOT_SET.has(root)) throw new Error(`unknown reference $${root} (known: ${ROOTS.map((r) => `$${r}`).join(", ")})`);
+      value = (ctx as Record<string, Json>)[root];
+  }
+  for (const token of tokens) value = member(value, token);
+  return value;
+}
+
+const defined = (value: unknown) => value !== undefined && value !== null && value !== "";
+
+/** Evaluates a template against a context (see the module header). */
+export function evaluate(template: Json, ctx: TemplateContext): Json {
+  if (typeof template === "string") {
+    if (REF.test(template)) return resolveReference(template, ctx);
+    if (!template.includes("{$")) return template;
+    return template.replace(INTERPOLATION, (_, ref: string) => {
+      const value = resolveReference(ref, ctx);
+      return value === undefined || value === null ? "" : value instanceof Instant ? value.toISOString() : String(value);
+    });
+  }
+  if (Array.isArray(template)) {
+    return template.map((t) => evaluate(t, ctx)).filter((v) => v !== undefined);
+  }
+  if (!isPlainObject(template)) return template;
+  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
+  if (operator === "$each") {
+    const list = evaluate(template.$each, ctx);
+    if (!Array.isArray(list)) return undefined;
+    const items = list.map((item, index) => evaluate(template.as ?? "$item", { ...ctx, item, index }));
+    if (template.key === undefined) return items.filter((v) => v !== undefined);
+    const keyed: Record<string, Json> = {};
+    for (const item of items) {
+      const key = isPlainObject(item) ? item[template.key] : undefined;
+      if (typeof key === "string" || typeof key === "number") keyed[String(key)] = item;
+    }
+    return keyed;
+  }
+  if (operator === "$first") {
+    for (const candidate of template.$first as Json[]) {
+      const value = evaluate(candidate, ctx);
+      if (defined(value)) return value;
+    }
+    return undefined;
+  }
+  if (operator === "$if") {
+    if (evaluate(template.$if, ctx)) return evaluate(template.value, ctx);
+    return template.otherwise === undefined ? undefined : evaluate(template.otherwise, ctx);
+  }
+  if (operator === "$mask") {
+    const value = evaluate(template.$mask, ctx);
+    if (typeof value !== "string") return value;
+    const keep = Math.max(0, Math.min(value.length, Number(template.keep ?? 4)));
+    return "*".repeat(value.length - keep) + value.slice(value.length - keep);
+  }
+  if (operator === "$newId") return newId(String(template.$newId ?? ""));
+  const out: Record<string, Json> = {};
+  for (const [key, sub] of Object.entries(template)) {
+    if (key === "...") {
+      const spread = evaluate(sub, ctx);
+      if (isPlainObject(spread)) for (const [k, v] of Object.entries(spread)) if (v !== undefined) out[k] = v;
+      continue;
+    }
+    const value = evaluate(sub, ctx);
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Checks a template's form without evaluating it: every reference names a known root, every
+ * operator has its required members. Returns problems as `[path, message]`, path in dotted form.
+ */
+export function checkTemplate(template: Json, path = ""): Array<[string, string]> {
+  const problems: Array<[string, string]> = [];
+  const at = (key: string | number) => (path ? `${path}.${key}` : String(key));
+  const checkRef = (ref: string, where: string) => {
+    const root = REF.exec(ref)?.[1];
+    if (root && root !== "count" && !ROOT_SET.has(root)) {
+      problems.push([where, `unknown reference ${ref.split(".")[0]} (known: ${ROOTS.map((r) => `$${r}`).join(", ")})`]);
+    }
+  };
+  if (typeof template === "string") {
+    if (template.startsWith("$")) {
+      if (!isReference(template)) problems.push([path, `${JSON.stringify(template)} is not a reference ($root or $root.path)`]);
+      else checkRef(template, path);
+    }
+    for (const match of template.matchAll(INTERPOLATION)) checkRef(match[1], path);
+    return problems;
+  }
+  if (Array.isArray(template)) {
+    template.forEach((t, i) => problems.push(...checkTemplate(t, at(i))));
+    return problems;
+  }
+  if (!isPlainObject(template)) return problems;
+  const operators = Object.keys(template).filter((k) => OPERATOR_SET.has(k));
+  if (operators.length > 1) problems.push([path, `one operator per object, got ${operators.join(", ")}`]);
+  const unknownOperator = Object.keys(template).find((k) => k.startsWith("$") && !OPERATOR_SET.has(k));
+  if (unknownOperator) problems.push([at(unknownOperator), `unknown operator ${unknownOperator} (known: ${OPERATORS.join(", ")})`]);
+  if (operators[0] === "$first" && !Array.isArray(template.$first)) problems.push([at("$first"), "must be a list of templates"]);
+  if (operators[0] === "$each" && !isReference(template.$each))
+    problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
+  if (operators[0] === "$if" && template.value === undefined) problems.push([path, "$if needs a `value` template"]);
+  if (operators[0] === "$mask" && template.keep !== undefined && !(Number.isInteger(template.keep) && template.keep >= 0))
+    problems.push([at("keep"), "must be a non-negative integer"]);
+  for (const [key, sub] of Object.entries(template)) {
+    if (key === "$newId") {
+      if (typeof sub !== "string") problems.push([at(key), "must be the id's prefix, a string"]);
+      continue;
+    }
+    if (key === "key" && operators[0] === "$each") continue;
+    if (key === "keep" && operators[0] === "$mask") continue;
+    if (key === "...") {
+      if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);
+      else checkRef(sub, at(key));
+      continue;
+    }
+    problems.push(...checkTemplate(sub, at(key)));
+  }
+  return problems;
+}
+
+/** A deep copy of a record (plain JSON values and Instants). */
+export function copy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = copy(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** Approximate size of a record in bytes (its JSON form). */
+export function sizeOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "");
+}
+
+/** An Instant from a `{seconds, nanos}` object, an ISO 8601 string, epoch milliseconds or an Instant; undefined otherwise. */
+export function toInstant(value: unknown): Instant | undefined {
+  if (value instanceof Instant) return value;
+  if (isPlainObject(value) && (typeof value.seconds === "number" || typeof value.seconds === "string")) {
+    const seconds = Number(value.seconds);
+    const nanos = Number(value.nanos ?? 0);
+    if (Number.isFinite(seconds) && Number.isFinite(nanos)) return new Instant(seconds * 1000 + Math.floor(nanos / 1e6));
+    return undefined;
+  }
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) ? new Instant(ms) : undefined;
+  }
+  return undefined;
+}
+
+export { isPlainObject };

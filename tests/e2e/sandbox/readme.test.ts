@@ -1,0 +1,46 @@
+/**
+ * README's sandbox example (the ```ts block after the `tests/e2e/sandbox/readme.test.ts` marker),
+ * run as a partner would: its `bank-api-contracts/...` imports point at this repository's sources,
+ * and it runs in its own Node process (tsx); its node:assert checks must hold and it must exit 0.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, expect, it } from "vitest";
+import { repoRoot } from "../../../src/registry.js";
+
+const dir = mkdtempSync(join(repoRoot, ".tmp", "readme-sandbox-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function readmeBlock(): string {
+  const lines = readFileSync(join(repoRoot, "README.md"), "utf8").split("\n");
+  const marker = lines.findIndex((line) => line.startsWith("<!-- tests/e2e/sandbox/readme.test.ts"));
+  if (marker === -1) throw new Error("README.md has no <!-- tests/e2e/sandbox/readme.test.ts --> marker");
+  const block = /^```ts\n([\s\S]*?)^```$/m.exec(lines.slice(marker + 1).join("\n"));
+  if (!block) throw new Error("README.md: no ```ts block after the sandbox marker");
+  return block[1];
+}
+
+const SOURCES: Record<string, string> = {
+  "bank-api-contracts/testing": "src/testing/index.ts",
+  "bank-api-contracts/callbacks": "src/callbacks/index.ts",
+  "bank-api-contracts/pay/1.3.0": "generated/pay/1.3.0/client.ts",
+};
+
+it("README's sandbox example runs: create, pay through the control API, the webhook received once, the new status read", async () => {
+  let source = readmeBlock();
+  for (const [name, path] of Object.entries(SOURCES))
+    source = source.replaceAll(`"${name}"`, `"${pathToFileURL(join(repoRoot, path)).href}"`);
+  expect(source).not.toContain('"bank-api-contracts');
+  const file = join(dir, "example.ts");
+  writeFileSync(file, source);
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (exitCode) => resolve({ code: exitCode, output }));
+  });
+  expect(code, output).toBe(0);
+}, 60_000);

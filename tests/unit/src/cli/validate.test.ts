@@ -1,0 +1,53 @@
+/**
+ * `bank-api-contracts validate` (src/cli/validate.ts), beyond index.test.ts's per-API file cases: the
+ * body from standard input on every API, and an empty file, which means "no body".
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliDone, cliInProcess } from "../../../helpers/cli.js";
+import { named, registry } from "../../../helpers/registry.js";
+import { contractCases } from "./cases.js";
+
+const dir = mkdtempSync(join(tmpdir(), "cli-validate-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("validate - (standard input), on every API", () => {
+  it("has a case for every API", () => {
+    expect(contractCases.map((c) => c.alias)).toEqual(registry.map((e) => e.alias));
+  });
+
+  it.each(named(contractCases))("%s: the example matches, the wrong-typed copy does not, broken JSON is a misuse", async (_, c) => {
+    const args = ["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), "-"];
+    const [ok, bad, broken] = await Promise.all([
+      cliDone(args, JSON.stringify(c.valid)),
+      cliDone(args, JSON.stringify(c.invalid)),
+      cliDone(args, "{ not json"),
+    ]);
+    expect(ok.stdout).toBe(`standard input: matches the ${c.alias} ${c.operationId} ${c.status} response\n`);
+    expect(ok.code).toBe(0);
+    expect(bad.stdout).toMatch(/^standard input: \d+ violation\(s\)/);
+    expect(bad.code).toBe(1);
+    expect(broken.stderr).toContain("error: standard input is not JSON:");
+    expect(broken.code).toBe(2);
+  });
+});
+
+describe("validate <empty file>", () => {
+  const empty = join(dir, "empty.json");
+  writeFileSync(empty, "");
+
+  it("matches a response the contract declares without a body (pay@1.2.0 createMerchant 200: its body is not shown)", async () => {
+    const { code, stdout } = await cliInProcess(["validate", "pay@1.2.0", "--operation", "createMerchant", "--status", "200", empty]);
+    expect(stdout).toBe(`${empty}: matches the pay@1.2.0 createMerchant 200 response\n`);
+    expect(code).toBe(0);
+  });
+
+  it("is a violation where the contract declares a body (pay@1.3.0 getMerchant 200)", async () => {
+    const { code, stdout } = await cliInProcess(["validate", "pay@1.3.0", "--operation", "getMerchant", "--status", "200", empty]);
+    expect(stdout).toContain(`${empty}: 1 violation(s) of the pay@1.3.0 getMerchant 200 response`);
+    expect(stdout).toContain("  $: is missing: the contract declares application/json for getMerchant 200");
+    expect(code).toBe(1);
+  });
+});

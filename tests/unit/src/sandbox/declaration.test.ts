@@ -1,0 +1,139 @@
+/**
+ * Sandbox declarations (src/sandbox/declaration.ts): the registry's own load against their bundled
+ * documents, and a broken declaration is refused with the file, line and member of each problem.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadDocument } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { declarationOf, declarationPath, loadDeclaration } from "../../../../src/sandbox/declaration.js";
+
+const registry = loadRegistry();
+const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
+const shopDoc = loadDocument(shop.bundlePath);
+const fixture = readFileSync(join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"), "utf8");
+const dir = mkdtempSync(join(repoRoot, ".tmp", "declaration-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every API of the registry with a declaration, by hand: the seven of this package. */
+const DECLARED = [
+  "pay@1.3.0",
+  "pay@1.2.0",
+  "payment-initiation@1.0.0",
+  "statement@1.0.0",
+  "balance@1.0.0",
+  "disbursement@1.0.0",
+  "account-opening@1.0.0",
+];
+
+describe("the registry's declarations", () => {
+  it("every API of the registry has one, beside its root spec", () => {
+    expect(registry.map((e) => e.alias)).toEqual(DECLARED);
+    for (const entry of registry) expect(declarationPath(entry)).toBe(join(repoRoot, entry.root.replace(/openapi\.yaml$/, "sandbox.yaml")));
+  });
+
+  it.each(registry.map((e) => [e.alias, e] as const))(
+    "%s loads against its bundled document, each entry naming its source line",
+    (_, entry) => {
+      const declaration = declarationOf(entry, loadDocument(entry.bundlePath))!;
+      expect(declaration).toBeDefined();
+      const sources = [
+        ...Object.values(declaration.resources).flatMap((r) => [
+          r.source,
+          r.status?.source,
+          r.expiry?.source,
+          ...r.callbacks.map((c) => c.source),
+        ]),
+        ...Object.values(declaration.operations).map((o) => o.source),
+      ].filter((s) => s !== undefined);
+      expect(sources.length).toBeGreaterThan(0);
+      for (const source of sources) expect(source).toMatch(/^00[0-2]_[0-9a-f]{16}\.txt:\d+$/);
+    },
+  );
+});
+
+describe("a broken declaration", () => {
+  const broken = (name: string, text: string) => {
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, text);
+    return () => loadDeclaration(path, shopDoc);
+  };
+  const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+  const cases: Array<[string, string, string, string]> = [
+    [
+      "an unknown member",
+      fixture.replace("sandbox: 1\n", "sandbox: 1\ncolour: red\n"),
+      "colour: red",
+      "colour: is not a member of a sandbox declaration",
+    ],
+    ["a missing source", fixture.replace("    source: fixture.txt:1\n", ""), "  order:", "resources.order.source: is required"],
+    [
+      "a source without a line",
+      fixture.replace("source: fixture.txt:10", "source: the docs"),
+      "source: the docs",
+      "operations.createOrder.source: must match pattern",
+    ],
+    [
+      "an unknown operationId",
+      fixture.replace("  listOrders:", "  shipOrders:"),
+      "shipOrders:",
+      'operations.shipOrders: "shipOrders" is not an operationId of the API\'s paths',
+    ],
+    [
+      "a status the schema does not allow",
+      fixture.replace("initial: CREATED", "initial: SHIPPED"),
+      "initial: SHIPPED",
+      'resources.order.status.initial: "SHIPPED" is not a status #/components/schemas/Order allows',
+    ],
+    [
+      "an unknown webhook",
+      fixture.replace("webhook: orderPaid", "webhook: orderShipped"),
+      "webhook: orderShipped",
+      'resources.order.callbacks.0.webhook: "orderShipped" is not a webhook of the API (orderPaid)',
+    ],
+    [
+      "an unknown reference",
+      fixture.replace("merchant_id: $request.merchant_id", "merchant_id: $requets.merchant_id"),
+      "$requets",
+      "operations.createOrder.record.merchant_id: unknown reference $requets",
+    ],
+    [
+      "a read without id",
+      fixture.replace("    id: $params.order_id\n", ""),
+      "  getOrder:",
+      "operations.getOrder: a read of order needs `id`",
+    ],
+    [
+      "an unknown resource",
+      fixture.replace("    resource: order\n    kind: list", "    resource: parcel\n    kind: list"),
+      "resource: parcel",
+      'operations.listOrders.resource: "parcel" is not a resource of this declaration (order)',
+    ],
+    [
+      "a schema that does not exist",
+      fixture.replace("#/components/schemas/Order", "#/components/schemas/Parcel"),
+      "Parcel",
+      "resources.order.schema: #/components/schemas/Parcel is not a schema of the API's document",
+    ],
+  ];
+  it("has the expected number of cases", () => expect(cases).toHaveLength(10));
+  it.each(cases)("%s is refused with file:line and member", (name, text, needle, message) => {
+    const load = broken(name.replaceAll(" ", "-"), text);
+    let error: Error | undefined;
+    try {
+      load();
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.name).toBe("DeclarationError");
+    const line = lineOf(text, needle);
+    expect(error!.message).toContain(`${name.replaceAll(" ", "-")}.yaml:${line}:`);
+    expect(error!.message).toContain(message);
+  });
+
+  it("not YAML is refused naming the file", () => {
+    const load = broken("not-yaml", "sandbox: [1\n");
+    expect(load).toThrow(/not-yaml\.yaml: not valid YAML/);
+  });
+});

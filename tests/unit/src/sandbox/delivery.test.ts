@@ -1,0 +1,187 @@
+/**
+ * Callback delivery (src/sandbox/delivery.ts) through the package's sender, to local receivers: one
+ * Idempotency-Key per event, retries with a bounded backoff, delivery twice, no redirects, the log.
+ * `idle()` resolves when the queued deliveries are done: no sleeps.
+ */
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { backoff, boundedRetry, Deliverer, isExampleHost } from "../../../../src/sandbox/delivery.js";
+import { CredentialState, LIMITS } from "../../../../src/sandbox/store.js";
+
+const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+const [shop] = loadRegistry(registry);
+const payload = { order_id: "o-1", status: "PAID" };
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    ),
+  );
+});
+
+/** A server answering each request with the next status of `statuses` (the last one repeats). */
+async function receiver(statuses: number[], headers: Record<string, string> = {}) {
+  const seen: Array<{ key?: string; body: string }> = [];
+  let reached!: () => void;
+  const firstRequest = new Promise<void>((resolve) => (reached = resolve));
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      seen.push({ key: req.headers["idempotency-key"] as string | undefined, body });
+      res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)], headers).end("{}");
+      reached();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, seen, firstRequest };
+}
+
+const event = (url: string | undefined, times = 1) => ({
+  webhook: "orderPaid",
+  resource: "order",
+  resourceId: "o-1",
+  event: { from: "CREATED", to: "PAID", cause: "control" },
+  url,
+  payload,
+  times,
+});
+
+const deliverer = (retry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 }) => new Deliverer({ alias: shop.alias, registry, retry });
+
+describe("Deliverer", () => {
+  it("delivers once with a fresh Idempotency-Key and logs the attempt", async () => {
+    const target = await receiver([200]);
+    const d = deliverer();
+    const state = new CredentialState("k");
+    const entry = d.enqueue(state, event(target.url));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "delivered", deliveredCount: 1, url: target.url });
+    expect(entry.attempts.map((a) => a.status)).toEqual([200]);
+    expect(target.seen).toEqual([{ key: entry.idempotencyKey, body: JSON.stringify(payload) }]);
+    expect(entry.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(state.deliveries).toEqual([entry]);
+  });
+
+  it("retries non-2xx answers with the same key, then succeeds", async () => {
+    const target = await receiver([500, 503, 204]);
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(target.url));
+    await d.idle();
+    expect(entry.attempts.map((a) => a.status)).toEqual([500, 503, 204]);
+    expect(entry.state).toBe("delivered");
+    expect(new Set(target.seen.map((s) => s.key))).toEqual(new Set([entry.idempotencyKey]));
+  });
+
+  it("gives up after the policy's attempts when the receiver is down", async () => {
+    const closed = await receiver([200]);
+    await new Promise<void>((r) => servers.pop()!.close(() => r()));
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(closed.url));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "failed", note: "no 2xx answer after 3 attempt(s)", deliveredCount: 0 });
+    expect(entry.attempts).toHaveLength(3);
+    for (const attempt of entry.attempts) expect(attempt).toMatchObject({ status: 0, error: expect.any(String) });
+  });
+
+  it("delivers twice with the same key when asked", async () => {
+    const target = await receiver([200]);
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(target.url, 2));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "delivered", times: 2, deliveredCount: 2 });
+    expect(target.seen.map((s) => s.key)).toEqual([entry.idempotencyKey, entry.idempotencyKey]);
+  });
+
+  it("does not follow a redirect", async () => {
+    const elsewhere = await receiver([200]);
+    const redirecting = await receiver([307], { location: elsewhere.url });
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(redirecting.url));
+    await d.idle();
+    expect(entry.state).toBe("failed");
+    expect(entry.attempts.map((a) => a.status)).toEqual([307, 307, 307]);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it("logs an event without URL as skipped and a non-http URL as failed, sending nothing", async () => {
+    const d = deliverer();
+    const state = new CredentialState("k");
+    expect(d.enqueue(state, event(undefined))).toMatchObject({ state: "skipped", attempts: [] });
+    expect(d.enqueue(state, event("file:///etc/passwd"))).toMatchObject({
+      state: "failed",
+      note: "the callback URL is not an http(s) URL",
+    });
+    await d.idle();
+    expect(state.deliveries).toHaveLength(2);
+  });
+
+  it("sends nothing to a URL with userinfo, and shows it without", async () => {
+    const target = await receiver([200]);
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(target.url.replace("http://", "http://user:s3cr3t@")));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "failed", url: target.url, attempts: [] });
+    expect(entry.note).toMatch(/carries a user name or password/);
+    expect(JSON.stringify(entry)).not.toContain("s3cr3t");
+    expect(target.seen).toEqual([]);
+  });
+
+  it("sends nothing to the reserved example domains the specs' examples use", async () => {
+    const d = deliverer();
+    const state = new CredentialState("k");
+    for (const url of [
+      "https://merchant.example.com/webhooks",
+      "http://example.org/",
+      "https://hooks.shop.example/x",
+      "http://a.invalid/",
+    ]) {
+      expect(d.enqueue(state, event(url))).toMatchObject({ state: "failed", attempts: [], note: expect.stringContaining("RFC 2606") });
+    }
+    await d.idle();
+    expect(isExampleHost("https://example.community/")).toBe(false);
+    expect(isExampleHost("http://127.0.0.1:3000/")).toBe(false);
+  });
+
+  it("stops waiting retries on close()", async () => {
+    const target = await receiver([500]);
+    const d = deliverer({ attempts: 10, baseDelayMs: 60_000, maxDelayMs: 60_000 });
+    const entry = d.enqueue(new CredentialState("k"), event(target.url));
+    await target.firstRequest; // the first attempt has reached the receiver
+    d.close();
+    await d.idle();
+    expect(entry).toMatchObject({ state: "failed", note: "the sandbox stopped before the delivery succeeded" });
+  });
+
+  it("keeps the log bounded", async () => {
+    const d = deliverer();
+    const state = new CredentialState("k");
+    for (let i = 0; i < LIMITS.deliveryLog + 5; i++) d.enqueue(state, event(undefined));
+    expect(state.deliveries).toHaveLength(LIMITS.deliveryLog);
+  });
+});
+
+describe("retry policy", () => {
+  it("is bounded", () => {
+    expect(boundedRetry({ attempts: 0, baseDelayMs: 0, maxDelayMs: 1e9, timeoutMs: 1 })).toEqual({
+      attempts: 1,
+      baseDelayMs: 1,
+      maxDelayMs: 60_000,
+      timeoutMs: 100,
+    });
+    expect(boundedRetry({ attempts: 1000 }).attempts).toBe(10);
+    expect(boundedRetry()).toEqual({ attempts: 5, baseDelayMs: 250, maxDelayMs: 4000, timeoutMs: 5000 });
+  });
+  it("doubles the wait up to its maximum", () => {
+    const policy = boundedRetry({ attempts: 6, baseDelayMs: 250, maxDelayMs: 1500 });
+    expect([2, 3, 4, 5, 6].map((n) => backoff(policy, n))).toEqual([250, 500, 1000, 1500, 1500]);
+  });
+});

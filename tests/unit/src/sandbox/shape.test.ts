@@ -1,0 +1,68 @@
+/** Shaping state to a schema (src/sandbox/shape.ts), over a small hand-written document. */
+import { describe, expect, it } from "vitest";
+import { shape } from "../../../../src/sandbox/shape.js";
+import { Instant } from "../../../../src/sandbox/template.js";
+
+const doc = {
+  openapi: "3.1.0",
+  components: {
+    schemas: {
+      Timestamp: { type: "object", properties: { seconds: { type: "integer" }, nanos: { type: "integer" } } },
+      Item: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          at: { $ref: "#/components/schemas/Timestamp" },
+          when: { type: "string", format: "date-time" },
+          either: { anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Timestamp" }] },
+          tags: { type: "array", items: { type: "string" } },
+        },
+      },
+      List: { type: "object", properties: { items: { type: "array", items: { $ref: "#/components/schemas/Item" } } } },
+      Map: { type: "object", properties: { name: { type: "string" } }, unevaluatedProperties: { $ref: "#/components/schemas/Item" } },
+      Empty: { type: "object", additionalProperties: false },
+      Open: { type: "object" },
+      Merged: { allOf: [{ $ref: "#/components/schemas/Item" }, { properties: { extra: { type: "boolean" } } }] },
+      Result: {
+        oneOf: [
+          { type: "object", properties: { success: { type: "boolean" }, message: { type: "string" } } },
+          { type: "object", properties: { error: { type: "array" } } },
+        ],
+      },
+      Union: { anyOf: [{ type: "array", items: { $ref: "#/components/schemas/Item" } }, { $ref: "#/components/schemas/Item" }] },
+    },
+  },
+};
+const at = (name: string) => `/components/schemas/${name}`;
+const of = (name: string, value: unknown) => shape(doc, value, (doc.components.schemas as Record<string, unknown>)[name], at(name));
+const t = new Instant(Date.UTC(2026, 0, 1, 0, 0, 0, 250));
+
+describe("shape", () => {
+  it("leaves out members the schema does not declare", () => {
+    expect(of("Item", { id: "a", secret: "x", tags: ["t"] })).toEqual({ id: "a", tags: ["t"] });
+  });
+  it("renders times as the schema at their place asks", () => {
+    expect(of("Item", { at: t, when: t, either: t })).toEqual({
+      at: { seconds: 1767225600, nanos: 250_000_000 },
+      when: "2026-01-01T00:00:00.250Z",
+      either: { seconds: 1767225600, nanos: 250_000_000 },
+    });
+  });
+  it("shapes list items and map values (unevaluatedProperties)", () => {
+    expect(of("List", { items: [{ id: "a", x: 1 }], other: 2 })).toEqual({ items: [{ id: "a" }] });
+    expect(of("Map", { name: "n", acc_1: { id: "acc_1", x: 1 } })).toEqual({ name: "n", acc_1: { id: "acc_1" } });
+  });
+  it("keeps nothing for additionalProperties false, everything for an unconstrained object", () => {
+    expect(of("Empty", { a: 1 })).toEqual({});
+    expect(of("Open", { a: 1, at: t })).toEqual({ a: 1, at: "2026-01-01T00:00:00.250Z" });
+  });
+  it("merges allOf parts", () => {
+    expect(of("Merged", { id: "a", extra: true, no: 1 })).toEqual({ id: "a", extra: true });
+  });
+  it("follows the oneOf/anyOf branch that fits the value", () => {
+    expect(of("Result", { success: true })).toEqual({ success: true });
+    expect(of("Result", { error: [{ code: "x" }] })).toEqual({ error: [{ code: "x" }] });
+    expect(of("Union", [{ id: "a", x: 1 }])).toEqual([{ id: "a" }]);
+    expect(of("Union", { id: "b", x: 1 })).toEqual({ id: "b" });
+  });
+});

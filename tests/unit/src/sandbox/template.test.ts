@@ -1,0 +1,81 @@
+/** The declarations' template language (src/sandbox/template.ts): evaluation and form checks. */
+import { describe, expect, it } from "vitest";
+import { checkTemplate, evaluate, Instant, newId, type TemplateContext, toInstant } from "../../../../src/sandbox/template.js";
+
+const ctx: TemplateContext = {
+  id: "inv_1",
+  request: { name: "Shop", amounts: [{ amt: "1" }, { amt: "2" }], flag: true, empty: "", nested: { a: { b: 3 } } },
+  params: { invoice_id: "inv_9" },
+  now: new Instant(Date.UTC(2026, 0, 1)),
+  records: [{ id: "a" }, { id: "b" }],
+  resource: (name: string) => (name === "merchant" ? { url_expiry: 24 } : undefined),
+  all: (name: string) =>
+    name === "account"
+      ? [
+          { id: "acc_1", n: 1 },
+          { id: "acc_2", n: 2 },
+        ]
+      : undefined,
+};
+
+describe("evaluate", () => {
+  const cases: Array<[string, unknown, unknown]> = [
+    ["a literal", { a: 1, b: "x", c: [true] }, { a: 1, b: "x", c: [true] }],
+    ["a reference", "$request.name", "Shop"],
+    ["a deep reference", "$request.nested.a.b", 3],
+    ["a list index", "$request.amounts.1.amt", "2"],
+    ["a missing member leaves the key out", { a: "$request.nope", b: 1 }, { b: 1 }],
+    ["interpolation", "https://x/{$id}/{$params.invoice_id}", "https://x/inv_1/inv_9"],
+    ["interpolation of a missing value", "a{$request.nope}b", "ab"],
+    ["$count", "$count", 2],
+    ["a singleton's member", "$resource.merchant.url_expiry", 24],
+    ["spread", { "...": "$request.nested", z: 1 }, { a: { b: 3 }, z: 1 }],
+    [
+      "$each",
+      { $each: "$request.amounts", as: { v: "$item.amt", i: "$index" } },
+      [
+        { v: "1", i: 0 },
+        { v: "2", i: 1 },
+      ],
+    ],
+    ["$each with a key", { $each: "$all.account", key: "id" }, { acc_1: { id: "acc_1", n: 1 }, acc_2: { id: "acc_2", n: 2 } }],
+    ["$each of nothing", { a: { $each: "$request.nope" } }, {}],
+    ["$first skips undefined and empty", { $first: ["$request.nope", "$request.empty", "$resource.merchant.url_expiry", 1] }, 24],
+    ["$if true", { $if: "$request.flag", value: "yes", otherwise: "no" }, "yes"],
+    ["$if false without else", { a: { $if: "$request.nope", value: "yes" } }, {}],
+    ["$mask", { $mask: "$params.invoice_id", keep: 2 }, "***_9"],
+  ];
+  it("has the expected number of cases", () => expect(cases).toHaveLength(17));
+  it.each(cases)("%s", (_, template, expected) => expect(evaluate(template, ctx)).toEqual(expected));
+
+  it("keeps Instants, and makes fresh ids with a prefix", () => {
+    expect(evaluate({ at: "$now" }, ctx).at).toBeInstanceOf(Instant);
+    expect(evaluate({ $newId: "trx_" }, ctx)).toMatch(/^trx_[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(newId("o-", true)).toMatch(/^o-\d{16}$/);
+    expect(newId()).not.toBe(newId());
+  });
+
+  it("reads times from {seconds, nanos}, ISO strings and Instants", () => {
+    expect(toInstant({ seconds: 1767225600, nanos: 500_000_000 })?.ms).toBe(1767225600500);
+    expect(toInstant("2026-01-01T00:00:00.000Z")?.ms).toBe(Date.UTC(2026, 0, 1));
+    expect(toInstant(24)).toBeUndefined();
+    expect(toInstant("tomorrow")).toBeUndefined();
+  });
+});
+
+describe("checkTemplate", () => {
+  const cases: Array<[string, unknown, string[]]> = [
+    ["a valid template", { a: "$request.x", b: { $each: "$records", as: "$item" }, c: "u/{$id}" }, []],
+    ["an unknown root", { a: "$requets.x" }, ["a: unknown reference $requets"]],
+    ["an unknown root in a string", "x{$bogus}y", [": unknown reference $bogus"]],
+    ["an unknown operator", { $map: 1 }, ["$map: unknown operator $map"]],
+    ["two operators", { $first: [], $if: 1, value: 2 }, [": one operator per object, got $first, $if"]],
+    ["$first not a list", { $first: "a" }, ["$first: must be a list of templates"]],
+    ["$each not a reference", { $each: [1, 2] }, ["$each: must be a reference to a list, e.g. $request.items"]],
+    ["spread not a reference", { "...": { a: 1 } }, ["...: must be a reference to an object"]],
+  ];
+  it("has the expected number of cases", () => expect(cases).toHaveLength(8));
+  it.each(cases)("%s", (_, template, expected) => {
+    expect(checkTemplate(template).map(([path, message]) => `${path}: ${message.split(" (known")[0]}`)).toEqual(expected);
+  });
+});
