@@ -4,9 +4,12 @@
  * Two of stock Prism's answers cannot be shown here because they end the process that runs it: a
  * malformed Content-Type on a request without a body and a malformed Accept (an exception thrown
  * outside any handler in @stoplight/prism-http-server 5.12); for those only the mock's answer is
- * checked.
+ * checked. `dynamicFallback` is shown on a spec written here whose generated data always breaks its
+ * schema (a `pattern` beside a `format`, which json-schema-faker ignores).
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../../src/mock/server.js";
@@ -19,13 +22,40 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
 const BEARER = { authorization: "Bearer t" };
 const JSON_BODY = { ...BEARER, "content-type": "application/json" };
 
+const STAMP_EXAMPLE = { at: "2025-11-21T10:00:00.000Z" };
+/** One operation whose generated answer never validates: `at` is a date-time with a pattern json-schema-faker ignores. */
+const STAMP_SPEC = [
+  "openapi: 3.1.0",
+  "info: { title: stamp, version: 1.0.0 }",
+  "paths:",
+  "  /stamp:",
+  "    get:",
+  "      responses:",
+  "        '200':",
+  "          description: A timestamp with exactly three digits of milliseconds",
+  "          content:",
+  "            application/json:",
+  "              schema:",
+  "                type: object",
+  "                required: [at]",
+  "                properties:",
+  "                  at: { type: string, format: date-time, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$' }",
+  "              examples:",
+  `                stamp: { value: ${JSON.stringify(STAMP_EXAMPLE)} }`,
+  "",
+].join("\n");
+const dir = mkdtempSync(join(tmpdir(), "mock-deviations-"));
+const STAMP = join(dir, "openapi.yaml");
+writeFileSync(STAMP, STAMP_SPEC);
+
 const servers: Record<string, { mock: string; stock: string }> = {};
-const closers: Array<() => Promise<void>> = [];
+const closers: Array<() => Promise<void>> = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
 
 beforeAll(async () => {
   for (const [name, path] of [
     ["shop", shop.bundlePath],
     ["quirks", QUIRKS],
+    ["stamp", STAMP],
   ]) {
     const mock: PrismServer = createPrismServer(await loadOperations(path));
     const stock = await startStockPrism(path);
@@ -219,6 +249,22 @@ describe("the mock's deviations from stock Prism", () => {
         message: `Request body is over ${LARGE_BODY_BYTES} bytes: validated up to its first violation`,
       },
     ]);
+  });
+
+  it("dynamicFallback: a generated answer that breaks its own schema is replaced by the example", async () => {
+    const dynamic = { prefer: "dynamic=true" };
+    const [mock, stock] = await both("stamp", "GET", "/stamp", dynamic);
+    // Stock Prism sends the generated value with the violation of its pattern.
+    expect(stock.status).toBe(200);
+    expect(JSON.parse(stock.body)).not.toEqual(STAMP_EXAMPLE);
+    expect(violations(stock).map((v) => [v.location, v.code])).toEqual([[["response", "body", "at"], "pattern"]]);
+    // The mock sends the example, without violations.
+    expect(mock.status).toBe(200);
+    expect(JSON.parse(mock.body)).toEqual(STAMP_EXAMPLE);
+    expect(mock.headers["sl-violations"]).toBeUndefined();
+    // A static answer is the same on both.
+    const [plain, stockPlain] = await both("stamp", "GET", "/stamp", {});
+    expect(plain).toMatchObject({ status: 200, body: stockPlain.body });
   });
 
   it("violationCap: a problem body lists MAX_LISTED_VIOLATIONS violations and a count of the others", async () => {
