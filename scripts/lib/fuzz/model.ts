@@ -58,6 +58,7 @@ export interface OperationModel {
   kinds: CaseKind[];
   arbitrary(kind: CaseKind): fc.Arbitrary<FuzzCase | undefined>;
   /** Sends the case to the mock at `baseUrl` and judges the answer. */
+  /** Without `timeoutMs` it waits for the answer (a test's own time limit bounds it). */
   run(baseUrl: string, c: FuzzCase, timeoutMs?: number): Promise<{ outcome: Outcome; status?: number; detail: string }>;
   /** The request a case makes (method, URL path with query, headers, body). */
   request(c: FuzzCase): { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -195,7 +196,7 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
   const success = successResponse(op).status;
   const invalidStatus = declaredErrorStatus(op, [422, 400], 422);
 
-  async function run(baseUrl: string, c: FuzzCase, timeoutMs = 5000) {
+  async function run(baseUrl: string, c: FuzzCase, timeoutMs?: number) {
     // Judge the case first, independently of the mock: a valid case must be valid, a mutated one invalid.
     if (bodySchema && c.body !== undefined && c.kind !== "broken-json") {
       const { valid: ok, errors } = validator.validate(bodySchema.at, c.body);
@@ -211,7 +212,7 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
         method: r.method,
         headers: r.headers,
         body: r.body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {
