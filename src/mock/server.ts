@@ -26,6 +26,7 @@
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createInstance, getHttpOperationsFromSpec, type IHttpRequest } from "@stoplight/prism-http";
+import { isJsonMediaType } from "../document/media.js";
 import { type Answer, createFastPath } from "./fast-path.js";
 import {
   createUnprocessableEntityResponse,
@@ -168,12 +169,9 @@ function readBody(request: IncomingMessage, done: (error: BodyError | undefined,
   request.once("error", () => settle(new BodyError(400, "invalid_body", "Invalid body")));
 }
 
-/** `application/json` and `application/*+json`, as type-is decides for prism-http-server. */
+/** `application/json` and `application/*+json`, as type-is decides for prism-http-server (a malformed value is not JSON). */
 function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  if (value === "application/json") return true;
-  const type = value.split(";", 1)[0].trim().toLowerCase();
-  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+  return value === "application/json" || isJsonMediaType(value);
 }
 
 function parseBody(request: IncomingMessage, raw: RawBody): unknown {

@@ -14,6 +14,7 @@
  * These functions are Prism's `validateInput` and `validateSecurity` components in the mock's Prism
  * instance (server.ts), so Prism's own pipeline and the mock's fast path judge a request alike.
  */
+import { parseMediaType } from "../document/media.js";
 import type { Operation } from "./server.js";
 import {
   addFormats,
@@ -52,9 +53,9 @@ import {
  * - `emptyQueryValue`: `?start=` is validated as the empty string (Prism drops empty values and
  *   treats the parameter as absent);
  * - `bearerCase`: the `Bearer` scheme name is case-insensitive (RFC 9110 §11.1; Prism wants `Bearer`);
- * - `malformedContentType`: a Content-Type that is not a media type (`a`, `/`, `;`) on a request with
- *   a body is a 415 violation like any unsupported one, and is ignored on a request without a body
- *   (Prism throws and answers 500 "Could not parse MIME type string");
+ * - `malformedContentType`: a Content-Type that is not a media type (`a`, `/`, `;`, `application/json; x`)
+ *   on a request with a body is a 415 violation like any unsupported one, and is ignored on a request
+ *   without a body (Prism throws and answers 500 "Could not parse MIME type string");
  * - `largeBody`: a body over LARGE_BODY_BYTES is validated up to its first violation, followed by an
  *   Information finding saying so (Prism collects every violation: for 450,000 bad array items that
  *   took seconds and gigabytes);
@@ -343,7 +344,9 @@ function parsedContentType(value: string): [string | undefined, string] | null {
   let parsed = contentTypes.get(value);
   if (parsed === undefined) {
     try {
-      parsed = parseMIMEHeader(value);
+      // DEVIATIONS malformedContentType: what is not a media type (RFC 9110, src/document's reading) is
+      // malformed even where Prism's lenient parser reads one (`application/json; x`).
+      parsed = parseMediaType(value) ? parseMIMEHeader(value) : null;
     } catch {
       parsed = null;
     }
