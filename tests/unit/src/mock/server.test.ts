@@ -2,7 +2,8 @@
  * The mock's HTTP layer (src/mock/server.ts) and its hooks, on the shop fixture: the fast path calls
  * the hooks exactly as Prism's pipeline does (the first request of a kind goes through Prism, the
  * next ones through the fast path), `intercept` runs before either, and Prism's judgement of a
- * request is never handed to `answer`.
+ * request is never handed to `answer`; the response cache (for requests the fast path does not
+ * take) never replays a 5xx and keeps at most 1000 answers, least recently used out first.
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { createPrismServer, type JudgedRequest, loadOperations, type MockHooks, 
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 
 const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
+const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
 const BEARER = { authorization: "Bearer t" };
 
 let server: PrismServer | undefined;
@@ -18,8 +20,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(hooks: MockHooks = {}, cache = true): Promise<string> {
-  server = createPrismServer(await loadOperations(shop.bundlePath), { hooks, cache });
+async function start(hooks: MockHooks = {}, cache = true, spec = shop.bundlePath): Promise<string> {
+  server = createPrismServer(await loadOperations(spec), { hooks, cache });
   return server.listen(0, "127.0.0.1");
 }
 
@@ -131,5 +133,46 @@ describe("createPrismServer", () => {
     expect(JSON.parse(first.body)).toMatchObject({ order_id: "o-2", status: "Created" });
     expect(again).toEqual(first);
     expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1 });
+  });
+
+  it("never replays a 5xx from the response cache (Prism answers it every time)", async () => {
+    const url = await start({}, true, QUIRKS);
+    const item = { ...BEARER, "x-count": "1" };
+    // quirks' getItem declares a default response: Prism answers it with the status asked for.
+    const error = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" });
+    expect(error.status).toBe(503);
+    expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" })).toEqual(error);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
+    // The same request asking for a 4xx is kept and replayed.
+    const client = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" });
+    expect(client.status).toBe(418);
+    expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" })).toEqual(client);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1 });
+  });
+
+  it("keeps at most 1000 answers in the response cache, the least recently used out first", async () => {
+    const url = await start();
+    const CACHE_ENTRIES = 1000; // the bound src/mock/server.ts states
+    const path = (n: number) => `/no-such-path/${n}`; // a 404 from Prism's routing, not a fast-path request
+    for (let n = 0; n < CACHE_ENTRIES; n++) expect((await call(url, "GET", path(n), BEARER)).status).toBe(404);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES, cache: 0 });
+    await call(url, "GET", path(0), BEARER); // a hit: 0 is now the most recently used
+    expect(server!.stats().cache).toBe(1);
+    await call(url, "GET", path(CACHE_ENTRIES), BEARER); // one more answer: the least recently used (1) goes
+    await call(url, "GET", path(0), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 1, cache: 2 });
+    await call(url, "GET", path(1), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 2 });
+    // Answering 1 again made room by evicting 2, the least recently used now; 3 is still kept.
+    await call(url, "GET", path(3), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 3 });
+    await call(url, "GET", path(2), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 3, cache: 3 });
+  });
+
+  it("off (cache: false), nothing is replayed", async () => {
+    const url = await start({}, false);
+    for (let i = 0; i < 2; i++) expect((await call(url, "GET", "/no-such-path", BEARER)).status).toBe(404);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
   });
 });
