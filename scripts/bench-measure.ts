@@ -10,9 +10,12 @@ import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import fc from "fast-check";
 import { parse, stringify } from "yaml";
 import { type Doc, type Json, jsonRequest, type Operation, operations, successResponse, loadDocument } from "../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl } from "../src/testing/requests.js";
+import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl } from "../src/testing/requests.js";
+import { specValidator } from "../src/validation/spec.js";
+import { operationModel } from "./lib/fuzz/model.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
@@ -23,6 +26,8 @@ const run = promisify(execFile);
 export interface ServerProcess {
   urls: Record<string, string>;
   pid: number;
+  /** Sends `message` and resolves with the reply of type `answer`. */
+  call<T>(message: unknown, answer: string): Promise<T>;
   memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
@@ -52,17 +57,16 @@ function ask<T>(child: ChildProcess, message: unknown, answer: string): Promise<
   });
 }
 
-export async function startServer(message: StartMessage): Promise<ServerProcess> {
+/** A child process of scripts/bench-serve.ts, not serving anything yet. */
+export function startHelper(): { child: ChildProcess; call<T>(message: unknown, answer: string): Promise<T>; stop(): Promise<void> } {
   const child = fork(join(repoRoot, "scripts/bench-serve.ts"), [], {
     cwd: repoRoot,
     execArgv: ["--import", "tsx", "--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const started = await ask<{ urls: Record<string, string> }>(child, message, "started");
   return {
-    urls: started.urls,
-    pid: child.pid!,
-    memory: async () => (await ask<{ memory: NodeJS.MemoryUsage }>(child, { type: "memory" }, "memory")).memory,
+    child,
+    call: (message, answer) => ask(child, message, answer),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -71,6 +75,26 @@ export async function startServer(message: StartMessage): Promise<ServerProcess>
         setTimeout(() => child.kill("SIGKILL"), 5000).unref();
       }),
   };
+}
+
+export async function startServer(message: StartMessage): Promise<ServerProcess> {
+  const helper = startHelper();
+  const started = await helper.call<{ urls: Record<string, string> }>(message, "started");
+  return {
+    urls: started.urls,
+    pid: helper.child.pid!,
+    call: helper.call,
+    memory: async () => (await helper.call<{ memory: NodeJS.MemoryUsage }>({ type: "memory" }, "memory")).memory,
+    stop: helper.stop,
+  };
+}
+
+/** The peak resident set size of process `pid` so far (VmHWM), in bytes. */
+export function peakRss(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmHWM:"));
+  return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
 
 /* ------------------------------------------------------------------ requests from the specs */
@@ -128,6 +152,104 @@ export function representativeRequest(api: BundledApi): SpecRequest {
   return posts.sort((a, b) => b.body!.length - a.body!.length)[0] ?? all[0];
 }
 
+/**
+ * The API's representative operations: its POST with the largest JSON request example (the most
+ * for the validator to do), and its GET with the most query parameters (else its first GET).
+ */
+export function representativeOperations(api: BundledApi): Operation[] {
+  const ops = operations(api.doc);
+  const post = ops.find((op) => specRequest(api, op).operationId === representativeRequest(api).operationId)!;
+  const gets = ops.filter((op) => op.method === "get");
+  const queries = (op: Operation) => op.parameters.filter((p) => p.value.in === "query").length;
+  const get = [...gets].sort((a, b) => queries(b) - queries(a))[0];
+  return get && get !== post ? [post, get] : [post];
+}
+
+/**
+ * `count` distinct requests of an operation, generated from its schemas by the fuzz model (seeded):
+ * valid ones, or invalid ones (one mutation each: wrong type, missing required member, out-of-enum
+ * value, oversized string), each kept only when `url` (the mock) answers it with `status` (the
+ * operation's success status for valid ones, its declared invalid status for invalid ones): a pool
+ * of requests whose answers all have the same status.
+ */
+export async function requestPool(
+  api: BundledApi,
+  op: Operation,
+  kind: "valid" | "invalid",
+  count: number,
+  url: string,
+): Promise<{ requests: SpecRequest[]; status: number }> {
+  const model = operationModel(api.entry.alias, api.doc, op, specValidator(api.doc));
+  const kinds = kind === "valid" ? (["valid"] as const) : model.kinds.filter((k) => k !== "valid" && k !== "broken-json");
+  if (kinds.length === 0) return { requests: [], status: 0 };
+  const status = kind === "valid" ? successResponse(op).status : declaredErrorStatus(op, [422, 400], 422);
+  const seen = new Set<string>();
+  const requests: SpecRequest[] = [];
+  for (const k of kinds) {
+    const arbitrary = model.arbitrary(k).filter((c) => c !== undefined);
+    for (const c of fc.sample(arbitrary, { seed: 18, numRuns: Math.ceil((count * 2) / kinds.length) })) {
+      const r = model.request(c!);
+      const key = JSON.stringify(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const response = await fetch(url + r.path, { method: r.method, headers: r.headers, body: r.body });
+      await response.arrayBuffer();
+      if (response.status !== status) continue;
+      requests.push({ ...specRequest(api, op), ...r, expected: status });
+    }
+  }
+  return { requests: requests.slice(0, count), status };
+}
+
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc/<pid>/stat. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+/** USER_HZ: the unit of /proc/<pid>/stat times (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * autocannon at `connections` for `seconds`, each connection cycling through `requests`; with
+ * `distinct`, every body gets insignificant leading whitespace that spells a counter, so that no two
+ * requests are the same bytes. With `pid`, the server process's CPU time per request (µs) too.
+ */
+export async function hammerPool(
+  url: string,
+  requests: SpecRequest[],
+  { connections, seconds, distinct = false, pid }: { connections: number; seconds: number; distinct?: boolean; pid?: number },
+): Promise<LoadResult & { cpuPerRequest?: number }> {
+  let counter = 0;
+  const before = pid === undefined ? 0 : cpuMs(pid);
+  const result = await autocannon({
+    url: url + requests[0].path,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: requests[0].method as autocannon.Request["method"],
+        path: requests[0].path,
+        headers: requests[0].headers,
+        body: requests[0].body,
+        ...(requests.length > 1 || distinct
+          ? {
+              setupRequest: (req: autocannon.Request) => {
+                const n = counter++;
+                const r = requests[n % requests.length];
+                const body = r.body !== undefined && distinct ? padded(r.body, n) : r.body;
+                return { ...req, method: r.method as autocannon.Request["method"], path: r.path, headers: r.headers, body };
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+  const summary = summarise(result);
+  if (pid === undefined) return summary;
+  return { ...summary, cpuPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(summary.total, 1) };
+}
+
 /** Sends one request and records the answer as bytes, for the bare server to replay. */
 export async function record(url: string, request: SpecRequest): Promise<RecordedResponse> {
   const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
@@ -143,6 +265,7 @@ export async function record(url: string, request: SpecRequest): Promise<Recorde
 export interface LoadResult {
   requestsPerSecond: number;
   p99: number;
+  max: number;
   p50: number;
   total: number;
   errors: number;
@@ -160,6 +283,7 @@ function summarise(result: autocannon.Result): LoadResult {
   return {
     requestsPerSecond: result.requests.average,
     p99: result.latency.p99,
+    max: result.latency.max,
     p50: result.latency.p50,
     total: result.requests.total,
     errors: result.errors,
@@ -181,33 +305,6 @@ export function padded(body: string, n: number): string {
   return pad + body;
 }
 
-/** autocannon at `connections` for `seconds` on one request; `distinct` makes every body distinct. */
-export async function hammer(
-  url: string,
-  request: SpecRequest,
-  { connections, seconds, distinct = false }: { connections: number; seconds: number; distinct?: boolean },
-): Promise<LoadResult> {
-  let counter = 0;
-  const result = await autocannon({
-    url: url + request.path,
-    connections,
-    duration: seconds,
-    timeout: 10,
-    requests: [
-      {
-        method: request.method as autocannon.Request["method"],
-        path: request.path,
-        headers: request.headers,
-        body: request.body,
-        ...(distinct && request.body !== undefined
-          ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: padded(request.body!, counter++) }) }
-          : {}),
-      },
-    ],
-  });
-  return summarise(result);
-}
-
 /**
  * autocannon on one request sent with a distinct credential each time (`credentialHeader` set to
  * `bench-<n>`): in sandbox mode every request then touches its own state (a create makes one record
@@ -217,9 +314,10 @@ export async function hammer(
 export async function hammerCredentials(
   url: string,
   request: SpecRequest,
-  { connections, seconds, credentialHeader }: { connections: number; seconds: number; credentialHeader: string },
-): Promise<LoadResult> {
+  { connections, seconds, credentialHeader, pid }: { connections: number; seconds: number; credentialHeader: string; pid?: number },
+): Promise<LoadResult & { cpuPerRequest?: number }> {
   let counter = 0;
+  const before = pid === undefined ? 0 : cpuMs(pid);
   const bearer = credentialHeader.toLowerCase() === "authorization";
   const result = await autocannon({
     url: url + request.path,
@@ -239,7 +337,9 @@ export async function hammerCredentials(
       },
     ],
   });
-  return summarise(result);
+  const summary = summarise(result);
+  if (pid === undefined) return summary;
+  return { ...summary, cpuPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(summary.total, 1) };
 }
 
 /** The header an operation's credential travels in (`authorization` or the API-key header). */
@@ -259,24 +359,33 @@ export interface SandboxThroughput {
   ratio: number;
   staticP99: number;
   sandboxP99: number;
+  /** Server CPU time per request, µs (median of the rounds), when the servers' pids were given. */
+  staticCpu?: number;
+  sandboxCpu?: number;
 }
 
 /**
  * Sandbox-mode throughput beside the static mode's, for one request of an API: `rounds` rounds of
  * the static mock (response cache off: every request through Prism) and the sandbox (Prism, then
  * the state, the answer built from it and validated), each `seconds` long, every request with a
- * fresh credential. Both servers are given (started by the caller, each in its own process).
+ * fresh credential. Both servers are given (started by the caller, each in its own process); with
+ * their pids, the server CPU time per request too (from /proc).
  */
 export async function measureSandboxThroughput(
   urls: { static: string; sandbox: string },
   request: SpecRequest,
-  { connections, seconds, rounds }: { connections: number; seconds: number; rounds: number },
+  {
+    connections,
+    seconds,
+    rounds,
+    pids,
+  }: { connections: number; seconds: number; rounds: number; pids?: { static: number; sandbox: number } },
 ): Promise<SandboxThroughput> {
   const credentialHeader = credentialHeaderOf(request);
-  const runs: Record<"static" | "sandbox", LoadResult[]> = { static: [], sandbox: [] };
+  const runs: Record<"static" | "sandbox", Array<LoadResult & { cpuPerRequest?: number }>> = { static: [], sandbox: [] };
   for (let round = 0; round < rounds; round++) {
-    runs.static.push(await hammerCredentials(urls.static, request, { connections, seconds, credentialHeader }));
-    runs.sandbox.push(await hammerCredentials(urls.sandbox, request, { connections, seconds, credentialHeader }));
+    runs.static.push(await hammerCredentials(urls.static, request, { connections, seconds, credentialHeader, pid: pids?.static }));
+    runs.sandbox.push(await hammerCredentials(urls.sandbox, request, { connections, seconds, credentialHeader, pid: pids?.sandbox }));
   }
   for (const [name, results] of Object.entries(runs)) {
     for (const result of results) {
@@ -298,6 +407,9 @@ export async function measureSandboxThroughput(
     ratio: median(runs.sandbox.map((r, i) => r.requestsPerSecond / Math.max(runs.static[i].requestsPerSecond, 1e-9))),
     staticP99: median(runs.static.map((r) => r.p99)),
     sandboxP99: median(runs.sandbox.map((r) => r.p99)),
+    ...(pids
+      ? { staticCpu: median(runs.static.map((r) => r.cpuPerRequest!)), sandboxCpu: median(runs.sandbox.map((r) => r.cpuPerRequest!)) }
+      : {}),
   };
 }
 
@@ -394,14 +506,18 @@ export async function freePorts(count: number): Promise<number> {
 
 /* ------------------------------------------------------------------ client overhead */
 
-/** Requests per second of `call` run by `concurrency` loops for `seconds`. */
-export async function rate(
+/**
+ * `call` run by `concurrency` loops for `seconds` in this process: requests per second, and this
+ * process's CPU time (user + system, µs) per call.
+ */
+export async function cpuRate(
   call: () => Promise<unknown>,
   { concurrency, seconds }: { concurrency: number; seconds: number },
-): Promise<number> {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
+): Promise<{ rps: number; cpuPerCall: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
+  const until = started + seconds * 1000;
+  let done = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
@@ -410,7 +526,8 @@ export async function rate(
       }
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { rps: done / ((performance.now() - started) / 1000), cpuPerCall: (used.user + used.system) / Math.max(done, 1) };
 }
 
 /* ------------------------------------------------------------------ consumer type-check */

@@ -8,8 +8,13 @@
  *   (status, headers, body) to every request after reading the request body: the ceiling.
  * - `{ type: "start", kind: "mock" | "mock-nocache" | "sandbox", aliases, registry? }`: this
  *   project's mocks (src/mock), with or without the response cache, or in sandbox mode (src/sandbox).
+ * - `{ type: "start", kind: "mock-hooked", aliases, registry? }`: the mocks with an `answer` hook that
+ *   keeps Prism's answer (what a layer over the mock, such as the sandbox, costs at the least).
  * - `{ type: "start", kind: "prism-stock", aliases, registry? }`: Prism's own in-process server
  *   (@stoplight/prism-http-server createServer, pino silent): the mock as it was before (the baseline).
+ * - `{ type: "flood", request }`: sends `request` (its body built here: `body.base` with the array
+ *   member `body.key` holding `body.items` copies of `body.item`) over and over, one at a time,
+ *   until `{ type: "flood-stop" }`, which replies `{ type: "flooded", times, statuses }`.
  * - `{ type: "memory" }`: replies with process.memoryUsage() after a full GC.
  * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`.
  */
@@ -17,6 +22,7 @@ import { createServer } from "node:http";
 import { findApi, loadRegistry } from "../src/registry.js";
 import { startStockPrism } from "./lib/stock-prism.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
+import { createPrismServer, loadOperations } from "../src/mock/server.js";
 
 export interface RecordedResponse {
   status: number;
@@ -26,7 +32,20 @@ export interface RecordedResponse {
 
 export type StartMessage =
   | { type: "start"; kind: "bare"; response: RecordedResponse }
-  | { type: "start"; kind: "mock" | "mock-nocache" | "sandbox" | "prism-stock"; aliases: string[]; registry?: string };
+  | {
+      type: "start";
+      kind: "mock" | "mock-nocache" | "mock-hooked" | "sandbox" | "prism-stock";
+      aliases: string[];
+      registry?: string;
+    };
+
+export interface FloodMessage {
+  type: "flood";
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: { base: Record<string, unknown>; key: string; items: number; item: unknown };
+}
 
 type Closer = () => Promise<void>;
 const closers: Closer[] = [];
@@ -71,13 +90,51 @@ async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: s
   return Object.fromEntries(mocks.map((m) => [m.alias, m.url]));
 }
 
+async function startHookedMocks(aliases: string[], registryPath?: string): Promise<Record<string, string>> {
+  const registry = loadRegistry(registryPath);
+  const urls: Record<string, string> = {};
+  for (const alias of aliases) {
+    const server = createPrismServer(await loadOperations(findApi(alias, registry).bundlePath), { hooks: { answer: () => undefined } });
+    urls[alias] = await server.listen(0, "127.0.0.1");
+    closers.push(() => server.close());
+  }
+  return urls;
+}
+
+let flooding: Promise<{ times: number[]; statuses: Record<string, number> }> | undefined;
+let stopFlood = false;
+
+async function flood(message: FloodMessage) {
+  const { base, key, items, item } = message.body;
+  const body = JSON.stringify({ ...base, [key]: Array.from({ length: items }, () => item) });
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  while (!stopFlood) {
+    const started = performance.now();
+    const response = await fetch(message.url, { method: message.method, headers: message.headers, body });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+  }
+  return { times, statuses };
+}
+
 function reply(message: unknown): void {
   process.send?.(message);
 }
 
-process.on("message", async (message: StartMessage | { type: "memory" } | { type: "stop" }) => {
+type Message = StartMessage | FloodMessage | { type: "memory" } | { type: "stop" } | { type: "flood-stop" };
+
+process.on("message", async (message: Message) => {
   try {
-    if (message.type === "memory") {
+    if (message.type === "flood") {
+      stopFlood = false;
+      flooding = flood(message);
+      reply({ type: "flooding" });
+    } else if (message.type === "flood-stop") {
+      stopFlood = true;
+      reply({ type: "flooded", ...(await flooding) });
+    } else if (message.type === "memory") {
       (globalThis as { gc?: () => void }).gc?.();
       reply({ type: "memory", memory: process.memoryUsage() });
     } else if (message.type === "stop") {
@@ -85,6 +142,8 @@ process.on("message", async (message: StartMessage | { type: "memory" } | { type
       process.exit(0);
     } else if (message.kind === "bare") {
       reply({ type: "started", urls: await startBare(message.response) });
+    } else if (message.kind === "mock-hooked") {
+      reply({ type: "started", urls: await startHookedMocks(message.aliases, message.registry) });
     } else if (message.kind === "prism-stock") {
       reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
     } else {

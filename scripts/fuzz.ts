@@ -23,6 +23,9 @@ import {
 import { type ApiEntry, loadRegistry } from "../src/registry.js";
 import { integer, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
+/** A request the mock has not answered in this long counts as a `timeout` outcome (the run goes on). */
+const REQUEST_TIMEOUT_MS = 5000;
+
 export interface FuzzOptions {
   /** The APIs to fuzz. */
   entries: ApiEntry[];
@@ -69,7 +72,7 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
       Array.from({ length: options.concurrency }, async () => {
         while (next < work.length) {
           const { model, kind, c } = work[next++];
-          const result = await model.run(mocks.get(model.alias)!.url, c);
+          const result = await model.run(mocks.get(model.alias)!.url, c, REQUEST_TIMEOUT_MS);
           tally(model.alias, kind, result.outcome);
           if (!SKIPPED.has(result.outcome)) sent++;
           if (!GOOD.has(result.outcome) && !SKIPPED.has(result.outcome)) {
@@ -82,7 +85,7 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
     // Still answering: every operation's valid request once more.
     for (const model of models) {
       const c = fc.sample(model.arbitrary("valid"), { seed: options.seed, numRuns: 1 })[0]!;
-      const result = await model.run(mocks.get(model.alias)!.url, c);
+      const result = await model.run(mocks.get(model.alias)!.url, c, REQUEST_TIMEOUT_MS);
       if (SKIPPED.has(result.outcome)) continue;
       sent++;
       tally(model.alias, "valid", result.outcome);

@@ -247,13 +247,6 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   });
   const baseFetch = opts.fetch as FetchFunction | undefined;
 
-  // Registered first, so its onResponse runs last and sees the response the caller gets.
-  client.use({
-    onResponse({ request, response, schemaPath }) {
-      recordOperation(response, { method: request.method, path: schemaPath });
-    },
-  });
-
   const { auth } = definition;
   if (auth.kind !== "none") {
     const { option, header } = auth;
@@ -312,7 +305,8 @@ class DeferredRequest {
   constructor(url: string, init: RequestInit = {}) {
     this.url = url;
     this.method = (init.method ?? "GET").toUpperCase();
-    this.#headers = new Headers(init.headers);
+    // openapi-fetch builds a new Headers for every call: it is used as it is, not copied.
+    this.#headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
     // Redirects are the client's to follow (same origin only), never fetch's: see the module header.
     this.#init = { ...init, redirect: "manual" };
   }
@@ -491,6 +485,8 @@ async function guard(
   };
   try {
     const result = await call(path, { ...init, fetch: tracked });
+    // The response the caller gets, for `unwrap` to name the operation (a middleware would cost every call an await).
+    recordOperation(result.response, { method, path });
     // An empty error body is no body (openapi-fetch gives "" when the length was not announced).
     if (result.error === "" && !result.response.ok) return { error: undefined, response: result.response };
     return result;

@@ -58,6 +58,7 @@ export interface OperationModel {
   kinds: CaseKind[];
   arbitrary(kind: CaseKind): fc.Arbitrary<FuzzCase | undefined>;
   /** Sends the case to the mock at `baseUrl` and judges the answer. */
+  /** Without `timeoutMs` it waits for the answer (a test's own time limit bounds it). */
   run(baseUrl: string, c: FuzzCase, timeoutMs?: number): Promise<{ outcome: Outcome; status?: number; detail: string }>;
   /** The request a case makes (method, URL path with query, headers, body). */
   request(c: FuzzCase): { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -73,14 +74,17 @@ function paramArbitrary(doc: Doc, param: Located): fc.Arbitrary<string | string[
   const constrained = schema.enum || schema.const !== undefined || schema.pattern || schema.format || (type && type !== "string");
   if (type === "array") {
     const items = arbitraryFor(doc, schema.items ?? { type: "string" }, `${param.at}/schema/items`);
-    return fc.array(items, { minLength: 1, maxLength: 3 }).map((values) => values.map(String));
+    return fc.array(items, { minLength: 1, maxLength: 3 }).map((values) => values.map(text));
   }
   if (!constrained && (p.in === "path" || p.in === "header")) return fc.stringMatching(SAFE);
-  const arbitrary = arbitraryFor(doc, p.schema ?? { type: "string" }, `${param.at}/schema`).map(String);
+  const arbitrary = arbitraryFor(doc, p.schema ?? { type: "string" }, `${param.at}/schema`).map(text);
   if (p.in === "path") return arbitrary.filter((v) => v !== "" && v !== "." && v !== "..");
   if (p.in === "header") return arbitrary.filter((v) => /^[\x21-\x7e]+$/.test(v));
   return arbitrary;
 }
+
+/** A generated parameter value as text: objects (an object-typed parameter) as JSON. */
+const text = (value: Json): string => (value !== null && typeof value === "object" ? JSON.stringify(value) : String(value));
 
 /** Header names a parameter may not define (the client sets them). */
 const RESERVED_HEADERS = new Set(["authorization", "content-type", "accept"]);
@@ -192,7 +196,7 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
   const success = successResponse(op).status;
   const invalidStatus = declaredErrorStatus(op, [422, 400], 422);
 
-  async function run(baseUrl: string, c: FuzzCase, timeoutMs = 5000) {
+  async function run(baseUrl: string, c: FuzzCase, timeoutMs?: number) {
     // Judge the case first, independently of the mock: a valid case must be valid, a mutated one invalid.
     if (bodySchema && c.body !== undefined && c.kind !== "broken-json") {
       const { valid: ok, errors } = validator.validate(bodySchema.at, c.body);
@@ -208,7 +212,7 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
         method: r.method,
         headers: r.headers,
         body: r.body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {

@@ -20,7 +20,8 @@ const INT32 = 2 ** 31;
 function stringArbitrary(schema: Json): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = schema.maxLength ?? Math.max(minLength, 24);
-  const lengthOk = (s: string) => [...s].length >= minLength && [...s].length <= maxLength;
+  // A format or pattern gives its own length (a uuid has 36 characters): only a declared maxLength bounds it.
+  const lengthOk = (s: string) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Number.POSITIVE_INFINITY);
   const pattern = typeof schema.pattern === "string" ? new RegExp(schema.pattern, "u") : undefined;
   const byFormat: Record<string, fc.Arbitrary<string>> = {
     "date-time": fc

@@ -1,0 +1,290 @@
+/**
+ * The mock's deliberate differences from stock Prism (DEVIATIONS in src/mock/validate.ts; issue 17),
+ * each shown on the fixture APIs against Prism's own server where that server survives the request.
+ * Two of stock Prism's answers cannot be shown here because they end the process that runs it: a
+ * malformed Content-Type on a request without a body and a malformed Accept (an exception thrown
+ * outside any handler in @stoplight/prism-http-server 5.12); for those only the mock's answer is
+ * checked. `dynamicFallback` is shown on a spec written here whose generated data always breaks its
+ * schema (a `pattern` beside a `format`, which json-schema-faker ignores).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../../src/mock/server.js";
+import { DEVIATIONS, LARGE_BODY_BYTES } from "../../../../src/mock/validate.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { startStockPrism } from "../../../../scripts/lib/stock-prism.js";
+
+const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
+const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
+const BEARER = { authorization: "Bearer t" };
+const JSON_BODY = { ...BEARER, "content-type": "application/json" };
+
+const STAMP_EXAMPLE = { at: "2025-11-21T10:00:00.000Z" };
+/** One operation whose generated answer never validates: `at` is a date-time with a pattern json-schema-faker ignores. */
+const STAMP_SPEC = [
+  "openapi: 3.1.0",
+  "info: { title: stamp, version: 1.0.0 }",
+  "paths:",
+  "  /stamp:",
+  "    get:",
+  "      responses:",
+  "        '200':",
+  "          description: A timestamp with exactly three digits of milliseconds",
+  "          content:",
+  "            application/json:",
+  "              schema:",
+  "                type: object",
+  "                required: [at]",
+  "                properties:",
+  "                  at: { type: string, format: date-time, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$' }",
+  "              examples:",
+  `                stamp: { value: ${JSON.stringify(STAMP_EXAMPLE)} }`,
+  "",
+].join("\n");
+const dir = mkdtempSync(join(tmpdir(), "mock-deviations-"));
+const STAMP = join(dir, "openapi.yaml");
+writeFileSync(STAMP, STAMP_SPEC);
+
+const servers: Record<string, { mock: string; stock: string }> = {};
+const closers: Array<() => Promise<void>> = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
+
+beforeAll(async () => {
+  for (const [name, path] of [
+    ["shop", shop.bundlePath],
+    ["quirks", QUIRKS],
+    ["stamp", STAMP],
+  ]) {
+    const mock: PrismServer = createPrismServer(await loadOperations(path));
+    const stock = await startStockPrism(path);
+    servers[name] = { mock: await mock.listen(0, "127.0.0.1"), stock: stock.url };
+    closers.push(
+      () => mock.close(),
+      () => stock.close(),
+    );
+  }
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(base + path, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const out: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) out[name] = String(value);
+        resolve({ status: response.statusCode!, headers: out, body: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+const both = (api: string, method: string, path: string, headers: Record<string, string>, body?: string) =>
+  Promise.all([send(servers[api].mock, method, path, headers, body), send(servers[api].stock, method, path, headers, body)]);
+
+const violations = (reply: Reply) =>
+  JSON.parse(reply.headers["sl-violations"] ?? "[]") as Array<{ location: string[]; code: unknown; message: string }>;
+
+describe("the mock's deviations from stock Prism", () => {
+  it("lists the deviations tested here", () => {
+    expect([...DEVIATIONS].sort()).toEqual(
+      [
+        "allow",
+        "bearerCase",
+        "bodyLimit",
+        "cors",
+        "dynamicFallback",
+        "emptyQueryValue",
+        "largeBody",
+        "malformedAccept",
+        "malformedContentType",
+        "violationCap",
+      ].sort(),
+    );
+  });
+
+  it("cors: allows every origin without credentials instead of echoing the Origin with credentials", async () => {
+    const origin = { ...BEARER, origin: "https://evil.example" };
+    const [mock, stock] = await both("shop", "GET", "/v1/order/o-1", origin);
+    expect(stock.headers["access-control-allow-origin"]).toBe("https://evil.example");
+    expect(stock.headers["access-control-allow-credentials"]).toBe("true");
+    expect(mock.status).toBe(stock.status);
+    expect(mock.headers["access-control-allow-origin"]).toBe("*");
+    expect(mock.headers["access-control-allow-credentials"]).toBeUndefined();
+
+    const preflight = {
+      origin: "https://evil.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization",
+    };
+    const [mockPre, stockPre] = await both("shop", "OPTIONS", "/v1/order", preflight);
+    expect(stockPre.headers["access-control-allow-credentials"]).toBe("true");
+    expect(mockPre).toMatchObject({ status: 204, body: "" });
+    expect(mockPre.headers).toMatchObject({ "access-control-allow-origin": "*", "access-control-allow-headers": "authorization" });
+    expect(mockPre.headers["access-control-allow-credentials"]).toBeUndefined();
+  });
+
+  it("allow: a 405 names the methods the path has", async () => {
+    const [mock, stock] = await both("shop", "DELETE", "/v1/order", BEARER);
+    expect(stock.status).toBe(405);
+    expect(stock.headers.allow).toBeUndefined();
+    expect(mock.status).toBe(405);
+    expect(mock.body).toBe(stock.body);
+    expect(mock.headers.allow.split(", ").sort()).toEqual(["GET", "POST"]);
+    const [item] = await both("shop", "POST", "/v1/order/o-1", BEARER);
+    expect(item.headers.allow.split(", ").sort()).toEqual(["DELETE", "GET", "PUT"]);
+  });
+
+  it.each(["a", "/", ";", "text/", "application/json; x"])(
+    "malformedContentType: Content-Type %j with a body is a 415 violation, not a 500",
+    async (type) => {
+      const body = JSON.stringify({ merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" } });
+      const [mock, stock] = await both("shop", "POST", "/v1/order", { ...BEARER, "content-type": type }, body);
+      expect(stock.status).toBe(500);
+      // shop declares 400: Prism's answer to an unsupported media type there, with the 415 finding.
+      expect(mock.status).toBe(400);
+      expect(violations(mock)).toEqual([
+        {
+          location: ["request"],
+          severity: "Error",
+          code: 415,
+          message: `The Content-Type ${JSON.stringify(type)} is not a media type. Supported content types: application/json`,
+        },
+      ]);
+      // quirks' createBatch declares no 4xx: Prism's own 415 problem.
+      const [problem] = await both("quirks", "POST", "/v1/batch", { ...BEARER, "content-type": type }, "{}");
+      expect(problem.status).toBe(415);
+      expect(JSON.parse(problem.body)).toMatchObject({ title: "Invalid content type", status: 415 });
+    },
+  );
+
+  it("malformedContentType: without a body, a malformed Content-Type is ignored (stock Prism's process dies)", async () => {
+    const mock = await send(servers.shop.mock, "GET", "/v1/order/o-1", { ...BEARER, "content-type": ";" });
+    expect(mock.status).toBe(200);
+  });
+
+  it("malformedAccept: an Accept that is not a media type gets 406 when nothing declared is acceptable (stock Prism's process dies)", async () => {
+    const mock = await send(servers.shop.mock, "GET", "/v1/order/o-1", { ...BEARER, accept: "a" });
+    expect(mock.status).toBe(406);
+    expect(JSON.parse(mock.body)).toMatchObject({ status: 406, detail: "Unable to find content for a" });
+    // The same answer again (the fast path keeps it), and a malformed entry beside an acceptable one changes nothing.
+    expect((await send(servers.shop.mock, "GET", "/v1/order/o-1", { ...BEARER, accept: "a" })).status).toBe(406);
+    const [mixed, stockMixed] = await both("shop", "GET", "/v1/order/o-1", { ...BEARER, accept: "a, application/json" });
+    expect(mixed).toMatchObject({ status: 200, body: stockMixed.body });
+  });
+
+  it("emptyQueryValue: an empty query value is validated as the empty string, not dropped", async () => {
+    // An integer: stock Prism reports the required parameter missing; the mock reports "" not an integer.
+    const [mock, stock] = await both("shop", "GET", "/v1/order?limit=", BEARER);
+    expect(JSON.parse(stock.body).validation).toEqual([
+      { location: ["query"], severity: "Error", code: "required", message: "Request query must have required property 'limit'" },
+    ]);
+    expect(mock.status).toBe(422);
+    expect(JSON.parse(mock.body).validation).toEqual([
+      { location: ["query", "limit"], severity: "Error", code: "type", message: "Request query parameter limit must be integer" },
+    ]);
+    // An array of enum values: stock Prism answers 200, the mock finds "" outside the enum.
+    const headers = { ...BEARER, "x-count": "1" };
+    const [items, stockItems] = await both("quirks", "GET", "/v1/items/1?fields=", headers);
+    expect(stockItems.status).toBe(200);
+    expect(items.status).toBe(422);
+    expect(items.body).toBe(JSON.stringify({ code: "E1" }));
+    expect(violations(items).map((v) => v.location)).toEqual([["request", "query", "fields", "0"]]);
+    // A string accepts the empty string, as in stock Prism.
+    const [merchant, stockMerchant] = await both("shop", "GET", "/v1/order?limit=1&merchant_id=", BEARER);
+    expect(merchant).toMatchObject({ status: 200, body: stockMerchant.body });
+  });
+
+  it.each(["bearer t", "BEARER t", "BeArEr t"])("bearerCase: %j is accepted as a bearer token", async (authorization) => {
+    const [mock, stock] = await both("shop", "GET", "/v1/order/o-1", { authorization });
+    expect(stock.status).toBe(401);
+    expect(mock.status).toBe(200);
+    // A scheme name alone, or another scheme, is still refused.
+    for (const refused of ["bearer", "Bearer ", "Basic dTpw"]) {
+      expect((await send(servers.shop.mock, "GET", "/v1/order/o-1", { authorization: refused })).status, refused).toBe(401);
+    }
+  });
+
+  it("bodyLimit: a body over 10 MB gets the 413, then the connection closes", async () => {
+    const body = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
+    const mock = await send(servers.shop.mock, "POST", "/v1/order", JSON_BODY, body);
+    expect(mock.status).toBe(413);
+    expect(mock.headers.connection).toBe("close");
+    expect(JSON.parse(mock.body)).toEqual({ error: { code: "request_entity_too_large", message: "Body exceeded 10mb limit" } });
+    // Through fetch too (it reads the answer while still sending), with a body well over the limit.
+    const response = await fetch(`${servers.shop.mock}/v1/order`, {
+      method: "POST",
+      headers: JSON_BODY,
+      body: Buffer.alloc(30 * 1024 * 1024, 0x20),
+    });
+    expect(response.status).toBe(413);
+    await response.text();
+  });
+
+  it("largeBody: a body over LARGE_BODY_BYTES is validated up to its first violation, and says so", async () => {
+    const items = Array.from({ length: Math.ceil(LARGE_BODY_BYTES / 20) + 10 }, () => "not-an-object-item");
+    const body = JSON.stringify({ items });
+    expect(body.length).toBeGreaterThan(LARGE_BODY_BYTES);
+    const [mock, stock] = await both("quirks", "POST", "/v1/batch", JSON_BODY, body);
+    expect(stock.status).toBe(422);
+    expect(JSON.parse(stock.body).validation).toHaveLength(items.length);
+    expect(mock.status).toBe(422);
+    expect(JSON.parse(mock.body).validation).toEqual([
+      { location: ["body", "items", "0"], severity: "Error", code: "type", message: "Request body property items.0 must be object" },
+      {
+        location: ["body"],
+        severity: "Information",
+        code: "validation-stopped",
+        message: `Request body is over ${LARGE_BODY_BYTES} bytes: validated up to its first violation`,
+      },
+    ]);
+  });
+
+  it("dynamicFallback: a generated answer that breaks its own schema is replaced by the example", async () => {
+    const dynamic = { prefer: "dynamic=true" };
+    const [mock, stock] = await both("stamp", "GET", "/stamp", dynamic);
+    // Stock Prism sends the generated value with the violation of its pattern.
+    expect(stock.status).toBe(200);
+    expect(JSON.parse(stock.body)).not.toEqual(STAMP_EXAMPLE);
+    expect(violations(stock).map((v) => [v.location, v.code])).toEqual([[["response", "body", "at"], "pattern"]]);
+    // The mock sends the example, without violations.
+    expect(mock.status).toBe(200);
+    expect(JSON.parse(mock.body)).toEqual(STAMP_EXAMPLE);
+    expect(mock.headers["sl-violations"]).toBeUndefined();
+    // A static answer is the same on both.
+    const [plain, stockPlain] = await both("stamp", "GET", "/stamp", {});
+    expect(plain).toMatchObject({ status: 200, body: stockPlain.body });
+  });
+
+  it("violationCap: a problem body lists MAX_LISTED_VIOLATIONS violations and a count of the others", async () => {
+    const count = MAX_LISTED_VIOLATIONS + 50;
+    const body = JSON.stringify({ items: Array.from({ length: count }, () => 1) });
+    const [mock, stock] = await both("quirks", "POST", "/v1/batch", JSON_BODY, body);
+    const theirs = JSON.parse(stock.body).validation;
+    expect(theirs).toHaveLength(count);
+    const ours = JSON.parse(mock.body).validation;
+    expect(ours).toEqual([
+      ...theirs.slice(0, MAX_LISTED_VIOLATIONS),
+      { location: [], severity: "Information", code: "violations-capped", message: "50 more violations not listed" },
+    ]);
+    // In sl-violations the list is cut where stock Prism cuts it: the same header.
+    const many = JSON.stringify({ merchant_id: 1, amount: { cur: 1, amt: 1 }, child_amounts: Array.from({ length: count }, () => ({})) });
+    const [header, stockHeader] = await both("shop", "POST", "/v1/order", JSON_BODY, many);
+    expect(stockHeader.headers["sl-violations"]).toMatch(/^Too many violations! /);
+    expect(header.headers["sl-violations"]).toBe(stockHeader.headers["sl-violations"]);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The mock's HTTP layer (src/mock/server.ts) and its hooks, on the shop fixture: the fast path calls
+ * the hooks exactly as Prism's pipeline does (the first request of a kind goes through Prism, the
+ * next ones through the fast path), `intercept` runs before either, and Prism's judgement of a
+ * request is never handed to `answer`; the response cache (for requests the fast path does not
+ * take) never replays a 5xx and keeps at most 1000 answers, least recently used out first.
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createPrismServer, type JudgedRequest, loadOperations, type MockHooks, type PrismServer } from "../../../../src/mock/server.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+
+const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
+const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
+const BEARER = { authorization: "Bearer t" };
+
+let server: PrismServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(hooks: MockHooks = {}, cache = true, spec = shop.bundlePath): Promise<string> {
+  server = createPrismServer(await loadOperations(spec), { hooks, cache });
+  return server.listen(0, "127.0.0.1");
+}
+
+async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const response = await fetch(url + path, {
+    method,
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, violations: response.headers.get("sl-violations"), body: await response.text() };
+}
+
+const order = (amt: string) => ({ merchant_id: "m-1", amount: { cur: "PHP", amt } });
+
+describe("createPrismServer", () => {
+  it("takes the second request of a kind from the fast path, with the same answer", async () => {
+    const url = await start();
+    const first = await call(url, "POST", "/v1/order", BEARER, order("1.00"));
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 0 });
+    const second = await call(url, "POST", "/v1/order", BEARER, order("2.00"));
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+    expect(second).toEqual(first);
+    expect(first.status).toBe(200);
+    // Another kind (an invalid body) is learnt from Prism first, then answered fast.
+    const invalid = await call(url, "POST", "/v1/order", BEARER, { merchant_id: 5 });
+    const again = await call(url, "POST", "/v1/order", BEARER, { merchant_id: 6 });
+    expect(server!.stats()).toEqual({ fast: 2, prism: 2, cache: 0 });
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(again.violations!).map((v: { location: string[] }) => v.location)).toEqual(
+      JSON.parse(invalid.violations!).map((v: { location: string[] }) => v.location),
+    );
+  });
+
+  it("calls the answer hook alike on Prism's path and on the fast path, and sends its answer", async () => {
+    const seen: JudgedRequest[] = [];
+    const hooks: MockHooks = {
+      answer: (request) => {
+        seen.push(request);
+        return {
+          status: 201,
+          headers: { "x-state": String(seen.length) },
+          body: { n: seen.length, amount: (request.body as { amount: unknown }).amount },
+        };
+      },
+      validateAnswer: (_, answer) => [
+        { location: ["response", "body"], severity: "Warning", code: "test", message: `checked ${answer.status}` },
+      ],
+    };
+    const url = await start(hooks);
+    const answers = [];
+    for (const amt of ["1.00", "2.00"]) answers.push(await call(url, "POST", "/v1/order?x=1", { ...BEARER, "x-extra": amt }, order(amt)));
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+    expect(seen).toHaveLength(2);
+    const [viaPrism, viaFast] = seen;
+    expect(viaFast.operation).toBe(viaPrism.operation);
+    expect(viaPrism.operation.path).toBe("/v1/order");
+    for (const [i, judged] of seen.entries()) {
+      const amt = ["1.00", "2.00"][i];
+      expect(judged).toMatchObject({ method: "post", path: "/v1/order", query: { x: "1" }, status: 200, body: order(amt) });
+      expect(judged.headers["x-extra"]).toBe(amt);
+      expect(judged.example).toEqual({ order_id: "o-1", status: "CREATED", created: { seconds: 1700000000, nanos: 0 } });
+    }
+    expect(viaFast.example).toEqual(viaPrism.example);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body)).toEqual({ n: i + 1, amount: order(["1.00", "2.00"][i]).amount });
+      expect(JSON.parse(answer.violations!)).toEqual([
+        { location: ["response", "body"], severity: "Warning", code: "test", message: "checked 201" },
+      ]);
+    }
+  });
+
+  it("never hands a request Prism judged invalid or unauthorised to the answer hook", async () => {
+    const seen: JudgedRequest[] = [];
+    const url = await start({ answer: (request) => void seen.push(request) });
+    for (let i = 0; i < 2; i++) {
+      expect((await call(url, "POST", "/v1/order", BEARER, { merchant_id: i })).status).toBe(400);
+      expect((await call(url, "POST", "/v1/order", {}, order("1.00"))).status).toBe(401);
+    }
+    expect(server!.stats().fast).toBe(2);
+    expect(seen).toEqual([]);
+  });
+
+  it("lets intercept answer before the fast path and Prism", async () => {
+    const intercepted: string[] = [];
+    const url = await start({
+      intercept: (request, response, body) => {
+        intercepted.push(`${request.method} ${request.url} ${body.length}`);
+        if (!request.url?.startsWith("/_sandbox/")) return false;
+        response.statusCode = 204;
+        response.end();
+        return true;
+      },
+    });
+    for (let i = 0; i < 2; i++) {
+      expect((await call(url, "POST", "/v1/order", BEARER, order("1.00"))).status).toBe(200);
+      expect((await call(url, "GET", "/_sandbox/state", BEARER)).status).toBe(204);
+    }
+    const bytes = JSON.stringify(order("1.00")).length;
+    expect(intercepted).toEqual([`POST /v1/order ${bytes}`, "GET /_sandbox/state 0", `POST /v1/order ${bytes}`, "GET /_sandbox/state 0"]);
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+  });
+
+  it("answers requests that choose their answer through Prism, and replays identical ones from the response cache", async () => {
+    const url = await start();
+    const prefer = { ...BEARER, prefer: "example=legacy" };
+    const first = await call(url, "POST", "/v1/order", prefer, order("1.00"));
+    const again = await call(url, "POST", "/v1/order", prefer, order("1.00"));
+    expect(JSON.parse(first.body)).toMatchObject({ order_id: "o-2", status: "Created" });
+    expect(again).toEqual(first);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1 });
+  });
+
+  it("never replays a 5xx from the response cache (Prism answers it every time)", async () => {
+    const url = await start({}, true, QUIRKS);
+    const item = { ...BEARER, "x-count": "1" };
+    // quirks' getItem declares a default response: Prism answers it with the status asked for.
+    const error = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" });
+    expect(error.status).toBe(503);
+    expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" })).toEqual(error);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
+    // The same request asking for a 4xx is kept and replayed.
+    const client = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" });
+    expect(client.status).toBe(418);
+    expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" })).toEqual(client);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1 });
+  });
+
+  it("keeps at most 1000 answers in the response cache, the least recently used out first", async () => {
+    const url = await start();
+    const CACHE_ENTRIES = 1000; // the bound src/mock/server.ts states
+    const path = (n: number) => `/no-such-path/${n}`; // a 404 from Prism's routing, not a fast-path request
+    for (let n = 0; n < CACHE_ENTRIES; n++) expect((await call(url, "GET", path(n), BEARER)).status).toBe(404);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES, cache: 0 });
+    await call(url, "GET", path(0), BEARER); // a hit: 0 is now the most recently used
+    expect(server!.stats().cache).toBe(1);
+    await call(url, "GET", path(CACHE_ENTRIES), BEARER); // one more answer: the least recently used (1) goes
+    await call(url, "GET", path(0), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 1, cache: 2 });
+    await call(url, "GET", path(1), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 2 });
+    // Answering 1 again made room by evicting 2, the least recently used now; 3 is still kept.
+    await call(url, "GET", path(3), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 3 });
+    await call(url, "GET", path(2), BEARER);
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 3, cache: 3 });
+  });
+
+  it("off (cache: false), nothing is replayed", async () => {
+    const url = await start({}, false);
+    for (let i = 0; i < 2; i++) expect((await call(url, "GET", "/no-such-path", BEARER)).status).toBe(404);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
+  });
+});
