@@ -19,7 +19,7 @@ import {
   withoutBanner,
   workflowFilePath,
   workflowsDir,
-} from "../../../src/cli/workflows.js";
+} from "../../../src/workflows/index.js";
 import { findOperation, loadDocument } from "../../../src/document/index.js";
 import { startMock } from "../../../src/mock/index.js";
 import { redoclyCli } from "../../../src/redocly.js";

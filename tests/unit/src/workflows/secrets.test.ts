@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadWorkflowFile, runWorkflows, workflowFilePath } from "../../../../src/cli/workflows.js";
+import { loadWorkflowFile, runWorkflows, workflowFilePath } from "../../../../src/workflows/index.js";
 import { findApi, repoRoot } from "../../../../src/registry.js";
 
 /** `bank-api-contracts <args>` from the sources, as a process, with extra environment variables. */
