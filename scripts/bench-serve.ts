@@ -16,13 +16,15 @@
  *   member `body.key` holding `body.items` copies of `body.item`) over and over, one at a time,
  *   until `{ type: "flood-stop" }`, which replies `{ type: "flooded", times, statuses }`.
  * - `{ type: "memory" }`: replies with process.memoryUsage() after a full GC.
- * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`.
+ * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`. It serves
+ * only when forked as the entry point; importing it (for its message types) runs nothing.
  */
 import { createServer } from "node:http";
 import { findApi, loadRegistry } from "../src/registry.js";
 import { startStockPrism } from "./lib/stock-prism.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
 import { createPrismServer, loadOperations } from "../src/mock/server.js";
+import { isEntryPoint } from "./lib/cli.js";
 
 export interface RecordedResponse {
   status: number;
@@ -125,35 +127,40 @@ function reply(message: unknown): void {
 
 type Message = StartMessage | FloodMessage | { type: "memory" } | { type: "stop" } | { type: "flood-stop" };
 
-process.on("message", async (message: Message) => {
-  try {
-    if (message.type === "flood") {
-      stopFlood = false;
-      flooding = flood(message);
-      reply({ type: "flooding" });
-    } else if (message.type === "flood-stop") {
-      stopFlood = true;
-      reply({ type: "flooded", ...(await flooding) });
-    } else if (message.type === "memory") {
-      (globalThis as { gc?: () => void }).gc?.();
-      reply({ type: "memory", memory: process.memoryUsage() });
-    } else if (message.type === "stop") {
-      await Promise.all(closers.map((close) => close()));
-      process.exit(0);
-    } else if (message.kind === "bare") {
-      reply({ type: "started", urls: await startBare(message.response) });
-    } else if (message.kind === "mock-hooked") {
-      reply({ type: "started", urls: await startHookedMocks(message.aliases, message.registry) });
-    } else if (message.kind === "prism-stock") {
-      reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
-    } else {
-      reply({
-        type: "started",
-        urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry, message.kind === "sandbox"),
-      });
+/** Answers the parent's messages: what a child forked by bench-measure.ts does; importing the module does nothing. */
+export function serveParent(): void {
+  process.on("message", async (message: Message) => {
+    try {
+      if (message.type === "flood") {
+        stopFlood = false;
+        flooding = flood(message);
+        reply({ type: "flooding" });
+      } else if (message.type === "flood-stop") {
+        stopFlood = true;
+        reply({ type: "flooded", ...(await flooding) });
+      } else if (message.type === "memory") {
+        (globalThis as { gc?: () => void }).gc?.();
+        reply({ type: "memory", memory: process.memoryUsage() });
+      } else if (message.type === "stop") {
+        await Promise.all(closers.map((close) => close()));
+        process.exit(0);
+      } else if (message.kind === "bare") {
+        reply({ type: "started", urls: await startBare(message.response) });
+      } else if (message.kind === "mock-hooked") {
+        reply({ type: "started", urls: await startHookedMocks(message.aliases, message.registry) });
+      } else if (message.kind === "prism-stock") {
+        reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
+      } else {
+        reply({
+          type: "started",
+          urls: await startOwnMocks(message.aliases, message.kind === "mock", message.registry, message.kind === "sandbox"),
+        });
+      }
+    } catch (error) {
+      reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     }
-  } catch (error) {
-    reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  }
-});
-process.on("disconnect", () => process.exit(0));
+  });
+  process.on("disconnect", () => process.exit(0));
+}
+
+if (isEntryPoint(import.meta.url)) serveParent();

@@ -6,13 +6,13 @@
  *
  * Parts (all by default, in this order): throughput, sandbox, isolation, startup, client, typecheck, load,
  * pipeline.
- * Bad arguments print the usage and exit 2; a failed measurement exits 1.
+ * Bad arguments: one line and a hint, exit 2; a failed measurement exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
+import { type Command, InvalidArgumentError } from "commander";
 import {
   bundledApis,
   consumerSource,
@@ -40,6 +40,7 @@ import {
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
 import { createTestClient } from "./lib/test-client.js";
+import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
 /** Pairs of client and raw-fetch runs per API. */
 const CLIENT_PAIRS = 12;
@@ -56,57 +57,27 @@ const BAD_ITEMS = 450_000;
 const PARTS = ["throughput", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `usage: npm run bench -- [--only ${PARTS.join(",")}] [--duration S] [--load-duration S] [--out FILE] [--apis A,B]
-  --only           comma-separated parts to run (default: all)
-  --duration S     seconds per throughput and client measurement (default 5)
-  --load-duration S  seconds of load on each mock (default 20)
-  --out FILE       report to write (default bench/RESULTS.md)
-  --apis A,B       measure only these APIs (aliases; default: every registered one)`;
-
-function usage(problem?: string): never {
-  (problem ? process.stderr : process.stdout).write(`${problem ? `bench: ${problem}\n\n` : ""}${USAGE}\n`);
-  process.exit(problem ? 2 : 0);
+interface BenchOptions {
+  parts: Set<Part>;
+  duration: number;
+  loadDuration: number;
+  out: string;
+  apis?: string[];
 }
 
-function parseCli() {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      options: {
-        only: { type: "string" },
-        duration: { type: "string" },
-        "load-duration": { type: "string" },
-        out: { type: "string" },
-        apis: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    usage((error as Error).message);
-  }
-  const { values } = parsed;
-  if (values.help) usage();
-  const seconds = (name: string, value: string | undefined, fallback: number) => {
-    if (value === undefined) return fallback;
-    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) usage(`--${name} must be a positive number of seconds, got "${value}"`);
-    return Number(value);
-  };
-  const only = values.only === undefined ? [...PARTS] : values.only.split(",").map((p) => p.trim());
-  const unknown = only.filter((p) => !PARTS.includes(p as Part));
-  if (unknown.length > 0) usage(`unknown part(s) ${unknown.join(", ")}; known: ${PARTS.join(", ")}`);
-  return {
-    parts: new Set(only as Part[]),
-    duration: seconds("duration", values.duration, 5),
-    loadDuration: seconds("load-duration", values["load-duration"], 20),
-    out: resolve(values.out ?? join(repoRoot, "bench/RESULTS.md")),
-    apis: values.apis?.split(",").map((a) => a.trim()),
-  };
+/** An option parser for a positive number of seconds. */
+function seconds(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("Expected a positive number of seconds.");
+  return Number(value);
 }
 
-const options = parseCli();
-const apis = bundledApis().filter((api) => !options.apis || options.apis.includes(api.entry.alias));
-if (apis.length === 0) usage(`--apis names no registered API`);
-const registry = apis.map((a) => a.entry);
+/** A comma-separated list. */
+const list = (value: string) => value.split(",").map((item) => item.trim());
+
+// Set by the action, read by the parts below.
+let options: BenchOptions;
+let apis: ReturnType<typeof bundledApis>;
+let registry: Array<(typeof apis)[number]["entry"]>;
 const sections: string[] = [];
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
@@ -732,29 +703,58 @@ const runners: Record<Part, () => Promise<void>> = {
   load,
   pipeline,
 };
-const startedAt = new Date();
-const load0 = loadavg()[0];
-try {
+/** Runs the parts `given` asks for and writes the report; the exit code. */
+async function bench(given: { only?: string[]; duration: number; loadDuration: number; out: string; apis?: string[] }, command: Command) {
+  const unknown = (given.only ?? []).filter((p) => !PARTS.includes(p as Part));
+  if (unknown.length > 0) misuse(command, `unknown part(s) ${unknown.join(", ")}; known: ${PARTS.join(", ")}`);
+  options = {
+    parts: new Set((given.only ?? [...PARTS]) as Part[]),
+    duration: given.duration,
+    loadDuration: given.loadDuration,
+    out: resolve(given.out),
+    apis: given.apis,
+  };
+  apis = bundledApis().filter((api) => !options.apis || options.apis.includes(api.entry.alias));
+  if (apis.length === 0) misuse(command, "--apis names no registered API");
+  registry = apis.map((a) => a.entry);
+  const startedAt = new Date();
+  const load0 = loadavg()[0];
   for (const part of PARTS) if (options.parts.has(part)) await runners[part]();
-} catch (error) {
-  process.stderr.write(`bench: ${(error as Error).stack ?? error}\n`);
-  process.exit(1);
+  const header = [
+    "# Benchmark results",
+    "",
+    `Written by \`npm run bench\` (scripts/bench.ts) on ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+    "",
+    `- Machine: ${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? "unknown"}), ${type()} ${release()}`,
+    `- Node ${process.version}`,
+    `- Registry: ${registry.length} APIs (${registry.map((e) => e.alias).join(", ")})`,
+    `- Load average (1 min) at the start: ${load0.toFixed(2)}, at the end: ${loadavg()[0].toFixed(2)}; other work on the machine`,
+    "  slows a figure and its ceiling alike, which is why every figure is a ratio measured side by side.",
+    `- Parts run: ${[...options.parts].join(", ")}`,
+    "",
+  ].join("\n");
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${header}\n${sections.join("\n\n")}\n`);
+  log(`wrote ${relative(process.cwd(), options.out)}`);
+  return 0;
 }
-const header = [
-  "# Benchmark results",
-  "",
-  `Written by \`npm run bench\` (scripts/bench.ts) on ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-  "",
-  `- Machine: ${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? "unknown"}), ${type()} ${release()}`,
-  `- Node ${process.version}`,
-  `- Registry: ${registry.length} APIs (${registry.map((e) => e.alias).join(", ")})`,
-  `- Load average (1 min) at the start: ${load0.toFixed(2)}, at the end: ${loadavg()[0].toFixed(2)}; other work on the machine`,
-  "  slows a figure and its ceiling alike, which is why every figure is a ratio measured side by side.",
-  `- Parts run: ${[...options.parts].join(", ")}`,
-  "",
-].join("\n");
-mkdirSync(dirname(options.out), { recursive: true });
-writeFileSync(options.out, `${header}\n${sections.join("\n\n")}\n`);
-log(`wrote ${relative(process.cwd(), options.out)}`);
-// Keep-alive sockets of the clients measured here would otherwise hold the process open.
-process.exit(0);
+
+function program() {
+  return script("bench")
+    .description("Measure the mock, the clients and the pipeline over every API of the registry, and write bench/RESULTS.md")
+    .option("--only <parts>", `comma-separated parts to run (default: all): ${PARTS.join(",")}`, list)
+    .option("--duration <s>", "seconds per throughput and client measurement", seconds, 5)
+    .option("--load-duration <s>", "seconds of load on each mock", seconds, 20)
+    .option("--out <file>", "report to write", join(repoRoot, "bench/RESULTS.md"))
+    .option("--apis <a,b>", "measure only these APIs (aliases; default: every registered one)", list)
+    .action(bench);
+}
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+if (isEntryPoint(import.meta.url)) {
+  const code = await main(process.argv.slice(2));
+  // Keep-alive sockets of the clients measured here would otherwise hold the process open.
+  process.exit(code);
+}

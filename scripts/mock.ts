@@ -7,5 +7,9 @@
  * a missing bundle: the error on stderr, exit 1.
  */
 import { runMock } from "../src/cli/index.js";
+import { isEntryPoint } from "./lib/cli.js";
 
-process.exit(await runMock(process.argv.slice(2), "npm run mock --"));
+/** Runs the script on `argv` (the arguments after it); the exit code (it returns once the mocks are stopped). */
+export const main = (argv: string[]) => runMock(argv, "npm run mock --");
+
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

@@ -10,155 +10,166 @@
  */
 import { rmSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { type Command, InvalidArgumentError } from "commander";
 import type { MockServer } from "../src/mock/index.js";
 import { DEFAULT_OUT_DIR, stagingDir } from "./docs/build.js";
 import { apiPaths } from "./docs/pages.js";
 import type { StaticServer } from "./docs/serve.js";
-import { HINT, withPortOption } from "../src/cli/common.js";
+import { withPortOption } from "../src/cli/common.js";
 import { optionsTakenByNpm } from "../src/cli/npm.js";
 import { untilStopped } from "../src/cli/stop.js";
-import { DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
+import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
+import { HINT, isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
 export const DEFAULT_DOCS_PORT = 4000;
 
-const registry = loadRegistry();
+interface StartOptions {
+  port: number;
+  portBase: number;
+  host: string;
+  docsDir: string;
+  skipGenerate?: boolean;
+  sandbox?: boolean;
+}
 
-function usage(problem?: string): never {
-  if (problem) {
-    process.stderr.write(`start: ${problem}\n${HINT}\n`);
-    process.exit(2);
+/** The options, for the check of those npm kept for itself (`npm start --port 4090` without `--`). */
+const OPTIONS = [
+  { name: "port", takesValue: true },
+  { name: "port-base", takesValue: true },
+  { name: "host", takesValue: true },
+  { name: "docs-dir", takesValue: true },
+  { name: "skip-generate", takesValue: false },
+  { name: "sandbox", takesValue: false },
+];
+
+/** An option parser for a port from `min` to `max`. */
+const portNumber = (min: number, max: number) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new InvalidArgumentError(`Expected an integer from ${min} to ${max}.`);
   }
+  return Number(value);
+};
+
+function program() {
+  const registry = loadRegistry();
+  return script("start")
+    .description(
+      "Regenerate what is stale, rebuild the docs site when its inputs changed, then serve it and every registered API's mock until stopped",
+    )
+    .option("--port <n>", "port of the documentation site", portNumber(0, 65535), DEFAULT_DOCS_PORT)
+    .option(
+      "--port-base <n>",
+      "first mock port; the APIs take N, N+1, ... in registry order",
+      portNumber(1, 65536 - registry.length),
+      DEFAULT_PORT_BASE,
+    )
+    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--docs-dir <dir>", "where the site is built", relative(process.cwd(), DEFAULT_OUT_DIR) || ".")
+    .option("--skip-generate", "serve generated/ as it is, without `npm run generate` first")
+    .option("--sandbox", "serve the stateful sandbox (state per credential, callbacks, control API under /_sandbox/)")
+    .action((options: StartOptions, command: Command) => start(registry, options, command));
+}
+
+/**
+ * Runs the script on `argv` (the arguments after it); the exit code. Options npm kept for itself
+ * are a misuse, named with the line to type.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const taken = optionsTakenByNpm(OPTIONS, argv);
+  if (taken) {
+    console.error(`error: ${taken}`);
+    console.error(HINT);
+    return 2;
+  }
+  return runCommand(program(), argv);
+}
+
+async function start(registry: ApiEntry[], values: StartOptions, command: Command): Promise<number> {
+  const { port: docsPort, portBase, host } = values;
+  const docsDir = resolve(values.docsDir);
+  if (docsPort >= portBase && docsPort < portBase + registry.length) {
+    misuse(
+      command,
+      `--port ${docsPort} is one of the mock ports ${portBase}-${portBase + registry.length - 1}; choose another --port or --port-base`,
+    );
+  }
+
+  // Handlers first, so that a signal during the build also ends the run cleanly.
+  let mocks: MockServer[] = [];
+  let site: StaticServer | undefined;
+  let stopping = false;
+  async function stop(signal: string, code = 0) {
+    if (stopping) return;
+    stopping = true;
+    if (signal) process.stdout.write(`\n${signal}: stopping the documentation site and the mocks\n`);
+    rmSync(stagingDir(docsDir), { recursive: true, force: true });
+    const closing = [...mocks.map((m) => m.close()), ...(site ? [site.close()] : [])];
+    // Let requests in flight finish, but do not wait on a stuck client for more than 2 s.
+    await Promise.race([Promise.allSettled(closing), new Promise((r) => setTimeout(r, 2000).unref())]);
+    process.exit(code);
+  }
+  void untilStopped().signal.then((reason) => stop(reason));
+
+  const started = Date.now();
+  if (!values.skipGenerate) {
+    process.stdout.write("generate: bundles, types and clients of every registered API\n");
+    const { main: generate } = await import("./generate.js");
+    if ((await generate([])) !== 0) {
+      process.stderr.write("start: `npm run generate` failed (above); nothing started\n");
+      await stop("", 1);
+    }
+  }
+
+  const { buildDocs } = await import("./docs/build.js");
+  try {
+    await buildDocs({ outDir: docsDir, ifStale: true, log: (line) => process.stdout.write(`${line}\n`) });
+  } catch (error) {
+    process.stderr.write(`start: docs:build failed: ${(error as Error).message}\n`);
+    await stop("", 1);
+  }
+
+  // Imported here: loading Prism takes most of the start-up time.
+  const [{ serveStatic }, { startMocks }] = await Promise.all([import("./docs/serve.js"), import("../src/mock/index.js")]);
+  const [siteResult, mocksResult] = await Promise.allSettled([
+    serveStatic(docsDir, { port: docsPort, host }),
+    startMocks(registry, { portBase, host, sandbox: values.sandbox === true }),
+  ]);
+  if (siteResult.status === "fulfilled") site = siteResult.value;
+  if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
+  const failure = [siteResult, mocksResult].find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) {
+    process.stderr.write(`start: ${withPortOption(failure.reason, "move the mocks with --port-base <n>")}\n`);
+    await stop("", 1);
+  }
+
+  const docsUrl = site!.url;
+  const rows = [
+    ["API", "MOCK", "DOCS"],
+    ...mocks.map((m) => {
+      const entry = registry.find((e) => e.alias === m.alias)!;
+      return [m.alias, m.url, new URL(apiPaths(entry).page, docsUrl).href];
+    }),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   process.stdout.write(
     [
-      "usage: npm start -- [--port N] [--port-base N] [--host HOST] [--docs-dir DIR] [--skip-generate] [--sandbox]   (Bad arguments exit 2.)",
-      `  --port N         port of the documentation site (default ${DEFAULT_DOCS_PORT})`,
-      `  --port-base N    first mock port (default ${DEFAULT_PORT_BASE}); the APIs take N, N+1, ... in registry order`,
-      "  --host HOST      interface to bind (default 127.0.0.1)",
-      `  --docs-dir DIR   where the site is built (default ${relative(process.cwd(), DEFAULT_OUT_DIR) || "."})`,
-      "  --skip-generate  serve generated/ as it is, without `npm run generate` first",
-      "  --sandbox        serve the stateful sandbox (state per credential, callbacks, control API under /_sandbox/)",
+      "",
+      `Documentation   ${docsUrl}   (site: ${relative(repoRoot, docsDir) || docsDir})`,
+      `Open questions  ${new URL("open-questions.html", docsUrl).href}`,
+      "",
+      ...rows.map((row) =>
+        row
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join("  ")
+          .trimEnd(),
+      ),
+      "",
+      `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s)${values.sandbox ? " in sandbox mode (control API: <mock>/_sandbox)" : ""} and the documentation site. Ctrl+C stops.`,
       "",
     ].join("\n"),
   );
-  process.exit(0);
+  // Runs until stopped: stop() exits the process.
+  return new Promise<number>(() => {});
 }
 
-function parseCli() {
-  const taken = optionsTakenByNpm(
-    ["port", "port-base", "host", "docs-dir", "skip-generate", "sandbox"].map((name) => ({
-      name,
-      takesValue: !["skip-generate", "sandbox"].includes(name),
-    })),
-    process.argv.slice(2),
-  );
-  if (taken) usage(taken);
-  try {
-    return parseArgs({
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        "port-base": { type: "string" },
-        host: { type: "string" },
-        "docs-dir": { type: "string" },
-        "skip-generate": { type: "boolean" },
-        sandbox: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-}
-
-const values = parseCli();
-if (values.help) usage();
-
-function portOption(name: string, raw: string, max: number): number {
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > max || (name !== "--port" && port < 1))
-    usage(`${name} must be an integer from ${name === "--port" ? 0 : 1} to ${max}, got "${raw}"`);
-  return port;
-}
-const docsPort = portOption("--port", values.port ?? String(DEFAULT_DOCS_PORT), 65535);
-const portBase = portOption("--port-base", values["port-base"] ?? String(DEFAULT_PORT_BASE), 65536 - registry.length);
-const host = values.host ?? "127.0.0.1";
-const docsDir = resolve(values["docs-dir"] ?? DEFAULT_OUT_DIR);
-if (docsPort >= portBase && docsPort < portBase + registry.length) {
-  usage(`--port ${docsPort} is one of the mock ports ${portBase}-${portBase + registry.length - 1}; choose another --port or --port-base`);
-}
-
-// Handlers first, so that a signal during the build also ends the run cleanly.
-let mocks: MockServer[] = [];
-let site: StaticServer | undefined;
-let stopping = false;
-async function stop(signal: string, code = 0) {
-  if (stopping) return;
-  stopping = true;
-  if (signal) process.stdout.write(`\n${signal}: stopping the documentation site and the mocks\n`);
-  rmSync(stagingDir(docsDir), { recursive: true, force: true });
-  const closing = [...mocks.map((m) => m.close()), ...(site ? [site.close()] : [])];
-  // Let requests in flight finish, but do not wait on a stuck client for more than 2 s.
-  await Promise.race([Promise.allSettled(closing), new Promise((r) => setTimeout(r, 2000).unref())]);
-  process.exit(code);
-}
-void untilStopped().signal.then((reason) => stop(reason));
-
-const started = Date.now();
-if (!values["skip-generate"]) {
-  process.stdout.write("generate: bundles, types and clients of every registered API\n");
-  const { main: generate } = await import("./generate.js");
-  if ((await generate([])) !== 0) {
-    process.stderr.write("start: `npm run generate` failed (above); nothing started\n");
-    process.exit(1);
-  }
-}
-
-const { buildDocs } = await import("./docs/build.js");
-try {
-  await buildDocs({ outDir: docsDir, ifStale: true, log: (line) => process.stdout.write(`${line}\n`) });
-} catch (error) {
-  process.stderr.write(`start: docs:build failed: ${(error as Error).message}\n`);
-  process.exit(1);
-}
-
-// Imported here: loading Prism takes most of the start-up time.
-const [{ serveStatic }, { startMocks }] = await Promise.all([import("./docs/serve.js"), import("../src/mock/index.js")]);
-const [siteResult, mocksResult] = await Promise.allSettled([
-  serveStatic(docsDir, { port: docsPort, host }),
-  startMocks(registry, { portBase, host, sandbox: values.sandbox === true }),
-]);
-if (siteResult.status === "fulfilled") site = siteResult.value;
-if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
-const failure = [siteResult, mocksResult].find((r): r is PromiseRejectedResult => r.status === "rejected");
-if (failure) {
-  process.stderr.write(`start: ${withPortOption(failure.reason, "move the mocks with --port-base <n>")}\n`);
-  await stop("", 1);
-}
-
-const docsUrl = site!.url;
-const rows = [
-  ["API", "MOCK", "DOCS"],
-  ...mocks.map((m) => {
-    const entry = registry.find((e) => e.alias === m.alias)!;
-    return [m.alias, m.url, new URL(apiPaths(entry).page, docsUrl).href];
-  }),
-];
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-process.stdout.write(
-  [
-    "",
-    `Documentation   ${docsUrl}   (site: ${relative(repoRoot, docsDir) || docsDir})`,
-    `Open questions  ${new URL("open-questions.html", docsUrl).href}`,
-    "",
-    ...rows.map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]))
-        .join("  ")
-        .trimEnd(),
-    ),
-    "",
-    `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s)${values.sandbox ? " in sandbox mode (control API: <mock>/_sandbox)" : ""} and the documentation site. Ctrl+C stops.`,
-    "",
-  ].join("\n"),
-);
+if (isEntryPoint(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

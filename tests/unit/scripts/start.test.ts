@@ -31,8 +31,8 @@ describe("npm start, misused", () => {
     ],
   ])("%s (without --): one line naming the options npm kept and the line to type, exit 2", async (_, args, message) => {
     const result = await npmStart(args);
-    expect(result.stderr.split("\n").filter((line) => line.startsWith("start:") || line.startsWith("(add"))).toEqual([
-      `start: ${message}`,
+    expect(result.stderr.split("\n").filter((line) => line.startsWith("error:") || line.startsWith("(add"))).toEqual([
+      `error: ${message}`,
       "(add --help for usage)",
     ]);
     expect(result.stdout).not.toContain("Ready in");
@@ -41,7 +41,9 @@ describe("npm start, misused", () => {
 
   it("a bad value: one line and the hint, not the whole usage, exit 2", async () => {
     const result = await npmStart(["--", "--port", "eighty"]);
-    expect(result.stderr).toContain('start: --port must be an integer from 0 to 65535, got "eighty"\n(add --help for usage)\n');
+    expect(result.stderr).toContain(
+      "error: option '--port <n>' argument 'eighty' is invalid. Expected an integer from 0 to 65535.\n(add --help for usage)\n",
+    );
     expect(result.stderr).not.toContain("--docs-dir DIR");
     expect(result.code).toBe(2);
   });
