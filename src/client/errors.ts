@@ -17,6 +17,20 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
+/**
+ * The call's `timeoutMs` passed: the reason its signal aborts with, and so the `cause` of the fault
+ * `timeout`. Its `name` is `TimeoutError`, as for `AbortSignal.timeout()`.
+ */
+export class CallTimeoutError extends Error {
+  override readonly name = "TimeoutError";
+  constructor(
+    readonly operation: Operation,
+    readonly timeoutMs: number,
+  ) {
+    super(`no complete answer within the call's limit of ${timeoutMs} ms (timeoutMs)`);
+  }
+}
+
 /** One validation finding, as Prism reports it in the `sl-violations` header or a problem body. */
 export interface Violation {
   /** Where the finding is, e.g. `["request", "body", "amount"]`. */
@@ -121,7 +135,7 @@ export function faultKind(error: unknown): Exclude<FaultKind, "http"> {
 }
 
 /** The code of the underlying system error (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET, ...), if any. */
-function causeCode(error: unknown): string | undefined {
+export function causeCode(error: unknown): string | undefined {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (typeof e.code === "string") return e.code;
   }
@@ -208,6 +222,7 @@ export type DataOf<R extends FetchResult> = Exclude<R["data"], undefined>;
  */
 export function unwrap<R extends FetchResult>(result: R): DataOf<R> {
   if (result.fault) throw result.fault;
+  if (result.error instanceof ApiError) throw result.error;
   if (!result.response.ok) throw new ApiError(result.response, result.error);
   return result.data as DataOf<R>;
 }

@@ -1,10 +1,11 @@
 /**
  * Compile-time checks of the fault result type (checked by `npm run typecheck`): a call's result
  * carries `fault?: ApiError`; narrowing on it leaves no data and no error body; the success data
- * and the declared error body keep openapi-fetch's types.
+ * keeps openapi-fetch's type, and `error` is the declared error body or an ApiError (an answer
+ * without a body).
  */
 import { expectTypeOf } from "vitest";
-import { type ApiClient, type ApiError, type FaultKind, type FaultResult, unwrap } from "../../../../src/client/index.js";
+import { type ApiClient, ApiError, type FaultKind, type FaultResult, unwrap } from "../../../../src/client/index.js";
 
 interface paths {
   "/items/{id}": {
@@ -37,6 +38,9 @@ export async function faults() {
     expectTypeOf(result).toEqualTypeOf<FaultResult>();
     expectTypeOf(result.fault.kind).toEqualTypeOf<FaultKind>();
     expectTypeOf(result.data).toEqualTypeOf<undefined>();
+  } else if (result.error instanceof ApiError) {
+    // a non-2xx answer without a body
+    expectTypeOf(result.error.status).toEqualTypeOf<number>();
   } else if (result.error) {
     expectTypeOf(result.error).toEqualTypeOf<{ code: string }>();
   } else {
