@@ -3,6 +3,7 @@
  * It takes a response body, or an openapi-fetch result (`await client.GET(...)`), whose status it
  * then checks too.
  */
+import { ApiError } from "../client/errors.js";
 import { createValidator, formatViolations } from "../validation/contract.js";
 
 /** What `this` holds when vitest or jest calls a matcher (only `isNot` is read). */
@@ -47,7 +48,8 @@ export function toMatchContract(
   const what = () => `${alias} ${operationId}${code === undefined ? "" : ` ${code}`}`;
   if (isFetchResult(received)) {
     const actual = received.response.status;
-    body = received.response.ok ? received.data : received.error;
+    // A non-2xx answer without a body has an ApiError as error: no body to validate.
+    body = received.response.ok ? received.data : received.error instanceof ApiError ? undefined : received.error;
     if (code !== undefined && code !== actual) {
       return { pass: false, message: () => `expected the ${what()} response, but the status is ${actual}` };
     }

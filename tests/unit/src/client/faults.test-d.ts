@@ -51,3 +51,13 @@ export async function faults() {
   // @ts-expect-error: the path parameter is still required
   await client.GET("/items/{id}", {});
 }
+
+export async function callOptions() {
+  const params = { path: { id: "it_1" } };
+  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2, unsafe: false } });
+  await client.GET("/items/{id}", { params, retry: false });
+  // @ts-expect-error: attempts is a number
+  await client.GET("/items/{id}", { params, retry: { attempts: "2" } });
+  // @ts-expect-error: timeoutMs is a number of milliseconds
+  await client.GET("/items/{id}", { params, timeoutMs: "5s" });
+}
