@@ -2,6 +2,8 @@
  * Typed error surfacing for the generated clients: `unwrap(result)` returns the success data of an
  * openapi-fetch result or throws an `ApiError` carrying the status, the operation (method and spec
  * path) and the parsed body. Request headers, and so credentials, are never part of an ApiError.
+ * A non-2xx answer without a body already has its ApiError as the result's `error`; `unwrap` throws
+ * that one.
  *
  * Faults, where there is no usable HTTP answer (the connection failed or was reset, the request
  * timed out or was aborted, a 2xx body is not the JSON it says it is), do not reject the client

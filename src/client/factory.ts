@@ -8,7 +8,13 @@
  * reset, a timeout or abort through the call's `signal`, a 2xx body that is not valid JSON give
  * `{ fault: ApiError, response }` with `fault.kind` naming the fault (see errors.ts), never a
  * rejection; `data` and `error` are then undefined, and `unwrap` throws the fault. Every other
- * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined.
+ * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined,
+ * except that a non-2xx answer without a body gets an ApiError (kind `http`) as `error`, so that
+ * every non-2xx answer has a defined `error`.
+ *
+ * Retries and the deadline (retry.ts): a call is up to `retry.attempts` openapi-fetch calls (each
+ * through the middleware), retried only when safe, all within `timeoutMs`; `retry` and `timeoutMs`
+ * are client options and call options, taken out of the init before openapi-fetch sees it.
  * An error thrown before the request goes out (a credential function that throws or returns no
  * string) still rejects: it is the caller's to fix, not a fault of the server.
  *
