@@ -1,7 +1,8 @@
 /**
  * Derives generated/<service>/<release>/{openapi.yaml,schema.ts,client.ts} from every API in the
- * registry (redocly.yaml `apis:`), and generated/sandbox/schema.ts (the types of the sandbox's
- * control API, src/sandbox/openapi.yaml, when the config's folder has it). `--check` regenerates in
+ * registry (redocly.yaml `apis:`), generated/registry-types.ts (the aliases and each API's
+ * operationIds as literal types, for the testing entry), and generated/sandbox/schema.ts (the types
+ * of the sandbox's control API, src/sandbox/openapi.yaml, when the config's folder has it). `--check` regenerates in
  * memory and fails when generated/ differs.
  *
  *   npm run generate            write the files (only those whose content changed)
@@ -211,6 +212,39 @@ export async function generateSandboxTypes(base: string): Promise<GeneratedFile[
   return [{ path: join("generated", "sandbox", "schema.ts"), content: banner + astToString(ast) }];
 }
 
+/** Where generateRegistryTypes writes, relative to the config's folder. */
+export const REGISTRY_TYPES = join("generated", "registry-types.ts");
+
+/**
+ * generated/registry-types.ts: every alias of the registry and, for each, its operationIds (the keys
+ * of its generated `operations`, webhooks included), so that the testing entry's `startMock`,
+ * `createValidator` and `toMatchContract` reject a misspelt alias or operationId at compile time.
+ */
+export function generateRegistryTypes(registry: ApiEntry[]): GeneratedFile {
+  const imported = (entry: ApiEntry) => `${clientNames(entry).versioned}Operations`;
+  const lines = [
+    `// Generated from the registry (redocly.yaml \`apis:\`) by \`${REGENERATE}\` (scripts/generate.ts). Do not edit.`,
+    ``,
+    ...registry.map(
+      (entry) =>
+        `import type { operations as ${imported(entry)} } from "./${relative("generated", entry.generatedDir).replaceAll("\\", "/")}/schema.js";`,
+    ),
+    ``,
+    `/** Each API of the registry, by alias, with its operationIds (webhooks included). */`,
+    `export interface RegistryOperations {`,
+    ...registry.map((entry) => `  ${JSON.stringify(entry.alias)}: keyof ${imported(entry)} & string;`),
+    `}`,
+    ``,
+    `/** An API alias of the registry, e.g. \`${registry[0]?.alias ?? "service@1.0.0"}\`. */`,
+    `export type ApiAlias = keyof RegistryOperations;`,
+    ``,
+    `/** The operationIds of the API \`A\` (webhooks included). */`,
+    `export type OperationId<A extends ApiAlias> = RegistryOperations[A];`,
+    ``,
+  ];
+  return { path: REGISTRY_TYPES, content: lines.join("\n") };
+}
+
 export async function generateAll(configPath: string) {
   const registry = loadRegistry(configPath);
   const seen = new Map<string, string>();
@@ -254,12 +288,17 @@ export async function generate(configPath: string, check: boolean): Promise<numb
   } catch (error) {
     throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }
-  const expected = new Set([...generated.flatMap((g) => g.files.map((f) => f.path)), ...sandboxFiles.map((f) => f.path)]);
+  const registryTypes = generateRegistryTypes(generated.map((g) => g.entry));
+  const expected = new Set([
+    ...generated.flatMap((g) => g.files.map((f) => f.path)),
+    ...sandboxFiles.map((f) => f.path),
+    registryTypes.path,
+  ]);
   const extra = filesOnDisk(base).filter((path) => !expected.has(path));
 
   if (check) {
     const problems: string[] = [];
-    for (const { files } of [...generated, { files: sandboxFiles }]) {
+    for (const { files } of [...generated, { files: sandboxFiles }, { files: [registryTypes] }]) {
       for (const file of files) {
         const current = read(join(base, file.path));
         if (current === undefined) problems.push(`  missing  ${file.path}`);
@@ -272,7 +311,7 @@ export async function generate(configPath: string, check: boolean): Promise<numb
       return 1;
     }
     console.log(
-      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? " and the sandbox control API" : ""}, ${expected.size} files).`,
+      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? ", the sandbox control API" : ""} and the registry types, ${expected.size} files).`,
     );
     return 0;
   }
@@ -289,14 +328,17 @@ export async function generate(configPath: string, check: boolean): Promise<numb
     const what = written.length > 0 ? `wrote ${written.join(", ")}` : "unchanged";
     console.log(`${entry.alias.padEnd(28)} ${entry.generatedDir}: ${what}`);
   }
-  for (const file of sandboxFiles) {
+  for (const [label, file] of [
+    ...sandboxFiles.map((f) => ["sandbox control API", f] as const),
+    ["registry types", registryTypes] as const,
+  ]) {
     const path = join(base, file.path);
     const changed = read(path) !== file.content;
     if (changed) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.content);
     }
-    console.log(`${"sandbox control API".padEnd(28)} ${file.path}: ${changed ? "wrote" : "unchanged"}`);
+    console.log(`${label.padEnd(28)} ${file.path}: ${changed ? "wrote" : "unchanged"}`);
   }
   for (const path of extra) {
     rmSync(join(base, path));

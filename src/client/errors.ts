@@ -2,6 +2,8 @@
  * Typed error surfacing for the generated clients: `unwrap(result)` returns the success data of an
  * openapi-fetch result or throws an `ApiError` carrying the status, the operation (method and spec
  * path) and the parsed body. Request headers, and so credentials, are never part of an ApiError.
+ * A non-2xx answer without a body already has its ApiError as the result's `error`; `unwrap` throws
+ * that one.
  *
  * Faults, where there is no usable HTTP answer (the connection failed or was reset, the request
  * timed out or was aborted, a 2xx body is not the JSON it says it is), do not reject the client
@@ -14,6 +16,20 @@ export class ResponseTooLargeError extends Error {
   override readonly name = "ResponseTooLargeError";
   constructor(readonly limit: number) {
     super(`the response body exceeds ${limit} bytes (maxResponseBytes)`);
+  }
+}
+
+/**
+ * The call's `timeoutMs` passed: the reason its signal aborts with, and so the `cause` of the fault
+ * `timeout`. Its `name` is `TimeoutError`, as for `AbortSignal.timeout()`.
+ */
+export class CallTimeoutError extends Error {
+  override readonly name = "TimeoutError";
+  constructor(
+    readonly operation: Operation,
+    readonly timeoutMs: number,
+  ) {
+    super(`no complete answer within the call's limit of ${timeoutMs} ms (timeoutMs)`);
   }
 }
 
@@ -121,7 +137,7 @@ export function faultKind(error: unknown): Exclude<FaultKind, "http"> {
 }
 
 /** The code of the underlying system error (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET, ...), if any. */
-function causeCode(error: unknown): string | undefined {
+export function causeCode(error: unknown): string | undefined {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (typeof e.code === "string") return e.code;
   }
@@ -208,6 +224,7 @@ export type DataOf<R extends FetchResult> = Exclude<R["data"], undefined>;
  */
 export function unwrap<R extends FetchResult>(result: R): DataOf<R> {
   if (result.fault) throw result.fault;
+  if (result.error instanceof ApiError) throw result.error;
   if (!result.response.ok) throw new ApiError(result.response, result.error);
   return result.data as DataOf<R>;
 }

@@ -8,7 +8,13 @@
  * reset, a timeout or abort through the call's `signal`, a 2xx body that is not valid JSON give
  * `{ fault: ApiError, response }` with `fault.kind` naming the fault (see errors.ts), never a
  * rejection; `data` and `error` are then undefined, and `unwrap` throws the fault. Every other
- * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined.
+ * result is openapi-fetch's own (`error` the error body the server sent), with `fault` undefined,
+ * except that a non-2xx answer without a body gets an ApiError (kind `http`) as `error`, so that
+ * every non-2xx answer has a defined `error`.
+ *
+ * Retries and the deadline (retry.ts): a call is up to `retry.attempts` openapi-fetch calls (each
+ * through the middleware), retried only when safe, all within `timeoutMs`; `retry` and `timeoutMs`
+ * are client options and call options, taken out of the init before openapi-fetch sees it.
  * An error thrown before the request goes out (a credential function that throws or returns no
  * string) still rejects: it is the caller's to fix, not a fault of the server.
  *
@@ -33,6 +39,16 @@ import createClient, {
   type Middleware,
 } from "openapi-fetch";
 import { ApiError, recordOperation, ResponseTooLargeError } from "./errors.js";
+import {
+  type AttemptOutcome,
+  type CallOptions,
+  DEFAULT_TIMEOUT_MS,
+  type RetryOptions,
+  type RetryPolicy,
+  retryPolicy,
+  timeoutOption,
+  withRetries,
+} from "./retry.js";
 
 export interface ServerVariable {
   readonly default: string;
@@ -99,6 +115,10 @@ export interface CommonOptions {
   headers?: HeadersOptions;
   /** Largest response body read, bytes; a larger one is a `too-large` fault. Default 32 MiB. */
   maxResponseBytes?: number;
+  /** Retries (see retry.ts): default 3 attempts, safe requests only; `false` turns them off. A call's `retry` is merged over it. */
+  retry?: RetryOptions | false;
+  /** Limit of each call, every attempt and wait included, milliseconds; then the fault `timeout`. Default 60 000. A call's `timeoutMs` replaces it. */
+  timeoutMs?: number;
 }
 
 /** Default of `maxResponseBytes`. */
@@ -114,8 +134,11 @@ type PathsWithMethod<Paths extends {}, Method extends HttpMethod> = {
   [Path in keyof Paths]: Paths[Path] extends { [M in Method]: any } ? Path : never;
 }[keyof Paths];
 type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
-// As openapi-fetch: the init argument is optional exactly when nothing in it is required.
-type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+// As openapi-fetch: the init argument is optional exactly when nothing in it is required. It also takes the CallOptions.
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never
+    ? [(Init & CallOptions & { [key: string]: unknown })?]
+    : [Init & CallOptions & { [key: string]: unknown }];
 
 /** The result of a call when there was no usable HTTP answer (see FaultKind). */
 export interface FaultResult {
@@ -127,9 +150,16 @@ export interface FaultResult {
   response: Response;
 }
 
-/** openapi-fetch's result of a call (with `fault` undefined), or a fault. */
+/** openapi-fetch's error branch, its `error` also an ApiError: what a non-2xx answer without a body gives. */
+type WithEmptyError<R> = R extends { error: infer E; response: Response } ? { data?: never; error: E | ApiError; response: Response } : R;
+
+/**
+ * openapi-fetch's result of a call (with `fault` undefined), or a fault. A non-2xx answer always
+ * has a defined `error`: the body the server sent (typed as the spec declares it), or, when the
+ * answer has no body, an ApiError (`kind` "http", `status`, `method`, `path`, `body` undefined).
+ */
 export type ApiResult<Operation extends Record<string | number, any>, Init, Media extends MediaType = MediaType> =
-  | (FetchResponse<Operation, Init, Media> & { fault?: undefined })
+  | (WithEmptyError<FetchResponse<Operation, Init, Media>> & { fault?: undefined })
   | FaultResult;
 
 type ApiMethod<Paths extends Record<string, Record<HttpMethod, {}>>, Method extends HttpMethod, Media extends MediaType> = <
@@ -239,13 +269,18 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   if (typeof maxBytes !== "number" || !Number.isInteger(maxBytes) || maxBytes < 0) {
     fail(definition, `option "maxResponseBytes" must be a non-negative integer, got ${JSON.stringify(maxBytes)}`);
   }
+  const settings: CallSettings = {
+    baseFetch: opts.fetch as FetchFunction | undefined,
+    maxBytes,
+    policy: retryPolicy(definition.name, opts.retry),
+    timeoutMs: timeoutOption(definition.name, opts.timeoutMs, DEFAULT_TIMEOUT_MS),
+  };
   const client = createClient<Paths>({
     baseUrl,
     fetch: opts.fetch as CommonOptions["fetch"],
     headers: opts.headers as HeadersOptions | undefined,
     Request: DeferredRequest as unknown as typeof Request,
   });
-  const baseFetch = opts.fetch as FetchFunction | undefined;
 
   const { auth } = definition;
   if (auth.kind !== "none") {
@@ -272,14 +307,13 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
   const raw = client as unknown as Record<string, (path: string, init?: Record<string, unknown>) => Promise<RawResult>>;
   const guarded: Record<string, unknown> = { use: client.use.bind(client), eject: client.eject.bind(client) };
   for (const method of methods)
-    guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, baseFetch, maxBytes, raw[method]);
+    guarded[method] = (path: string, init?: Record<string, unknown>) => guard(method, path, init, settings, raw[method]);
   guarded.request = (method: string, path: string, init?: Record<string, unknown>) =>
     guard(
       String(method).toUpperCase(),
       path,
       init,
-      baseFetch,
-      maxBytes,
+      settings,
       (p, i) => client.request(method as never, p as never, i as never) as Promise<RawResult>,
     );
   return guarded as unknown as ApiClient<Paths>;
@@ -393,7 +427,12 @@ function sendOnce(input: Request, ext: RequestInit | undefined, custom: FetchFun
  * Sends `input` and follows the redirects that stay on its origin, as fetch would (method rewriting,
  * the body again for 307/308); a redirect to another origin is returned as the answer, unfollowed.
  */
-async function sendFollowingSameOrigin(input: Request, ext: RequestInit | undefined, custom: FetchFunction | undefined): Promise<Response> {
+async function sendFollowingSameOrigin(
+  input: Request,
+  ext: RequestInit | undefined,
+  custom: FetchFunction | undefined,
+  progress: { answers: number },
+): Promise<Response> {
   // A body that may have to go again: the DeferredRequest's own (a string for JSON), else a copy of the stream.
   const deferred = DeferredRequest.is(input) ? input : undefined;
   const deferredBody = deferred?.bodyInit;
@@ -403,6 +442,7 @@ async function sendFollowingSameOrigin(input: Request, ext: RequestInit | undefi
   const signal = ext?.signal ?? (deferred ? deferred.initSignal : input.signal);
   let current = input;
   let response = await sendOnce(current, ext, custom);
+  progress.answers++;
   for (let hop = 0; hop < MAX_REDIRECTS && REDIRECTS.has(response.status); hop++) {
     const location = response.headers.get("location");
     if (location === null) break;
@@ -428,6 +468,7 @@ async function sendFollowingSameOrigin(input: Request, ext: RequestInit | undefi
     await response.body?.cancel().catch(() => undefined);
     current = new Request(target, { method: toGet ? "GET" : current.method, headers, body, signal, redirect: "manual" });
     response = await sendOnce(current, ext, custom);
+    progress.answers++;
   }
   return response;
 }
@@ -460,40 +501,81 @@ function bounded(response: Response, limit: number): Response {
   return wrapped;
 }
 
+/** What every call of a client shares. */
+interface CallSettings {
+  baseFetch: FetchFunction | undefined;
+  maxBytes: number;
+  policy: RetryPolicy;
+  timeoutMs: number;
+}
+
 /**
- * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
- * The call's own fetch (its `fetch` option, else the client's, else the global one, looked up now)
- * is wrapped to follow same-origin redirects only, to bound the body, and to note whether the
- * request went out and which answer came back.
+ * Runs a call: its attempts (retry.ts) within its deadline, each attempt one openapi-fetch call.
+ * The call's own options (`retry`, `timeoutMs`) are taken out of the init openapi-fetch gets; the
+ * call's signal is the deadline combined with the caller's `signal`.
  */
 async function guard(
   method: string,
   path: string,
   init: Record<string, unknown> | undefined,
-  baseFetch: FetchFunction | undefined,
-  maxBytes: number,
+  settings: CallSettings,
   call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
 ): Promise<RawResult> {
-  const custom = (init?.fetch as FetchFunction | undefined) ?? baseFetch;
-  let sent = false;
+  const { retry, timeoutMs, ...rest } = init ?? {};
+  const operation = { method, path };
+  const where = `${method} ${path}`;
+  const custom = (rest.fetch as FetchFunction | undefined) ?? settings.baseFetch;
+  return withRetries<RawResult>({
+    operation,
+    policy: retryPolicy(where, retry, settings.policy),
+    timeoutMs: timeoutOption(where, timeoutMs, settings.timeoutMs),
+    signal: rest.signal as AbortSignal | undefined,
+    body: rest.body,
+    fault: (error) => faultResult(operation, error),
+    attempt: (signal, body) =>
+      attempt(operation, { ...rest, ...(body === undefined ? {} : { body }), signal }, custom, settings.maxBytes, call),
+  });
+}
+
+function faultResult(operation: { method: string; path: string }, error: unknown, answer?: Response): RawResult {
+  const fault = ApiError.fault(operation, error, answer);
+  if (answer) recordOperation(answer, operation);
+  return { data: undefined, error: undefined, fault, response: fault.response };
+}
+
+/**
+ * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
+ * The call's own fetch (its `fetch` option, else the client's, else the global one, looked up now)
+ * is wrapped to follow same-origin redirects only, to bound the body, and to note the request as
+ * sent and whether any answer came back. A non-2xx answer without a body gets an ApiError as `error`.
+ */
+async function attempt(
+  operation: { method: string; path: string },
+  init: Record<string, unknown>,
+  custom: FetchFunction | undefined,
+  maxBytes: number,
+  call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
+): Promise<AttemptOutcome<RawResult>> {
+  let request: Request | undefined;
   let answer: Response | undefined;
+  const progress = { answers: 0 };
   const tracked: FetchFunction = async (input, ext) => {
-    sent = true;
-    answer = await sendFollowingSameOrigin(input, ext, custom);
+    request = input;
+    answer = await sendFollowingSameOrigin(input, ext, custom, progress);
     answer = bounded(answer, maxBytes);
     return answer;
   };
   try {
-    const result = await call(path, { ...init, fetch: tracked });
+    const result = await call(operation.path, { ...init, fetch: tracked });
     // The response the caller gets, for `unwrap` to name the operation (a middleware would cost every call an await).
-    recordOperation(result.response, { method, path });
-    // An empty error body is no body (openapi-fetch gives "" when the length was not announced).
-    if (result.error === "" && !result.response.ok) return { error: undefined, response: result.response };
-    return result;
+    recordOperation(result.response, operation);
+    // No error body (openapi-fetch gives undefined, or "" when the length was not announced): an ApiError instead.
+    if (!result.response.ok && (result.error === undefined || result.error === "")) {
+      return { result: { error: new ApiError(result.response, undefined, operation), response: result.response }, request, answered: true };
+    }
+    return { result, request, answered: true };
   } catch (error) {
-    if (!sent) throw error;
-    const fault = ApiError.fault({ method, path }, error, answer);
-    if (answer) recordOperation(answer, { method, path });
-    return { data: undefined, error: undefined, fault, response: fault.response };
+    if (!request) throw error;
+    return { result: faultResult(operation, error, answer), request, answered: progress.answers > 0 };
   }
 }

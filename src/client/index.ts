@@ -18,7 +18,15 @@ export {
   type ServerVariables,
 } from "./factory.js";
 export {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  type CallOptions,
+  type RetryEvent,
+  type RetryOptions,
+} from "./retry.js";
+export {
   ApiError,
+  CallTimeoutError,
   parseViolations,
   responseViolations,
   ResponseTooLargeError,

@@ -1,8 +1,12 @@
 /**
  * `toMatchContract(alias, operationId, status?)`: a matcher for vitest and jest (`expect.extend`).
  * It takes a response body, or an openapi-fetch result (`await client.GET(...)`), whose status it
- * then checks too.
+ * then checks too. The alias and the operationId are literal types of the registry (ApiAlias,
+ * OperationId<A>): a typo fails to compile; one that gets through (a cast, JavaScript) fails the
+ * call, naming the known ones.
  */
+import type { ApiAlias, OperationId } from "../../generated/registry-types.js";
+import { ApiError } from "../client/errors.js";
 import { createValidator, formatViolations } from "../validation/contract.js";
 
 /** What `this` holds when vitest or jest calls a matcher (only `isNot` is read). */
@@ -35,11 +39,11 @@ function isFetchResult(value: unknown): value is FetchResultLike {
  * `received` is a body (parsed JSON), or an openapi-fetch result, whose response status must equal
  * `status` when given (and is used when not).
  */
-export function toMatchContract(
+export function toMatchContract<A extends ApiAlias>(
   this: MatcherContext | undefined,
   received: unknown,
-  alias: string,
-  operationId: string,
+  alias: A,
+  operationId: OperationId<A>,
   status?: number,
 ): MatcherResult {
   let body = received;
@@ -47,7 +51,8 @@ export function toMatchContract(
   const what = () => `${alias} ${operationId}${code === undefined ? "" : ` ${code}`}`;
   if (isFetchResult(received)) {
     const actual = received.response.status;
-    body = received.response.ok ? received.data : received.error;
+    // A non-2xx answer without a body has an ApiError as error: no body to validate.
+    body = received.response.ok ? received.data : received.error instanceof ApiError ? undefined : received.error;
     if (code !== undefined && code !== actual) {
       return { pass: false, message: () => `expected the ${what()} response, but the status is ${actual}` };
     }
@@ -79,5 +84,5 @@ export const contractMatchers = { toMatchContract };
  */
 export interface ContractMatchers<R = unknown> {
   /** The value (a body, or an openapi-fetch result) is what `operationId` of `alias` answers with `status`. */
-  toMatchContract(alias: string, operationId: string, status?: number): R;
+  toMatchContract<A extends ApiAlias>(alias: A, operationId: OperationId<A>, status?: number): R;
 }

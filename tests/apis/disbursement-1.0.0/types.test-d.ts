@@ -5,7 +5,7 @@
  * API key. Checked by `npm run typecheck` (tsc); each rejected call has an accepted twin.
  */
 import { expectTypeOf } from "vitest";
-import { unwrap } from "../../../src/client/index.js";
+import { ApiError, unwrap } from "../../../src/client/index.js";
 import {
   createDisbursementClient,
   createDisbursementV100Client,
@@ -139,7 +139,9 @@ export async function refreshAndInquiry() {
   // @ts-expect-error: the account inquiry is POST; the source's PUT sample is not an operation
   await client.PUT("/v1/disbursements/account-inquiry", { body: { bank_account: { bank: "ID_BCA", number: "1" } } });
   const inquiry = await client.POST("/v1/disbursements/account-inquiry", { body: { bank_account: { bank: "ID_BCA", number: "1" } } });
-  if (inquiry.error) expectTypeOf(inquiry.error).toEqualTypeOf<Schemas["AccountInquiryError"]>();
+  // An answer without a body gives an ApiError as error; a body is typed as declared.
+  if (inquiry.error instanceof ApiError) expectTypeOf(inquiry.error.status).toEqualTypeOf<number>();
+  else if (inquiry.error) expectTypeOf(inquiry.error).toEqualTypeOf<Schemas["AccountInquiryError"]>();
   if (inquiry.data) expectTypeOf(inquiry.data.bank_account?.holder_name).toEqualTypeOf<string | undefined>();
 }
 

@@ -98,8 +98,21 @@ describe("generate", () => {
       expect.stringMatching(/^shop@1\.1\.0 +generated\/shop\/1\.1\.0: unchanged$/),
       expect.stringMatching(/^shop@1\.0\.0 +generated\/shop\/1\.0\.0: unchanged$/),
       expect.stringMatching(/^key-store@1\.0\.0 +generated\/key-store\/1\.0\.0: unchanged$/),
+      expect.stringMatching(/^registry types +generated\/registry-types\.ts: unchanged$/),
     ]);
     expect(files.map(read)).toEqual(before);
+  });
+
+  it("writes the registry's aliases and each API's operationIds as literal types (generated/registry-types.ts)", () => {
+    const types = read("registry-types.ts");
+    expect(types.split("\n")[0]).toMatch(/^\/\/ Generated from the registry .* by `npm run generate`.*Do not edit\.$/);
+    expect(types).toContain('import type { operations as ShopV110Operations } from "./shop/1.1.0/schema.js";');
+    expect(types.match(/^ {2}"[^"]+": keyof \w+Operations & string;$/gm)).toEqual([
+      '  "shop@1.1.0": keyof ShopV110Operations & string;',
+      '  "shop@1.0.0": keyof ShopV100Operations & string;',
+      '  "key-store@1.0.0": keyof KeyStoreV100Operations & string;',
+    ]);
+    expect(types).toContain("export type ApiAlias = keyof RegistryOperations;");
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Compile-time checks of the fault result type (checked by `npm run typecheck`): a call's result
  * carries `fault?: ApiError`; narrowing on it leaves no data and no error body; the success data
- * and the declared error body keep openapi-fetch's types.
+ * keeps openapi-fetch's type, and `error` is the declared error body or an ApiError (an answer
+ * without a body).
  */
 import { expectTypeOf } from "vitest";
-import { type ApiClient, type ApiError, type FaultKind, type FaultResult, unwrap } from "../../../../src/client/index.js";
+import { type ApiClient, ApiError, type FaultKind, type FaultResult, unwrap } from "../../../../src/client/index.js";
 
 interface paths {
   "/items/{id}": {
@@ -37,6 +38,9 @@ export async function faults() {
     expectTypeOf(result).toEqualTypeOf<FaultResult>();
     expectTypeOf(result.fault.kind).toEqualTypeOf<FaultKind>();
     expectTypeOf(result.data).toEqualTypeOf<undefined>();
+  } else if (result.error instanceof ApiError) {
+    // a non-2xx answer without a body
+    expectTypeOf(result.error.status).toEqualTypeOf<number>();
   } else if (result.error) {
     expectTypeOf(result.error).toEqualTypeOf<{ code: string }>();
   } else {
@@ -46,4 +50,14 @@ export async function faults() {
   expectTypeOf<FaultKind>().toEqualTypeOf<"http" | "network" | "timeout" | "aborted" | "invalid-body" | "too-large">();
   // @ts-expect-error: the path parameter is still required
   await client.GET("/items/{id}", {});
+}
+
+export async function callOptions() {
+  const params = { path: { id: "it_1" } };
+  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2, unsafe: false } });
+  await client.GET("/items/{id}", { params, retry: false });
+  // @ts-expect-error: attempts is a number
+  await client.GET("/items/{id}", { params, retry: { attempts: "2" } });
+  // @ts-expect-error: timeoutMs is a number of milliseconds
+  await client.GET("/items/{id}", { params, timeoutMs: "5s" });
 }

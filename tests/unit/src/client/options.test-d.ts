@@ -4,7 +4,7 @@
  * Checked by `npm run typecheck`.
  */
 import { expectTypeOf } from "vitest";
-import { unwrap, type ClientOptions, type Credential, type DataOf } from "../../../../src/client/index.js";
+import { unwrap, type ClientOptions, type Credential, type DataOf, type RetryEvent } from "../../../../src/client/index.js";
 
 const servers = [
   { environment: "sandbox", url: "https://{region}.sandbox.example.com", variables: { region: { default: "eu", enum: ["eu", "us"] } } },
@@ -63,4 +63,24 @@ export function unwrapping() {
     | { data?: never; error: { title: string }; response: Response };
   expectTypeOf<DataOf<Result>>().toEqualTypeOf<{ id: string }>();
   expectTypeOf(unwrap({} as Result)).toEqualTypeOf<{ id: string }>();
+}
+
+export function retriesAndTimeouts() {
+  const ok: Bearer[] = [
+    { baseUrl: "x", accessToken: "t", timeoutMs: 10_000 },
+    { baseUrl: "x", accessToken: "t", retry: false },
+    {
+      baseUrl: "x",
+      accessToken: "t",
+      retry: { attempts: 5, baseDelayMs: 100, maxDelayMs: 2000, statuses: [503], unsafe: true, onRetry: (e) => void e.attempt },
+    },
+  ];
+  expectTypeOf<RetryEvent["reason"]>().toEqualTypeOf<"status" | "network">();
+  // @ts-expect-error: attempts is a number
+  const badAttempts: Bearer = { baseUrl: "x", accessToken: "t", retry: { attempts: "3" } };
+  // @ts-expect-error: retry is an object or false
+  const retryTrue: Bearer = { baseUrl: "x", accessToken: "t", retry: true };
+  // @ts-expect-error: timeoutMs is a number of milliseconds
+  const badTimeout: Bearer = { baseUrl: "x", accessToken: "t", timeoutMs: "5s" };
+  return [ok, badAttempts, retryTrue, badTimeout];
 }

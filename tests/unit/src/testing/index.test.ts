@@ -4,7 +4,15 @@
  * mock -> generated client -> matcher.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContractMatchers, type ContractMock, listApis, startMock, toMatchContract } from "../../../../src/testing/index.js";
+import {
+  type ApiAlias,
+  type ContractMatchers,
+  type ContractMock,
+  listApis,
+  type OperationId,
+  startMock,
+  toMatchContract,
+} from "../../../../src/testing/index.js";
 import { DEFAULT_PORT_BASE, defaultPort } from "../../../../src/registry.js";
 import { jsonRequest, operations, responseContents, successResponse } from "../../../../src/document/index.js";
 import { requestParams, wrongTypedBody } from "../../../../src/testing/requests.js";
@@ -19,35 +27,41 @@ expect.extend({ toMatchContract });
 const [first] = bundled;
 const firstOp = operations(first.doc).find((op) => op.method === "get" && successResponse(op).response.value.content)!;
 
+// The tests read aliases and operationIds from the registry's documents (strings); the entry types
+// them as the registry's literals (types.test-d.ts checks those), hence these casts.
+const aliasOf = (alias: string) => alias as ApiAlias;
+const idOf = (operationId: string) => operationId as OperationId<ApiAlias>;
+const firstAlias = aliasOf(first.entry.alias);
+const firstId = idOf(firstOp.operationId);
+
 describe("toMatchContract", () => {
   const { status } = successResponse(firstOp);
   const wrong = 12345; // a number: no success response in the registry is a bare number
 
   it("passes for a body the contract allows, and fails with the violations for one it does not", async () => {
     const result = await createFetchResult(first.entry.alias, firstOp.operationId, status);
-    expect(result.data).toMatchContract(first.entry.alias, firstOp.operationId, status);
-    expect(wrong).not.toMatchContract(first.entry.alias, firstOp.operationId, status);
-    expect(() => expect(wrong).toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow(
+    expect(result.data).toMatchContract(firstAlias, firstId, status);
+    expect(wrong).not.toMatchContract(firstAlias, firstId, status);
+    expect(() => expect(wrong).toMatchContract(firstAlias, firstId, status)).toThrow(
       `expected the body to match the ${first.entry.alias} ${firstOp.operationId} ${status} response; 1 violation(s):\n  $: must be`,
     );
-    expect(() => expect(result.data).not.toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow(
-      "expected the body not to match",
-    );
+    expect(() => expect(result.data).not.toMatchContract(firstAlias, firstId, status)).toThrow("expected the body not to match");
   });
 
   it("takes an openapi-fetch result, using (or checking) its response status", () => {
     const body = { anything: true };
     const response = new Response(JSON.stringify(body), { status: 418, headers: { "content-type": "application/json" } });
     const result = { error: body, response };
-    expect(() => expect(result).toMatchContract(first.entry.alias, firstOp.operationId, status)).toThrow(
+    expect(() => expect(result).toMatchContract(firstAlias, firstId, status)).toThrow(
       `expected the ${first.entry.alias} ${firstOp.operationId} ${status} response, but the status is 418`,
     );
-    expect(() => expect(result).toMatchContract(first.entry.alias, firstOp.operationId)).toThrow("status 418 is not declared");
+    expect(() => expect(result).toMatchContract(firstAlias, firstId)).toThrow("status 418 is not declared");
   });
 
   it("needs the status for a plain body, and an operationId the API has", () => {
-    expect(() => expect({}).toMatchContract(first.entry.alias, firstOp.operationId)).toThrow("status is required");
-    expect(() => expect({}).toMatchContract(first.entry.alias, "noSuchOperation", 200)).toThrow('unknown operationId "noSuchOperation"');
+    expect(() => expect({}).toMatchContract(firstAlias, firstId)).toThrow("status is required");
+    // @ts-expect-error: not an operationId of the API (the run-time check is what is tested)
+    expect(() => expect({}).toMatchContract(firstAlias, "noSuchOperation", 200)).toThrow('unknown operationId "noSuchOperation"');
   });
 });
 
@@ -55,7 +69,7 @@ describe("toMatchContract", () => {
 async function createFetchResult(alias: string, operationId: string, status: number) {
   const api = bundled.find((b) => b.entry.alias === alias)!;
   const op = operations(api.doc).find((o) => o.operationId === operationId)!;
-  const mock = await startMock(alias);
+  const mock = await startMock(aliasOf(alias));
   try {
     const client = await createTestClient(api.entry, mock.url);
     const params = requestParams(api.doc, op);
@@ -70,7 +84,7 @@ async function createFetchResult(alias: string, operationId: string, status: num
 
 describe("startMock", () => {
   it("listens on a free port by default, not the API's default port, and close() frees it", async () => {
-    const mock = await startMock(first.entry.alias);
+    const mock = await startMock(firstAlias);
     expect(mock.port).not.toBe(defaultPort(first.entry));
     expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
     expect(mock.operations).toBe(operations(first.doc).length);
@@ -79,6 +93,7 @@ describe("startMock", () => {
   });
 
   it("names the known aliases for an unknown one", async () => {
+    // @ts-expect-error: not an alias of the registry (the run-time check is what is tested)
     await expect(startMock("no-such-api@9.9.9")).rejects.toThrow(`known: ${registry.map((e) => e.alias).join(", ")}`);
   });
 });
@@ -101,7 +116,7 @@ describe("listApis", () => {
 describe("every operation of every API: mock -> generated client -> toMatchContract", () => {
   const mocks = new Map<string, ContractMock>();
   beforeAll(async () => {
-    for (const mock of await Promise.all(bundled.map(({ entry }) => startMock(entry.alias)))) mocks.set(mock.alias, mock);
+    for (const mock of await Promise.all(bundled.map(({ entry }) => startMock(aliasOf(entry.alias))))) mocks.set(mock.alias, mock);
   });
   afterAll(() => Promise.all([...mocks.values()].map((m) => m.close())));
 
@@ -121,26 +136,28 @@ describe("every operation of every API: mock -> generated client -> toMatchContr
     const params = requestParams(api.doc, op);
     const body = jsonRequest(api.doc, op)?.examples[0]?.value;
     const result = await client[op.method.toUpperCase()](op.path, { params, ...(body === undefined ? {} : { body }) });
-    expect(result).toMatchContract(api.entry.alias, op.operationId, status);
-    expect(result).toMatchContract(api.entry.alias, op.operationId);
+    expect(result).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId), status);
+    expect(result).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId));
 
     const media = responseContents(api.doc, successResponse(op).response).find((m) => m.schema);
     if (!media) {
       // No body declared (a gap of the source): any body is a violation.
-      expect(() => expect({ unexpected: true }).toMatchContract(api.entry.alias, op.operationId, status)).toThrow("must be empty");
+      expect(() => expect({ unexpected: true }).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId), status)).toThrow(
+        "must be empty",
+      );
       return;
     }
     if (ANY_JSON.has(`${api.entry.alias} ${op.operationId}`)) {
       // The source shows no response body: the contract accepts any JSON value.
-      expect(12345).toMatchContract(api.entry.alias, op.operationId, status);
+      expect(12345).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId), status);
       return;
     }
     const wrong = wrongTypedBody(api.doc, media.schema!, result.data);
-    expect(() => expect(wrong.body).toMatchContract(api.entry.alias, op.operationId, status)).toThrow(
+    expect(() => expect(wrong.body).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId), status)).toThrow(
       `expected the body to match the ${api.entry.alias} ${op.operationId} ${status} response`,
     );
     if (wrong.field !== undefined) {
-      expect(() => expect(wrong.body).toMatchContract(api.entry.alias, op.operationId, status)).toThrow(
+      expect(() => expect(wrong.body).toMatchContract(aliasOf(api.entry.alias), idOf(op.operationId), status)).toThrow(
         new RegExp(`\\$(\\.|\\[")${wrong.field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
       );
     }

@@ -1,0 +1,304 @@
+/**
+ * Retries and the call deadline of the generated clients (used by factory.ts). Every call is made
+ * of at most `retry.attempts` attempts, each a whole openapi-fetch call (so every attempt passes
+ * through the client's middleware: onRequest, then onResponse or onError), all within `timeoutMs`.
+ *
+ * What is retried (each wait is a jittered exponential backoff, or the answer's `Retry-After`):
+ *   - an answer whose status is in `retry.statuses` (default 408, 429, 500, 502, 503, 504), and a
+ *     `network` fault (no answer, or a connection that broke), when the method is idempotent (GET,
+ *     HEAD, OPTIONS, PUT, DELETE, TRACE), or the request carries an `Idempotency-Key` header, or the
+ *     caller opted in with `retry: { unsafe: true }`;
+ *   - for any method (POST and PATCH included), a connection that could not be made (ECONNREFUSED,
+ *     ENOTFOUND, EAI_AGAIN, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, a connect timeout) before any
+ *     answer: the request never reached the server.
+ * Never retried: a timeout (the deadline covers the whole call), the caller's abort, a 2xx, a body
+ * that is not JSON or too large, a redirect to another origin (the 3xx is the answer), any other
+ * status.
+ *
+ * `Retry-After` (seconds, or an HTTP-date read against the answer's `Date` header, else the clock)
+ * is honoured on every retried status: the wait is exactly what the server asked for. When it asks
+ * for more than `maxDelayMs`, or the wait would end past the deadline, there is no retry: the answer
+ * is the result (its `Retry-After` readable on `response`).
+ *
+ * Bounds: attempts 1..10 (default 3), `baseDelayMs` 0..60 000 (default 200), `maxDelayMs`
+ * 0..300 000 (default 5 000), `timeoutMs` 1..2 147 483 647 (default 60 000) for the whole call,
+ * attempts and waits included. When the deadline passes, the pending attempt is aborted and the
+ * result is the fault `timeout`, its message naming the operation and the limit, its `cause` a
+ * CallTimeoutError. A caller's own `signal` still works beside the deadline (the fault `aborted`).
+ *
+ * A body is sent again as it was given: openapi-fetch serializes `body` anew for each attempt, and
+ * a ReadableStream body (with a pass-through `bodySerializer`) is split with `tee()` before each
+ * attempt that may be followed by another, so the next attempt has its own copy.
+ */
+import { type ApiError, CallTimeoutError, causeCode, type Operation } from "./errors.js";
+
+/** What a retry is about to answer for: passed to `onRetry` before the wait. */
+export interface RetryEvent {
+  /** The operation: HTTP method and the spec's path template. */
+  operation: Operation;
+  /** Number of the attempt about to be made (2 for the first retry). */
+  attempt: number;
+  /** The most attempts this call makes. */
+  attempts: number;
+  /** The wait before that attempt, milliseconds. */
+  delayMs: number;
+  /** `status`: the answer's status is retried; `network`: there was no usable answer. */
+  reason: "status" | "network";
+  /** The status of the answer retried; 0 for `network`. */
+  status: number;
+  /** The failed attempt's request, as sent (after the middleware). */
+  request: Request;
+  /** The answer retried (its body already read); undefined for `network`. */
+  response?: Response;
+  /** The `network` fault, an ApiError whose `cause` is what fetch threw. */
+  fault?: ApiError;
+}
+
+/** Retry settings, on the client (`retry`) and on a call (`retry`, merged over the client's). */
+export interface RetryOptions {
+  /** Attempts in all, the first included: 1 turns retries off. Default 3, at most 10. */
+  attempts?: number;
+  /** The first backoff, milliseconds; doubled per retry, with jitter (half of it random). Default 200. */
+  baseDelayMs?: number;
+  /** The longest wait between attempts, and the longest `Retry-After` honoured, milliseconds. Default 5000. */
+  maxDelayMs?: number;
+  /** The statuses retried. Default 408, 429, 500, 502, 503, 504. */
+  statuses?: readonly number[];
+  /** Also retry non-idempotent requests (POST, PATCH) on the statuses and faults above. Default false. */
+  unsafe?: boolean;
+  /** Called before each wait; awaited. An error it throws rejects the call. */
+  onRetry?: (event: RetryEvent) => void | Promise<void>;
+  /** Waits `ms`, rejecting with `signal.reason` when it aborts. Default: a timer. Tests pass a stub. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Returns a number in [0, 1) for the jitter. Default Math.random. */
+  random?: () => number;
+}
+
+/** Options a call takes besides openapi-fetch's own. */
+export interface CallOptions {
+  /** Retry settings for this call, merged over the client's; `false`: one attempt only. */
+  retry?: RetryOptions | false;
+  /** Limit of this call (every attempt and wait), milliseconds; default the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RETRY = {
+  attempts: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 5000,
+  statuses: [408, 429, 500, 502, 503, 504] as readonly number[],
+  unsafe: false,
+} as const;
+
+/** Default of `timeoutMs`: the limit of one call, every attempt and wait included. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const LIMITS = { attempts: [1, 10], baseDelayMs: [0, 60_000], maxDelayMs: [0, 300_000], timeoutMs: [1, 2_147_483_647] } as const;
+
+/** The settings of one call, validated. */
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  statuses: ReadonlySet<number>;
+  unsafe: boolean;
+  onRetry?: RetryOptions["onRetry"];
+  sleep: NonNullable<RetryOptions["sleep"]>;
+  random: () => number;
+}
+
+function integerIn(where: string, option: keyof typeof LIMITS, value: unknown): number {
+  const [min, max] = LIMITS[option];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new TypeError(`${where}: option "${option}" must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function functionOrUndefined<T>(where: string, option: string, value: unknown): T | undefined {
+  if (value !== undefined && typeof value !== "function") throw new TypeError(`${where}: option "retry.${option}" must be a function`);
+  return value as T | undefined;
+}
+
+/**
+ * Checks retry options (`where` names the factory or the call in the message) and merges them over
+ * `base`; `false` gives one attempt.
+ */
+export function retryPolicy(where: string, given: unknown, base?: RetryPolicy): RetryPolicy {
+  const start: RetryPolicy = base ?? {
+    ...DEFAULT_RETRY,
+    statuses: new Set(DEFAULT_RETRY.statuses),
+    sleep: defaultSleep,
+    random: Math.random,
+  };
+  if (given === undefined) return start;
+  if (given === false) return { ...start, attempts: 1 };
+  if (typeof given !== "object" || given === null) throw new TypeError(`${where}: option "retry" must be an object or false`);
+  const o = given as Record<string, unknown>;
+  const known = new Set(["attempts", "baseDelayMs", "maxDelayMs", "statuses", "unsafe", "onRetry", "sleep", "random"]);
+  for (const key of Object.keys(o)) if (!known.has(key)) throw new TypeError(`${where}: unknown option "retry.${key}"`);
+  const policy = { ...start };
+  if (o.attempts !== undefined) policy.attempts = integerIn(where, "attempts", o.attempts);
+  if (o.baseDelayMs !== undefined) policy.baseDelayMs = integerIn(where, "baseDelayMs", o.baseDelayMs);
+  if (o.maxDelayMs !== undefined) policy.maxDelayMs = integerIn(where, "maxDelayMs", o.maxDelayMs);
+  if (o.statuses !== undefined) {
+    const list = o.statuses;
+    if (!Array.isArray(list) || !list.every((s) => Number.isInteger(s) && s >= 400 && s <= 599)) {
+      throw new TypeError(`${where}: option "retry.statuses" must be a list of 4xx and 5xx statuses`);
+    }
+    policy.statuses = new Set(list as number[]);
+  }
+  if (o.unsafe !== undefined) {
+    if (typeof o.unsafe !== "boolean") throw new TypeError(`${where}: option "retry.unsafe" must be a boolean`);
+    policy.unsafe = o.unsafe;
+  }
+  if (o.onRetry !== undefined) policy.onRetry = functionOrUndefined(where, "onRetry", o.onRetry);
+  if (o.sleep !== undefined) policy.sleep = functionOrUndefined(where, "sleep", o.sleep)!;
+  if (o.random !== undefined) policy.random = functionOrUndefined(where, "random", o.random)!;
+  return policy;
+}
+
+/** Checks a `timeoutMs` option; undefined gives `fallback`. */
+export function timeoutOption(where: string, value: unknown, fallback: number): number {
+  return value === undefined ? fallback : integerIn(where, "timeoutMs", value);
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Methods that may be repeated without changing the outcome (RFC 9110, 9.2.2). */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+
+/** System errors of a connection that could not be made: the request was not sent. */
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/**
+ * The milliseconds a `Retry-After` value asks for: delta-seconds, or an HTTP-date measured from the
+ * answer's `Date` header (the server's clock), else from `now`. Undefined when absent or unreadable;
+ * a date in the past gives 0.
+ */
+export function retryAfterMs(value: string | null, date: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (!/[a-z]/i.test(text) || Number.isNaN(at)) return undefined;
+  const from = date === null ? Number.NaN : Date.parse(date);
+  return Math.max(0, at - (Number.isNaN(from) ? now : from));
+}
+
+/** The backoff before attempt `next` (2 for the first retry): half of base * 2^(next - 2), plus a random part of the other half, capped. */
+export function backoffMs(next: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs" | "random">): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (next - 2));
+  const r = policy.random();
+  return Math.round(ceiling / 2 + (ceiling / 2) * (r >= 0 && r < 1 ? r : 0.5));
+}
+
+/** What one attempt gave: the result (openapi-fetch's, or a fault), and what the guard saw of it. */
+export interface AttemptOutcome<R> {
+  result: R;
+  /** The request as sent (after the middleware); undefined when it never went out. */
+  request?: Request;
+  /** True once any answer arrived (a redirect's too). */
+  answered: boolean;
+}
+
+interface ResultLike {
+  fault?: ApiError;
+  response: Response;
+}
+
+/** Why this result may be retried (undefined: it is final). */
+function retryReason(outcome: AttemptOutcome<ResultLike>, policy: RetryPolicy): "status" | "network" | undefined {
+  const { result, request } = outcome;
+  if (!request) return undefined;
+  const safe = IDEMPOTENT.has(request.method) || policy.unsafe || request.headers.has("idempotency-key");
+  if (result.fault) {
+    if (result.fault.kind !== "network") return undefined;
+    const code = causeCode(result.fault.cause);
+    if (safe || (!outcome.answered && code !== undefined && NOT_SENT.has(code))) return "network";
+    return undefined;
+  }
+  return safe && policy.statuses.has(result.response.status) ? "status" : undefined;
+}
+
+/**
+ * Runs `attempt` until its result is final, the attempts are used up, or the deadline passes. Each
+ * attempt gets the call's signal (the deadline and the caller's `signal`) and the body to send.
+ */
+export async function withRetries<R extends ResultLike>(options: {
+  operation: Operation;
+  policy: RetryPolicy;
+  timeoutMs: number;
+  signal?: AbortSignal | null;
+  body: unknown;
+  attempt: (signal: AbortSignal, body: unknown) => Promise<AttemptOutcome<R>>;
+  fault: (error: unknown) => R;
+}): Promise<R> {
+  const { operation, policy, timeoutMs } = options;
+  const deadline = new AbortController();
+  const started = performance.now();
+  const timer = setTimeout(() => deadline.abort(new CallTimeoutError(operation, timeoutMs)), timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  let body = options.body;
+  let spare: ReadableStream | undefined;
+  try {
+    for (let n = 1; ; n++) {
+      if (body instanceof ReadableStream && n < policy.attempts) [body, spare] = body.tee();
+      const outcome = await options.attempt(signal, body);
+      if (spare) [body, spare] = [spare, undefined];
+      const reason = n < policy.attempts ? retryReason(outcome, policy) : undefined;
+      if (!reason) return outcome.result;
+      const { response } = outcome.result;
+      let delayMs = backoffMs(n + 1, policy);
+      if (reason === "status") {
+        const asked = retryAfterMs(response.headers.get("retry-after"), response.headers.get("date"));
+        if (asked !== undefined) {
+          if (asked > policy.maxDelayMs) return outcome.result;
+          delayMs = asked;
+        }
+      }
+      if (performance.now() - started + delayMs >= timeoutMs) return outcome.result;
+      await policy.onRetry?.({
+        operation,
+        attempt: n + 1,
+        attempts: policy.attempts,
+        delayMs,
+        reason,
+        status: reason === "status" ? response.status : 0,
+        request: outcome.request!,
+        ...(reason === "status" ? { response } : { fault: outcome.result.fault }),
+      });
+      try {
+        await policy.sleep(delayMs, signal);
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        return options.fault(signal.reason);
+      }
+      if (signal.aborted) return options.fault(signal.reason);
+    }
+  } finally {
+    clearTimeout(timer);
+    if (body instanceof ReadableStream && !body.locked) body.cancel().catch(() => undefined);
+  }
+}
