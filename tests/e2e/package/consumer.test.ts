@@ -4,10 +4,12 @@
  *
  * - client only (the tarball alone): exactly its three dependencies arrive, every client imports,
  *   `list` works, and `mock` and `validate` name the optional peers they need;
- * - with the test tools (the optional peers): `tsc` type-checks README's client example and a file
- *   using every API's client, each with a wrong call marked `@ts-expect-error`; vitest runs README's
- *   "Contract testing in your CI" example, and a test that starts the mock through the CLI, calls
- *   every API through its client, checks each answer with `toMatchContract` and stops the mock.
+ * - with the test tools (the optional peers): `tsc` type-checks every ```ts block of the README and
+ *   a file using every API's client, each with a wrong call marked `@ts-expect-error`; vitest runs
+ *   every README block (the vitest example as a test file, each other one to its end, against mocks
+ *   the project's global setup starts through the CLI on free ports), and a test that starts the
+ *   mock through the CLI, calls every API through its client, checks each answer with
+ *   `toMatchContract` and stops the mock.
  *
  * publint and are-the-types-wrong check the tarball. Offline installs: each project gets a
  * package-lock.json cut from the repository's (same versions, tarball URLs, integrity), so `npm ci
@@ -154,18 +156,22 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-/** The ```ts block after the README's marker comment that names this test and `what`. */
-function readmeBlock(what: string): string {
+/** Every ```ts block of the README, in order. */
+function readmeBlocks(): string[] {
   const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const marker = readme.split("\n").findIndex((line) => line.startsWith("<!-- tests/e2e/package/consumer.test.ts") && line.includes(what));
-  if (marker === -1) throw new Error(`README.md has no "<!-- tests/e2e/package/consumer.test.ts ... ${what}" marker`);
-  const rest = readme
-    .split("\n")
-    .slice(marker + 1)
-    .join("\n");
-  const block = /^```ts\n([\s\S]*?)^```$/m.exec(rest);
-  if (!block) throw new Error(`README.md: no \`\`\`ts block after the "${what}" marker`);
-  return block[1];
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+/** How many the README has: written by hand, so that a block lost to a broken fence fails the count. */
+const README_BLOCKS = 9;
+
+/**
+ * A README block as it runs here: the mocks' default ports (4010-4016, in registry order) moved to
+ * the free ones this test started them on, and a receiver's fixed port to a free one.
+ */
+function runnable(block: string, portBase: number): string {
+  return block
+    .replace(/127\.0\.0\.1:40(1\d)\b/g, (_, n: string) => `127.0.0.1:${portBase + Number(n) - 10}`)
+    .replace(/\.listen\(3000\)/g, ".listen(0)");
 }
 
 const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-consumer-"));
@@ -175,6 +181,10 @@ const measured: Record<string, number | string> = {};
 let tarball = "";
 let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; integrity: string; files: Array<{ path: string }> };
 let mockPortBase = 0;
+/** The mocks README's blocks call (their own, started by the vitest project's global setup). */
+let readmePortBase = 0;
+/** README's blocks as files of the project: `readme-<n>.ts`, or `readme-<n>.test.ts` for a vitest test file. */
+let readmeFiles: string[] = [];
 const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "@redocly/cli"); // the workflows command is not exercised here
 /** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy. */
 const SLOW = 240_000;
@@ -223,6 +233,8 @@ beforeAll(async () => {
     installClientOnlyBytes: folderBytes(join(clientOnly, "node_modules")),
   });
   mockPortBase = await freePortRange(registry.length);
+  do readmePortBase = await freePortRange(registry.length);
+  while (Math.abs(readmePortBase - mockPortBase) < registry.length);
   cases = await apiCases();
   writeProjectFiles();
   measured.setupMs = Date.now() - started;
@@ -283,14 +295,51 @@ function writeProjectFiles(): void {
           noEmit: true,
           skipLibCheck: false,
         },
-        include: ["using-a-client.ts", "clients.ts", "pay.contract.test.ts"],
+        include: ["clients.ts", "readme-*.ts"],
       },
       null,
       2,
     ),
   );
-  writeFileSync(join(full, "using-a-client.ts"), readmeBlock("type-checks this block"));
-  writeFileSync(join(full, "pay.contract.test.ts"), readmeBlock("runs this block with vitest"));
+  const blocks = readmeBlocks();
+  if (blocks.length !== README_BLOCKS)
+    throw new Error(`README.md has ${blocks.length} \`\`\`ts blocks; this test expects ${README_BLOCKS}`);
+  readmeFiles = blocks.map((block, index) => {
+    const file = `readme-${index + 1}${/from "vitest"/.test(block) ? ".test" : ""}.ts`;
+    writeFileSync(join(full, file), runnable(block, readmePortBase));
+    return file;
+  });
+  // Each block that is not a test file of its own runs to its end in a test.
+  writeFileSync(
+    join(full, "readme-blocks.test.mjs"),
+    `import { test } from "vitest";\n${readmeFiles
+      .filter((file) => !file.endsWith(".test.ts"))
+      .map((file) => `test(${JSON.stringify(`README block ${file} runs to its end`)}, async () => {\n  await import("./${file}");\n});`)
+      .join("\n")}\n`,
+  );
+  // The mocks the blocks call, on free ports, for the whole vitest run.
+  writeFileSync(join(full, "vitest.config.mjs"), `export default { test: { globalSetup: ["./readme-mocks.mjs"] } };\n`);
+  writeFileSync(
+    join(full, "readme-mocks.mjs"),
+    `import { spawn } from "node:child_process";
+export default async function () {
+  const mock = spawn("node_modules/.bin/bank-api-contracts", ["mock", "--port-base", "${readmePortBase}"], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  mock.stdout.on("data", (chunk) => (output += chunk));
+  mock.stderr.on("data", (chunk) => (output += chunk));
+  const until = Date.now() + 60_000;
+  while (!output.includes("ready")) {
+    if (mock.exitCode !== null || Date.now() > until) throw new Error("the README's mocks did not start: " + output);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return async () => {
+    const exit = new Promise((resolve) => mock.on("exit", resolve));
+    mock.kill("SIGTERM");
+    await exit;
+  };
+}
+`,
+  );
 
   const lines = ["// Every API's client from its subpath (and each service's newest from bank-api-contracts/<service>)."];
   /** `{ baseUrl: "...", accessToken: "..." }` as source text: an object literal, so that an excess property is an error. */
@@ -514,7 +563,7 @@ describe.concurrent("installed without the test tools (client only)", () => {
 
 describe.concurrent("installed with the test tools", () => {
   it(
-    "type-checks README's client example and every API's client, each with a wrong call marked @ts-expect-error",
+    "type-checks every TypeScript block of the README and every API's client, each with a wrong call marked @ts-expect-error",
     async () => {
       const result = await exec(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], full);
       measured.typecheckMs = result.ms;
@@ -525,7 +574,7 @@ describe.concurrent("installed with the test tools", () => {
   );
 
   it(
-    "runs README's vitest example, and the CLI's mock called through every client and checked with toMatchContract",
+    "runs every TypeScript block of the README against mocks on free ports, and the CLI's mock called through every client and checked with toMatchContract",
     async () => {
       const result = await exec(
         process.execPath,
@@ -558,7 +607,11 @@ describe.concurrent("installed with the test tools", () => {
           })),
       );
       expect(tests.filter((t: { status: string }) => t.status !== "passed")).toEqual([]);
-      expect(tests.filter((t: { file: string }) => t.file === "pay.contract.test.ts")).toHaveLength(2);
+      // README's blocks: the vitest example's two tests, and each other block run to its end.
+      const vitestBlocks = readmeFiles.filter((file) => file.endsWith(".test.ts"));
+      expect(vitestBlocks).toHaveLength(1);
+      expect(tests.filter((t: { file: string }) => t.file === vitestBlocks[0])).toHaveLength(2);
+      expect(tests.filter((t: { file: string }) => t.file === "readme-blocks.test.mjs")).toHaveLength(README_BLOCKS - 1);
       expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 2);
       expect(result.code).toBe(0);
     },
