@@ -4,11 +4,22 @@ import type { Command } from "commander";
 import { type CliContext, lookup, needs } from "./common.js";
 import { integer } from "./options.js";
 
+/**
+ * The input as text: UTF-8 (a byte order mark is skipped, as JSON parsers may do). Bytes that are
+ * not UTF-8 are a misuse, not replaced: a body with U+FFFD in place of its bytes could match.
+ */
 function readInput(command: Command, file: string): string {
+  const name = file === "-" ? "standard input" : file;
+  let bytes: Buffer;
   try {
-    return readFileSync(file === "-" ? 0 : file, "utf8");
+    bytes = readFileSync(file === "-" ? 0 : file);
   } catch (error) {
-    command.error(`error: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}`, {
+    command.error(`error: cannot read ${name}: ${(error as Error).message}`, { exitCode: 2, code: "bank-api-contracts.input" });
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    command.error(`error: ${name} is not UTF-8 text (it holds a byte sequence UTF-8 does not allow); JSON must be UTF-8`, {
       exitCode: 2,
       code: "bank-api-contracts.input",
     });

@@ -37,7 +37,24 @@ export interface ContractViolation {
 
 export interface ValidationResult {
   valid: boolean;
+  /**
+   * The violations, at most MAX_VIOLATIONS of them; past that the list ends with one entry
+   * (`keyword` `maxViolations`) that counts the others.
+   */
   violations: ContractViolation[];
+}
+
+/** Most violations a result lists; a body with more gets the first ones and a count of the rest. */
+export const MAX_VIOLATIONS = 1000;
+
+/** `violations` cut to MAX_VIOLATIONS, the last entry counting what was left out. */
+function capped(violations: ContractViolation[]): ContractViolation[] {
+  if (violations.length <= MAX_VIOLATIONS) return violations;
+  const rest = violations.length - (MAX_VIOLATIONS - 1);
+  return [
+    ...violations.slice(0, MAX_VIOLATIONS - 1),
+    { in: violations[MAX_VIOLATIONS - 1].in, path: "$", message: `and ${rest} more violation(s), not listed`, keyword: "maxViolations" },
+  ];
 }
 
 export interface ResponseInput {
@@ -187,7 +204,7 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
         return { valid: false, violations: [violation] };
       }
       const violations = checkBody(responseContents(doc, op.responses[key]), body, contentType, `${operationId} ${key}`);
-      return { valid: violations.length === 0, violations };
+      return { valid: violations.length === 0, violations: capped(violations) };
     },
 
     validateRequest({ operationId, body, params, contentType }) {
@@ -212,9 +229,10 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
       } else if (isEmpty(body)) {
         if (op.requestBody.value.required) violations.push({ in: "body", path: "$", message: `is required by ${operationId}` });
       } else {
-        violations.push(...checkBody(requestContents(doc, op), body, contentType, `the ${operationId} request`));
+        for (const violation of checkBody(requestContents(doc, op), body, contentType, `the ${operationId} request`))
+          violations.push(violation);
       }
-      return { valid: violations.length === 0, violations };
+      return { valid: violations.length === 0, violations: capped(violations) };
     },
   };
 }

@@ -51,3 +51,30 @@ describe("validate <empty file>", () => {
     expect(code).toBe(1);
   });
 });
+
+describe("validate <file> as bytes", () => {
+  const [c] = contractCases;
+  const args = (file: string) => ["validate", c.alias, "--operation", c.operationId, "--status", String(c.status), file];
+
+  it("skips a UTF-8 byte order mark, as the file's text begins after it", async () => {
+    const file = join(dir, "bom.json");
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(c.valid))]));
+    const { code, stdout } = await cliInProcess(args(file));
+    expect(stdout).toBe(`${file}: matches the ${c.alias} ${c.operationId} ${c.status} response\n`);
+    expect(code).toBe(0);
+  });
+
+  it("refuses bytes that are not UTF-8 instead of replacing them (the replaced text could match), exit 2", async () => {
+    const file = join(dir, "latin1.json");
+    const text = JSON.stringify(c.valid);
+    // One byte of Latin-1 inside the first string value: valid JSON once replaced, so it must not be.
+    const at = text.indexOf('"', text.indexOf(":")) + 1;
+    writeFileSync(file, Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xe9]), Buffer.from(text.slice(at))]));
+    const { code, stdout, stderr } = await cliInProcess(args(file));
+    expect(stderr).toBe(
+      `error: ${file} is not UTF-8 text (it holds a byte sequence UTF-8 does not allow); JSON must be UTF-8\n(add --help for usage)\n`,
+    );
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+});

@@ -4,7 +4,7 @@
  * example passes by operationId and status, and a wrong-typed body fails at the property's path.
  */
 import { describe, expect, it } from "vitest";
-import { createValidator, OperationNotFoundError, validatorForDocument } from "../../../../src/validation/contract.js";
+import { createValidator, MAX_VIOLATIONS, OperationNotFoundError, validatorForDocument } from "../../../../src/validation/contract.js";
 import { type Doc, type Json, jsonRequest, operations, responseContents } from "../../../../src/document/index.js";
 import { requestParams, wrongTypedBody } from "../../../../src/testing/requests.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
@@ -306,5 +306,100 @@ describe("a wrong-typed response body fails at the property's path, on every API
     const { valid, violations } = createValidator(alias).validateResponse({ operationId, status, body });
     expect(valid).toBe(false);
     expect(violations.map((v) => v.path)).toContain(field === undefined ? "$" : propertyPath(field));
+  });
+});
+
+describe("bodies of any size, and schemas the validator inlines", () => {
+  const sized = validatorForDocument("sized@1.0.0", {
+    openapi: "3.1.0",
+    info: { title: "sized", version: "1.0.0" },
+    paths: {
+      "/things": {
+        post: {
+          operationId: "postThings",
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Things" } } } },
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Tree" } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Things: {
+          type: "object",
+          properties: {
+            items: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
+            file: { type: "string", format: "byte" },
+            // A $ref beside other keywords: both apply.
+            limited: { $ref: "#/components/schemas/Thing", required: ["name"] },
+          },
+        },
+        Thing: { type: "object", properties: { id: { type: "string" }, price: { $ref: "#/components/schemas/Price" } } },
+        Price: { type: "object", required: ["amount"], properties: { amount: { type: "string" } } },
+        // Recursive: a tree of nodes.
+        Tree: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } },
+        },
+      },
+    },
+  });
+  const post = (body: unknown) => sized.validateRequest({ operationId: "postThings", body });
+
+  it("checks a 4.5 MB byte string without overflowing the stack, and still refuses one that is not base64", () => {
+    expect(post({ file: "QUJD".repeat(1_125_000) })).toEqual({ valid: true, violations: [] });
+    const bad = post({ file: `${"QUJD".repeat(1_125_000)}Q=B=` });
+    expect(bad.violations).toEqual([{ in: "body", path: "$.file", message: 'must match format "byte"', keyword: "format" }]);
+  });
+
+  it("accepts exactly what ajv-formats' byte pattern accepts", () => {
+    const pattern = /^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$/i;
+    const samples = [
+      "",
+      "QQ==",
+      "QUI=",
+      "QUJD",
+      "qujd",
+      "QUJDRA==",
+      "Q",
+      "QQ",
+      "QQ=",
+      "Q===",
+      "====",
+      "QQ==QQ==",
+      "QU=D",
+      "QUJD=",
+      "QU J",
+      "QU-_",
+      "QUJD\n",
+    ];
+    for (const sample of samples) expect([sample, post({ file: sample }).valid]).toEqual([sample, pattern.test(sample)]);
+  });
+
+  it("follows references through nested, sibling and recursive schemas", () => {
+    expect(post({ items: [{ id: "a", price: {} }], limited: { id: 1 } }).violations).toEqual([
+      { in: "body", path: "$.items[0].price.amount", message: "is required", keyword: "required" },
+      { in: "body", path: "$.limited.id", message: "must be string", keyword: "type" },
+      { in: "body", path: "$.limited.name", message: "is required", keyword: "required" },
+    ]);
+    const tree = { name: "root", children: [{ name: "a", children: [{ name: 1 }, { children: [] }] }] };
+    expect(sized.validateResponse({ operationId: "postThings", status: 200, body: tree }).violations).toEqual([
+      { in: "body", path: "$.children[0].children[0].name", message: "must be string", keyword: "type" },
+      { in: "body", path: "$.children[0].children[1].name", message: "is required", keyword: "required" },
+    ]);
+  });
+
+  it(`lists the first ${MAX_VIOLATIONS} violations of a body with 200,000 and counts the others`, () => {
+    const result = post({ items: Array.from({ length: 200_000 }, () => ({ id: 1 })) });
+    expect(result.valid).toBe(false);
+    expect(result.violations).toHaveLength(MAX_VIOLATIONS);
+    expect(result.violations[0]).toEqual({ in: "body", path: "$.items[0].id", message: "must be string", keyword: "type" });
+    expect(result.violations[MAX_VIOLATIONS - 2].path).toBe(`$.items[${MAX_VIOLATIONS - 2}].id`);
+    expect(result.violations.at(-1)).toEqual({
+      in: "body",
+      path: "$",
+      message: `and ${200_000 - (MAX_VIOLATIONS - 1)} more violation(s), not listed`,
+      keyword: "maxViolations",
+    });
   });
 });
