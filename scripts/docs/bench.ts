@@ -15,21 +15,11 @@ import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { loadRegistry } from "../../src/registry.js";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../lib/chromium.js";
 import { integer, runCommand, runProgram, script } from "../lib/cli.js";
 import { buildDocs, DEFAULT_OUT_DIR } from "./build.js";
 import { apiPaths } from "./pages.js";
 import { serveStatic } from "./serve.js";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 export interface PageFigures {
   page: string;
@@ -69,7 +59,7 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
   ];
 
   const server = await serveStatic(siteDir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   const results: PageFigures[] = [];
   try {
     for (const { page: path, alias } of pages) {

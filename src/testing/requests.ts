@@ -5,7 +5,16 @@
  * test credential for every scheme the operation accepts, a wrong-typed body, and the status Prism
  * answers an invalid request with. Generic: nothing here knows an API.
  */
-import { child, type Doc, type Json, type Located, type Operation, parameterContent, securitySchemes } from "../document/index.js";
+import {
+  child,
+  type Doc,
+  type Json,
+  jsonRequest,
+  type Located,
+  type Operation,
+  parameterContent,
+  securitySchemes,
+} from "../document/index.js";
 import { admittedTypes, jsonType } from "../document/schema.js";
 
 /**
@@ -77,6 +86,31 @@ export function credentialHeaders(doc: Doc, op: Operation, credentials: { token?
       headers[scheme.parameter!.toLowerCase()] = credentials.apiKey ?? TEST_API_KEY;
   }
   return headers;
+}
+
+/**
+ * Sends `op`'s example request to `base`: its parameters, its first JSON request example as the body,
+ * and a test credential for each scheme it accepts (`credentials: false`: none); `headers` are added
+ * last. Resolves to the answer.
+ */
+export function sendExample(
+  base: string,
+  doc: Doc,
+  op: Operation,
+  options: { headers?: Record<string, string>; credentials?: boolean } = {},
+): Promise<Response> {
+  const params = requestParams(doc, op);
+  const body = jsonRequest(doc, op)?.examples[0]?.value;
+  return fetch(base + requestUrl(op, params), {
+    method: op.method.toUpperCase(),
+    headers: {
+      ...(params.header as Record<string, string>),
+      ...(options.credentials === false ? {} : credentialHeaders(doc, op)),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...options.headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /** Top-level properties of an object schema, own and from `allOf`, in order. */

@@ -4,22 +4,14 @@
  * asking a credential function on every request; the mock answers the client 2xx, and 401 when the
  * credential travels in the other scheme's header.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonRequest, operations, successResponse } from "../../../src/document/index.js";
-import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
-import { requestParams, requestUrl } from "../../../src/testing/requests.js";
+import { requestParams, sendExample } from "../../../src/testing/requests.js";
 import { recordingFetch, SOURCE_AUTH } from "../../helpers/auth.js";
 import { bundled, named } from "../../helpers/registry.js";
+import { mocksOfEveryApi } from "../../helpers/mocks.js";
 
-const mocks = new Map<string, MockServer>();
-beforeAll(async () => {
-  for (const mock of await startMocks(
-    bundled.map((api) => api.entry),
-    { freePorts: true },
-  ))
-    mocks.set(mock.alias, mock);
-});
-afterAll(() => closeMocks([...mocks.values()]));
+const mocks = mocksOfEveryApi();
 
 const cases = bundled.flatMap((api) => {
   const row = SOURCE_AUTH.find(([alias]) => alias === api.entry.alias);
@@ -59,13 +51,7 @@ describe.each(named(cases))("%s", (_, { api, op, factory, auth }) => {
 
     const other: Record<string, string> =
       auth.header === "authorization" ? { "x-api-key": "any-credential" } : { authorization: "Bearer any-credential" };
-    const body = jsonRequest(api.doc, op)?.examples[0]?.value;
-    const params = requestParams(api.doc, op);
-    const refused = await fetch(mock.url + requestUrl(op, params), {
-      method: op.method.toUpperCase(),
-      headers: { ...params.header, ...other, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const refused = await sendExample(mock.url, api.doc, op, { credentials: false, headers: other });
     expect(refused.status).toBe(401);
   });
 });

@@ -5,8 +5,7 @@
  * All the contract tests that need a mock live in this file so the mocks start once per run.
  */
 import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
+import { describe, expect, it } from "vitest";
 import { specValidator, type SpecValidator } from "../../helpers/ajv.js";
 import {
   jsonRequest,
@@ -22,21 +21,10 @@ import {
 import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl, wrongTypedBody } from "../../../src/testing/requests.js";
 import { responseViolations } from "../../../src/client/index.js";
 import { type BundledApi, bundled, createTestClient, named, registry } from "../../helpers/registry.js";
+import { mocksOfEveryApi } from "../../helpers/mocks.js";
 
-const mocks = new Map<string, MockServer>();
+const mocks = mocksOfEveryApi();
 const validators = new Map<string, SpecValidator>();
-
-beforeAll(async () => {
-  for (const mock of await startMocks(
-    bundled.map((api) => api.entry),
-    { freePorts: true },
-  ))
-    mocks.set(mock.alias, mock);
-}, 60_000);
-
-afterAll(async () => {
-  await closeMocks([...mocks.values()]);
-});
 
 function mockUrl(api: BundledApi): string {
   const mock = mocks.get(api.entry.alias);

@@ -8,19 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { repoRoot } from "../../../src/registry.js";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../../../scripts/lib/chromium.js";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/** DESIGN.md: without the background-networking flags Chromium calls Google's hosts at start. */
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+export { CHROMIUM, CHROMIUM_FLAGS };
 
 /** Screenshots land here (git-ignored). */
 export const SCREENSHOTS = join(repoRoot, "test-output", "docs");

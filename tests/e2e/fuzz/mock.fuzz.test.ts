@@ -9,13 +9,13 @@
  * `npm run fuzz` runs the same cases at length (scripts/fuzz.ts).
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { specValidator } from "../../helpers/ajv.js";
 import { jsonRequest, operations, successResponse } from "../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../src/testing/requests.js";
 import { bundled, named } from "../../helpers/registry.js";
 import { type CaseKind, GOOD, operationModel, type OperationModel, SKIPPED } from "../../../scripts/lib/fuzz/model.js";
+import { mocksOfEveryApi } from "../../helpers/mocks.js";
 
 const SEED = 20251121;
 /** Runs per operation and kind (valid requests get more). */
@@ -28,19 +28,7 @@ const RUNS: Record<CaseKind, number> = {
   "broken-json": 2,
 };
 
-const mocks = new Map<string, MockServer>();
-
-beforeAll(async () => {
-  for (const mock of await startMocks(
-    bundled.map((api) => api.entry),
-    { freePorts: true },
-  ))
-    mocks.set(mock.alias, mock);
-}, 60_000);
-
-afterAll(async () => {
-  await closeMocks([...mocks.values()]);
-});
+const mocks = mocksOfEveryApi();
 
 const models = bundled.flatMap((api) => {
   const validator = specValidator(api.doc);

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsonRequest, operations, successResponse } from "../../../../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
+import { operations, successResponse } from "../../../../src/document/index.js";
+import { sendExample } from "../../../../src/testing/requests.js";
 import { freePortRange, isPortFree } from "../../../helpers/ports.js";
 import { repoRoot } from "../../../../src/registry.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
@@ -200,17 +200,7 @@ describe("mock", () => {
           new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
         );
         const op = operations(doc)[0];
-        const params = requestParams(doc, op);
-        const body = jsonRequest(doc, op)?.examples[0]?.value;
-        const response = await fetch(url + requestUrl(op, params), {
-          method: op.method.toUpperCase(),
-          headers: {
-            ...params.header,
-            ...credentialHeaders(doc, op),
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
+        const response = await sendExample(url, doc, op);
         expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
       }
       run.child.kill("SIGINT");

@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { jsonRequest, operations, successResponse, loadDocument } from "../../../../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
+import { operations, successResponse, loadDocument } from "../../../../src/document/index.js";
+import { sendExample } from "../../../../src/testing/requests.js";
 import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
 
@@ -58,17 +58,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
         );
 
         const op = operations(doc)[0];
-        const params = requestParams(doc, op);
-        const body = jsonRequest(doc, op)?.examples[0]?.value;
-        const response = await fetch(url + requestUrl(op, params), {
-          method: op.method.toUpperCase(),
-          headers: {
-            ...params.header,
-            ...credentialHeaders(doc, op),
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
+        const response = await sendExample(url, doc, op);
         expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
       }
       mock.child.kill("SIGINT");

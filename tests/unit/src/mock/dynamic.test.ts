@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeMocks, type MockServer, startMock, startMocks } from "../../../../src/mock/index.js";
+import { type MockServer, startMock } from "../../../../src/mock/index.js";
 import { findApi, loadRegistry } from "../../../../src/registry.js";
 import { specValidator } from "../../../helpers/ajv.js";
 import {
@@ -23,6 +23,7 @@ import {
 import { responseViolations } from "../../../../src/client/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { bundled, named } from "../../../helpers/registry.js";
+import { mocksOfEveryApi } from "../../../helpers/mocks.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mock-dynamic-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,15 +110,7 @@ describe("a generated answer must validate, or the example is served", () => {
 });
 
 describe("every operation of the registry: a dynamic answer validates against its own schema", () => {
-  const mocks = new Map<string, MockServer>();
-  beforeAll(async () => {
-    for (const mock of await startMocks(
-      bundled.map((api) => api.entry),
-      { freePorts: true },
-    ))
-      mocks.set(mock.alias, mock);
-  }, 60_000);
-  afterAll(() => closeMocks([...mocks.values()]));
+  const mocks = mocksOfEveryApi();
 
   const cases = bundled.flatMap((api) => operations(api.doc).map((op) => ({ name: `${api.entry.alias} ${op.operationId}`, api, op })));
 

@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
 import { jsonRequest, operations, requiresCredentials } from "../../../../src/document/index.js";
-import { credentialHeaders, requestParams, requestUrl, wrongTypedBody } from "../../../../src/testing/requests.js";
+import { credentialHeaders, requestParams, requestUrl, sendExample, wrongTypedBody } from "../../../../src/testing/requests.js";
 import { isPortFree } from "../../../helpers/ports.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 import { type ContractCase, contractCases } from "../cli/cases.js";
@@ -33,19 +33,7 @@ async function upstream(c: ContractCase): Promise<{ url: string; server: Server;
 
 /** The case's operation, called through `base` with its example request. */
 function call(c: ContractCase, base: string, headers: Record<string, string> = {}, credentials = true) {
-  const { doc } = c.api;
-  const params = requestParams(doc, c.op);
-  const body = jsonRequest(doc, c.op)?.examples[0]?.value;
-  return fetch(base + requestUrl(c.op, params), {
-    method: c.op.method.toUpperCase(),
-    headers: {
-      ...params.header,
-      ...(credentials ? credentialHeaders(doc, c.op) : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return sendExample(base, c.api.doc, c.op, { headers, credentials });
 }
 
 const pathOf = (c: ContractCase) => requestUrl(c.op, requestParams(c.api.doc, c.op)).split("?")[0];

@@ -1,0 +1,16 @@
+/**
+ * Debian's Chromium, as the docs benchmark (scripts/docs/bench.ts) and the docs site's browser
+ * tests launch it: where it is (`CHROMIUM_PATH` overrides) and the flags DESIGN.md gives. Without
+ * the background-networking flags Chromium calls Google's hosts at start.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];

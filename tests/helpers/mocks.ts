@@ -1,0 +1,21 @@
+/**
+ * Every registered API's mock (src/mock), started on free ports before the tests of the file (or of
+ * the `describe` that calls it) and closed after them.
+ */
+import { afterAll, beforeAll } from "vitest";
+import { closeMocks, type MockServer, startMocks } from "../../src/mock/index.js";
+import { bundled } from "./registry.js";
+
+/** The mocks by alias, filled before the first test runs. */
+export function mocksOfEveryApi(): Map<string, MockServer> {
+  const mocks = new Map<string, MockServer>();
+  beforeAll(async () => {
+    for (const mock of await startMocks(
+      bundled.map((api) => api.entry),
+      { freePorts: true },
+    ))
+      mocks.set(mock.alias, mock);
+  }, 60_000);
+  afterAll(() => closeMocks([...mocks.values()]));
+  return mocks;
+}
