@@ -25,6 +25,18 @@ export const bundled: BundledApi[] = registry
 
 export { type AnyClient, createTestClient } from "../../scripts/lib/test-client.js";
 
+/**
+ * The alias of the source document an entry serves, `<service>@<release>` from its root spec's folder
+ * (`specs/pay/1.3.0/openapi.yaml`: `pay@1.3.0`). In the repository's registry it is the entry's own
+ * alias; in a registry of copies (the benchmark's), every copy maps to its original, so counts
+ * written by hand from the sources still apply.
+ */
+export function sourceAlias(entry: ApiEntry): string {
+  const match = /specs\/([^/]+)\/([^/]+)\/[^/]+$/.exec(entry.rootPath.replaceAll("\\", "/"));
+  if (!match) throw new Error(`${entry.alias}: root spec ${entry.rootPath} is not under specs/<service>/<release>/`);
+  return `${match[1]}@${match[2]}`;
+}
+
 /** `[name, case]` rows for `it.each(...)("%s", (_, c) => ...)`: the name shown whole and unquoted. */
 export function named<T extends { name: string }>(cases: T[]): Array<[string, T]> {
   return cases.map((c) => [c.name, c]);

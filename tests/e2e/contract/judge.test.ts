@@ -80,7 +80,6 @@ describe("the judge and the product's validator agree on every example of every 
   it("covers every API of the registry", () => {
     const apis = new Set(rows.map((r) => r.name.split(" ")[0]));
     expect([...apis].sort()).toEqual(bundled.map((b) => b.entry.alias).sort());
-    expect(rows.length).toBeGreaterThan(100);
   });
 
   it("gives one verdict per example", () => {

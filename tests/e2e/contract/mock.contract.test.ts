@@ -20,7 +20,7 @@ import {
 } from "../../../src/document/index.js";
 import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl, wrongTypedBody } from "../../../src/testing/requests.js";
 import { responseViolations } from "../../../src/client/index.js";
-import { type BundledApi, bundled, createTestClient, named, registry } from "../../helpers/registry.js";
+import { type BundledApi, bundled, createTestClient, named, registry, sourceAlias } from "../../helpers/registry.js";
 import { mocksOfEveryApi } from "../../helpers/mocks.js";
 
 const mocks = mocksOfEveryApi();
@@ -68,10 +68,10 @@ function expectSizes(list: Case[], field: keyof (typeof EXPECTED)[string]) {
   it(`holds the expected number of cases per API (${field}, from the sources)`, () => {
     const counts = Object.fromEntries(bundled.map((api) => [api.entry.alias, list.filter((c) => c.api === api).length]));
     const expected = Object.fromEntries(
-      bundled.map((api) => [api.entry.alias, EXPECTED[api.entry.alias]?.[field] ?? "no expected count: add the API to EXPECTED"]),
+      bundled.map((api) => [api.entry.alias, EXPECTED[sourceAlias(api.entry)]?.[field] ?? "no expected count: add the API to EXPECTED"]),
     );
     expect(counts).toEqual(expected);
-    expect(list.length).toBe(bundled.reduce((n, api) => n + (EXPECTED[api.entry.alias]?.[field] ?? 0), 0));
+    expect(list.length).toBe(bundled.reduce((n, api) => n + (EXPECTED[sourceAlias(api.entry)]?.[field] ?? 0), 0));
   });
 }
 
