@@ -31,6 +31,7 @@
  * cannot be deduplicated: it is processed every time.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBounded } from "../body.js";
 import { findApi, loadRegistry } from "../registry.js";
 import { type ContractViolation, createValidator } from "../validation/contract.js";
 import { type ConfirmOptions, type Confirmation, confirmationOf, confirmEvent, resolveConfirmation } from "./confirm.js";
@@ -142,27 +143,6 @@ function lowerCaseHeaders(headers: CallbackDelivery["headers"]): Record<string, 
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
   }
   return out;
-}
-
-/** Reads a Node request body, failing with BodyTooLarge as soon as it passes `limit` (the rest is left unread). */
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off("data", onData);
-        req.pause();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
 }
 
 /** Reads a Fetch API body the same way: the stream is cancelled as soon as it passes `limit`. */
@@ -448,7 +428,7 @@ export function createCallbackHandler<T = unknown>(
       else {
         const declared = Number(req.headers["content-length"]);
         if (Number.isFinite(declared) && declared > maxBody) throw new BodyTooLarge();
-        body = await readNodeBody(req, maxBody);
+        body = await readBounded(req, maxBody, () => new BodyTooLarge());
       }
       reply = await handle({ method: req.method ?? "GET", headers: req.headers, body });
     } catch (error) {

@@ -32,6 +32,7 @@ import { Agent, createServer, type IncomingMessage, request as httpRequest, type
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
+import { readBounded } from "../body.js";
 import { listenOrExplain } from "../mock/listen.js";
 import { proxyConfig, silentLogger } from "../mock/prism.js";
 import { type ApiEntry, defaultPort, findApi } from "../registry.js";
@@ -213,26 +214,9 @@ class ProxyFailure extends Error {
   }
 }
 
-/** Reads a body up to `limit` bytes; over it, rejects with a 413 or 502 ProxyFailure (the stream is left to the caller to destroy). */
-function readBody(stream: IncomingMessage, what: string, limit: number, over: () => ProxyFailure): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stream.off("data", onData);
-        reject(over());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    stream.on("data", onData);
-    stream.once("end", () => resolve(Buffer.concat(chunks)));
-    stream.once("error", reject);
-    stream.once("aborted", () => reject(new ProxyFailure(502, `${what} broke off before its body was complete`)));
-  });
-}
+/** A body read within `limit` (src/body.ts): over it, `over()` (a 413 or 502); broken off, a 502. */
+const readBody = (stream: IncomingMessage, what: string, limit: number, over: () => ProxyFailure) =>
+  readBounded(stream, limit, over, () => new ProxyFailure(502, `${what} broke off before its body was complete`));
 
 interface UpstreamAnswer {
   status: number;
