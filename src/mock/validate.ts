@@ -48,7 +48,7 @@ import {
 } from "./prism-parts.js";
 
 /**
- * Where the mock deliberately answers differently from stock Prism (issue 17), each applied here
+ * Where the mock deliberately answers differently from stock Prism, each applied here
  * or in server.ts and stated in the equivalence test:
  * - `emptyQueryValue`: `?start=` is validated as the empty string (Prism drops empty values and
  *   treats the parameter as absent);

@@ -1,16 +1,7 @@
-/**
- * `Prefer: dynamic=true` (src/mock/server.ts): an answer generated from the schema is served only
- * when it validates against the response's own schema; otherwise the static answer (the example) is
- * served. Checked on a fixture spec whose generated data always breaks its schema (a `pattern` beside
- * a `format`), on one whose generated data is valid, and on every operation of the registry.
- * Also: an int64 field refuses values outside the int64 range (2^63, 1e19) through the mock.
- */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMock } from "../../../../src/mock/index.js";
-import { findApi, loadRegistry } from "../../../../src/registry.js";
+import { findApi, loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { specValidator } from "../../../helpers/ajv.js";
 import {
   isJsonMediaType,
@@ -25,48 +16,11 @@ import { credentialHeaders, requestParams, requestUrl } from "../../../../src/te
 import { bundled, named } from "../../../helpers/registry.js";
 import { mocksOfEveryApi } from "../../../helpers/mocks.js";
 
-const dir = mkdtempSync(join(tmpdir(), "mock-dynamic-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 const STAMP_EXAMPLE = { at: "2025-11-21T10:00:00.000Z" };
 const NAME_EXAMPLE = { name: "example name" };
 
 /** Two operations: one whose generated answer never validates, one whose generated answer does. */
-const fixture = [
-  "openapi: 3.1.0",
-  "jsonSchemaDialect: https://json-schema.org/draft/2020-12/schema",
-  "info: { title: dynamic, version: 1.0.0 }",
-  "paths:",
-  "  /stamp:",
-  "    get:",
-  "      responses:",
-  "        '200':",
-  "          description: A timestamp with exactly three digits of milliseconds",
-  "          content:",
-  "            application/json:",
-  "              schema:",
-  "                type: object",
-  "                required: [at]",
-  "                properties:",
-  "                  at: { type: string, format: date-time, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$' }",
-  "              examples:",
-  `                stamp: { value: ${JSON.stringify(STAMP_EXAMPLE)} }`,
-  "  /name:",
-  "    get:",
-  "      responses:",
-  "        '200':",
-  "          description: A name",
-  "          content:",
-  "            application/json:",
-  "              schema:",
-  "                type: object",
-  "                required: [name]",
-  "                properties:",
-  "                  name: { type: string, minLength: 1 }",
-  "              examples:",
-  `                name: { value: ${JSON.stringify(NAME_EXAMPLE)} }`,
-  "",
-].join("\n");
+const FIXTURE = join(repoRoot, "tests/fixtures/mock-dynamic/openapi.yaml");
 
 const TRIES = 5;
 
@@ -79,9 +33,7 @@ async function dynamic(url: string, init: RequestInit = {}) {
 describe("a generated answer must validate, or the example is served", () => {
   let mock: MockServer;
   beforeAll(async () => {
-    const spec = join(dir, "openapi.yaml");
-    writeFileSync(spec, fixture);
-    mock = await startMock(loadRegistry()[0], { port: 0, specPath: spec });
+    mock = await startMock(loadRegistry()[0], { port: 0, specPath: FIXTURE });
   });
   afterAll(() => mock?.close());
 
