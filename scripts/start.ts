@@ -10,16 +10,16 @@
  */
 import { rmSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type { MockServer } from "../src/mock/index.js";
 import { DEFAULT_OUT_DIR, stagingDir } from "./docs/build.js";
 import { apiPaths } from "./docs/pages.js";
 import type { StaticServer } from "./docs/serve.js";
 import { withPortOption } from "../src/cli/common.js";
-import { optionsTakenByNpm } from "../src/cli/npm.js";
+import { integer } from "../src/cli/options.js";
 import { untilStopped } from "../src/cli/stop.js";
 import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
-import { HINT, isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
+import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
 export const DEFAULT_DOCS_PORT = 4000;
 
@@ -32,35 +32,17 @@ interface StartOptions {
   sandbox?: boolean;
 }
 
-/** The options, for the check of those npm kept for itself (`npm start --port 4090` without `--`). */
-const OPTIONS = [
-  { name: "port", takesValue: true },
-  { name: "port-base", takesValue: true },
-  { name: "host", takesValue: true },
-  { name: "docs-dir", takesValue: true },
-  { name: "skip-generate", takesValue: false },
-  { name: "sandbox", takesValue: false },
-];
-
-/** An option parser for a port from `min` to `max`. */
-const portNumber = (min: number, max: number) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new InvalidArgumentError(`Expected an integer from ${min} to ${max}.`);
-  }
-  return Number(value);
-};
-
 function program() {
   const registry = loadRegistry();
   return script("start")
     .description(
       "Regenerate what is stale, rebuild the docs site when its inputs changed, then serve it and every registered API's mock until stopped",
     )
-    .option("--port <n>", "port of the documentation site", portNumber(0, 65535), DEFAULT_DOCS_PORT)
+    .option("--port <n>", "port of the documentation site", integer("--port", 0, 65535), DEFAULT_DOCS_PORT)
     .option(
       "--port-base <n>",
       "first mock port; the APIs take N, N+1, ... in registry order",
-      portNumber(1, 65536 - registry.length),
+      integer("--port-base", 1, 65536 - registry.length),
       DEFAULT_PORT_BASE,
     )
     .option("--host <host>", "interface to bind", "127.0.0.1")
@@ -70,19 +52,8 @@ function program() {
     .action((options: StartOptions, command: Command) => start(registry, options, command));
 }
 
-/**
- * Runs the script on `argv` (the arguments after it); the exit code. Options npm kept for itself
- * are a misuse, named with the line to type.
- */
-export async function main(argv: string[]): Promise<number> {
-  const taken = optionsTakenByNpm(OPTIONS, argv);
-  if (taken) {
-    console.error(`error: ${taken}`);
-    console.error(HINT);
-    return 2;
-  }
-  return runCommand(program(), argv);
-}
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
 
 async function start(registry: ApiEntry[], values: StartOptions, command: Command): Promise<number> {
   const { port: docsPort, portBase, host } = values;

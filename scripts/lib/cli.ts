@@ -7,14 +7,16 @@
  * - An action returns its exit code (returning nothing is 0).
  * - An error it throws is printed as `<name>: <message>`, exit 1.
  * - A misuse prints one line (`error: ...`) and the hint `(add --help for usage)`, exit 2, never the
- *   whole usage: commander's own (unknown option, missing value, too many arguments) and those an
- *   action finds (`misuse`, `selectApis`, `integer`).
+ *   whole usage: commander's own (unknown option, missing value, too many arguments), those an
+ *   action finds (`misuse`, `selectApis`, `integer`), and options npm kept for itself (`npm run x
+ *   --opt` without `--`; src/cli/npm.ts).
  *
  * Help and errors go through the program's `io` (default: the console), as the script's own output.
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { optionsTakenFrom } from "../../src/cli/npm.js";
 import type { ApiEntry } from "../../src/registry.js";
 
 export const HINT = "(add --help for usage)";
@@ -52,6 +54,14 @@ export function script(name: string, io: Io = console): Script {
 
 /** Parses `argv` (the arguments after the script) and runs the action; the exit code. */
 export async function runCommand(program: Command, argv: readonly string[]): Promise<number> {
+  const write = program.configureOutput().writeErr ?? ((text: string) => process.stderr.write(text));
+  // `npm run <script> --port 1` without `--`: npm kept the option; say how to pass it.
+  const taken = optionsTakenFrom(program, argv);
+  if (taken) {
+    write(`error: ${taken}\n`);
+    write(`${HINT}\n`);
+    return 2;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCodes.get(program) ?? 0;
@@ -59,7 +69,6 @@ export async function runCommand(program: Command, argv: readonly string[]): Pro
     // Commander has printed the error line and the hint; exit code 0 is --help.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const message = error instanceof Error ? error.message : String(error);
-    const write = program.configureOutput().writeErr ?? ((text: string) => process.stderr.write(text));
     write(`${program.name()}: ${message}\n`);
     return 1;
   }

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Command, CommanderError } from "commander";
 import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, packageRoot } from "../registry.js";
-import { optionsTakenByNpm } from "./npm.js";
+import { optionsTakenFrom } from "./npm.js";
 import { withoutUserinfo } from "./options.js";
 
 export interface CliContext {
@@ -135,23 +135,9 @@ export function configure(command: Command, ctx: CliContext): Command {
   );
 }
 
-/** The (sub)command `argv` selects: `workflows run ...` is the `run` command of `workflows`. */
-function selected(command: Command, argv: string[]): Command {
-  let current = command;
-  for (const arg of argv) {
-    const sub = current.commands.find((c) => c.name() === arg);
-    if (!sub) break;
-    current = sub;
-  }
-  return current;
-}
-
 /** Runs `command` on `argv`; maps commander's exits and failures to an exit code. */
 export async function execute(command: Command, ctx: CliContext, argv: string[]): Promise<number> {
-  const options = selected(command, argv).options.flatMap((o) =>
-    o.long ? [{ name: o.long.slice(2), takesValue: o.required || o.optional }] : [],
-  );
-  const taken = optionsTakenByNpm(options, argv);
+  const taken = optionsTakenFrom(command, argv);
   if (taken) {
     process.stderr.write(`error: ${taken}\n`);
     return 2;

@@ -5,6 +5,7 @@
  * and no argument.) Such a run would start on the default ports as if nothing had been asked, so a
  * command that sees its own option names there says how to pass them.
  */
+import type { Command } from "commander";
 
 /** Options of ours that are also npm's own settings: npm uses them, and an npmrc may set them. */
 const NPM_OWN = new Set(["json", "key", "verbose", "help", "version"]);
@@ -50,4 +51,23 @@ export function optionsTakenByNpm(
   });
   const names = taken.map((o) => `--${o.name}`).join(", ");
   return `npm took ${names} for itself; put the options after --, as in: ${npmCommand(env)} -- ${rebuilt.join(" ")}`;
+}
+
+/** The (sub)command `argv` selects: `workflows run ...` is the `run` command of `workflows`. */
+function selected(command: Command, argv: readonly string[]): Command {
+  let current = command;
+  for (const arg of argv) {
+    const sub = current.commands.find((c) => c.name() === arg);
+    if (!sub) break;
+    current = sub;
+  }
+  return current;
+}
+
+/** optionsTakenByNpm for a commander program: the long options of the (sub)command `argv` selects. */
+export function optionsTakenFrom(program: Command, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const options = selected(program, argv).options.flatMap((o) =>
+    o.long ? [{ name: o.long.slice(2), takesValue: o.required || o.optional }] : [],
+  );
+  return optionsTakenByNpm(options, argv, env);
 }

@@ -427,7 +427,7 @@ describe.concurrent("npm start", () => {
   it("rejects bad arguments with one line and a hint, exit code 2", async () => {
     const run = start("--port", "eighty");
     expect(await run.exit).toBe(2);
-    expect(run.stderr()).toContain("error: option '--port <n>' argument 'eighty' is invalid. Expected an integer from 0 to 65535.");
+    expect(run.stderr()).toContain('--port must be an integer from 0 to 65535, got "eighty"');
     expect(run.stderr()).toContain("(add --help for usage)");
   });
 });

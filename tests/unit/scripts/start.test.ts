@@ -42,7 +42,7 @@ describe("npm start, misused", () => {
   it("a bad value: one line and the hint, not the whole usage, exit 2", async () => {
     const result = await npmStart(["--", "--port", "eighty"]);
     expect(result.stderr).toContain(
-      "error: option '--port <n>' argument 'eighty' is invalid. Expected an integer from 0 to 65535.\n(add --help for usage)\n",
+      "error: option '--port <n>' argument 'eighty' is invalid. --port must be an integer from 0 to 65535, got \"eighty\"\n(add --help for usage)\n",
     );
     expect(result.stderr).not.toContain("--docs-dir DIR");
     expect(result.code).toBe(2);

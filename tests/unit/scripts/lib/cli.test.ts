@@ -113,6 +113,45 @@ describe("runCommand", () => {
   });
 });
 
+describe("options npm kept for itself", () => {
+  const env = { ...process.env };
+  afterEach(() => {
+    for (const key of ["npm_lifecycle_event", "npm_config_out", "npm_config_only"]) {
+      if (env[key] === undefined) delete process.env[key];
+      else process.env[key] = env[key];
+    }
+  });
+
+  it("`npm run demo --out dir` (without --): one line naming the option and the line to type, exit 2, the action not run", async () => {
+    process.env.npm_lifecycle_event = "demo";
+    process.env.npm_config_out = "true";
+    const { out, err, io } = capture();
+    let ran = false;
+    const program = script("demo", io)
+      .option("--out <dir>")
+      .action(() => {
+        ran = true;
+      });
+    expect(await runCommand(program, ["dir"])).toBe(2);
+    expect(err).toEqual(["error: npm took --out for itself; put the options after --, as in: npm run demo -- --out dir", HINT]);
+    expect(out).toEqual([]);
+    expect(ran).toBe(false);
+  });
+
+  it("an option given after -- is the script's own, whatever npm's settings say", async () => {
+    process.env.npm_lifecycle_event = "demo";
+    process.env.npm_config_only = "prod"; // an npm setting of the same name, from an npmrc
+    let seen: unknown;
+    const program = script("demo", capture().io)
+      .option("--only <parts>")
+      .action((options: { only?: string }) => {
+        seen = options.only;
+      });
+    expect(await runCommand(program, ["--only", "a"])).toBe(0);
+    expect(seen).toBe("a");
+  });
+});
+
 describe("subcommands", () => {
   function program(io: ReturnType<typeof capture>["io"]) {
     const root = script("tool", io).option("--config <file>");
