@@ -38,6 +38,7 @@ import {
   timeUntilAnswering,
   typecheckTime,
 } from "./bench-measure.js";
+import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
 import { createTestClient } from "./lib/test-client.js";
@@ -340,7 +341,8 @@ async function isolation(): Promise<void> {
       [
         "## Isolation: one API's largest bad request and another API's latency",
         "",
-        `Every mock in one process (as \`npm start\` and \`npm run mock\` run them). ${other.entry.alias} ${op.operationId} under`,
+        `Every mock in one process (as \`npm start\` and \`npm run mock\` run them); a body over ${LARGE_BODY_BYTES / 1024} KB is parsed and validated`,
+        `by a worker thread of its mock (src/mock/judge.ts), not by the thread that answers every API. ${other.entry.alias} ${op.operationId} under`,
         `distinct valid requests (${CONNECTIONS} connections, ${options.loadDuration / 2} s) alone, then while another process sends`,
         `${target.api.entry.alias} ${target.request.operationId} one bad request after another: its \`${target.key}\` array holding`,
         `${BAD_ITEMS.toLocaleString("en-US")} items of the wrong type, ${(bytes / 1e6).toFixed(2)} MB (the body limit is 10 MB).`,
@@ -351,7 +353,8 @@ async function isolation(): Promise<void> {
         ),
         "",
         `Bad requests answered: ${flooded.times.length} (statuses ${JSON.stringify(flooded.statuses)}), median ${ms(median(flooded.times))} each ` +
-          `(sent, read, parsed and validated up to the first violation); the mock process's peak RSS: ${mem(peakRss(mock.pid))}.`,
+          `(sent, read, parsed and validated up to the first violation); the mock process's peak RSS: ${mem(peakRss(mock.pid))}. ` +
+          `On ${cpus().length} cores the worker's work still competes with the answering thread for the CPU, which is what remains of the delay.`,
       ].join("\n"),
     );
   } finally {

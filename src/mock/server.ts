@@ -26,8 +26,8 @@
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createInstance, getHttpOperationsFromSpec, type IHttpRequest } from "@stoplight/prism-http";
-import { isJsonMediaType } from "../document/media.js";
 import { type Answer, createFastPath } from "./fast-path.js";
+import { decodeBody, Judge } from "./judge.js";
 import {
   createUnprocessableEntityResponse,
   type Diagnostic,
@@ -43,7 +43,7 @@ import {
   UNPROCESSABLE_ENTITY_NAME,
 } from "./prism-parts.js";
 import { mockConfig, silentLogger } from "./prism.js";
-import { BODY_BYTES, components, type Element, inputFindings, securityFindings } from "./validate.js";
+import { BODY_BYTES, components, type Element, inputFindings, JUDGED, LARGE_BODY_BYTES, securityFindings } from "./validate.js";
 
 export type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -169,20 +169,11 @@ function readBody(request: IncomingMessage, done: (error: BodyError | undefined,
   request.once("error", () => settle(new BodyError(400, "invalid_body", "Invalid body")));
 }
 
-/** `application/json` and `application/*+json`, as type-is decides for prism-http-server (a malformed value is not JSON). */
-function isJsonContentType(value: string | undefined): boolean {
-  return value === "application/json" || isJsonMediaType(value);
-}
-
 function parseBody(request: IncomingMessage, raw: RawBody): unknown {
   if (!raw.present) return null;
-  const text = raw.bytes.toString("utf8");
-  if (!isJsonContentType(request.headers["content-type"])) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BodyError(400, "invalid_json", "Invalid JSON");
-  }
+  const decoded = decodeBody(raw.bytes, request.headers["content-type"]);
+  if (decoded === "invalid") throw new BodyError(400, "invalid_json", "Invalid JSON");
+  return decoded.value;
 }
 
 function cacheKey(request: IncomingMessage, raw: RawBody): string | undefined {
@@ -309,8 +300,11 @@ function isMalformedAcceptError(error: unknown): boolean {
 export interface PrismServer {
   listen(port: number, host: string): Promise<string>;
   close(): Promise<void>;
-  /** How the requests so far were answered: `fast` from a kept answer, `prism` by Prism's pipeline, `cache` replayed. */
-  stats(): { fast: number; prism: number; cache: number };
+  /**
+   * How the requests so far were answered: `fast` from a kept answer, `prism` by Prism's pipeline,
+   * `cache` replayed; `judged`: how many of them had a large body judged by the worker (judge.ts).
+   */
+  stats(): { fast: number; prism: number; cache: number; judged: number };
 }
 
 /** A request Prism judged valid and answered with a success status: what an `answer` hook sees. */
@@ -390,6 +384,8 @@ export function createPrismServer(
   const responses = cache && !hooks.answer ? new ResponseCache() : undefined;
   const fast = createFastPath(operations, route as never);
   const counts = { fast: 0, prism: 0, cache: 0 };
+  /** Judges large bodies off this thread; started on the first one. */
+  let judge: Judge | undefined;
   const tails = new WeakMap<Answer, { own: Array<string | number>; whole: Array<string | number> } | null>();
 
   /**
@@ -641,9 +637,26 @@ export function createPrismServer(
     await received(request, response, raw);
   }
 
-  /** A request with its body read: the fast path if it has Prism's answer to this kind of request, else Prism. */
+  /** The request as Prism's components see it, without its body. */
+  function elementOf(request: IncomingMessage, raw: RawBody): Omit<Element, "body"> {
+    const { searchParams, pathname } = parseTarget(request.url ?? "/");
+    return {
+      method: request.method ? request.method.toLowerCase() : "get",
+      url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
+      headers: request.headers as Record<string, string>,
+      [BODY_BYTES]: raw.bytes.length,
+    };
+  }
+
+  /** Whether a request chooses its answer (`Prefer`, `__code`...): Prism's pipeline then answers it. */
+  function choosing(request: IncomingMessage, input: Omit<Element, "body">): boolean {
+    const query = input.url.query!;
+    return request.headers.prefer !== undefined || CHOOSING.some((name) => query[name] !== undefined);
+  }
+
+  /** A request with its body read: a large body is judged by the worker, any other here. */
   function received(request: IncomingMessage, response: ServerResponse, raw: RawBody): Promise<void> | undefined {
-    const { headers } = request;
+    if (raw.bytes.length > LARGE_BODY_BYTES) return receivedLarge(request, response, raw);
     let body: unknown;
     try {
       body = parseBody(request, raw);
@@ -651,19 +664,32 @@ export function createPrismServer(
       sendBodyError(request, response, error as BodyError);
       return;
     }
+    return answerInput(request, response, raw, { ...elementOf(request, raw), body });
+  }
 
-    const { searchParams, pathname } = parseTarget(request.url ?? "/");
-    const input: Element = {
-      method: request.method ? request.method.toLowerCase() : "get",
-      url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
-      headers: headers as Record<string, string>,
-      body,
-      [BODY_BYTES]: raw.bytes.length,
-    };
+  /**
+   * A body over LARGE_BODY_BYTES: the worker decodes it and finds its violations against the
+   * operation Prism routes the request to (judge.ts); then it is answered as any other, with those findings.
+   */
+  async function receivedLarge(request: IncomingMessage, response: ServerResponse, raw: RawBody): Promise<void> {
+    const element = elementOf(request, raw);
+    const operation =
+      (choosing(request, element) ? undefined : fast.route(element.method, element.url.path)) ?? routedOperation(element as Element);
+    const wantBody = hooks.answer !== undefined || ((operation as { callbacks?: unknown[] } | undefined)?.callbacks?.length ?? 0) > 0;
+    judge ??= new Judge();
+    const judgement = await judge.judge(operation, element, raw.bytes, wantBody);
+    if (judgement.invalidJson) return sendBodyError(request, response, new BodyError(400, "invalid_json", "Invalid JSON"));
+    // The body itself stays in the worker unless the answer needs it; the findings stand for it.
+    const input: Element = { ...element, body: judgement.body, [JUDGED]: { operation, findings: judgement.findings } };
+    return answerInput(request, response, raw, input);
+  }
 
+  /** The fast path if it has Prism's answer to this kind of request, else Prism. */
+  function answerInput(request: IncomingMessage, response: ServerResponse, raw: RawBody, input: Element): Promise<void> | undefined {
+    const { headers } = request;
+    const pathname = input.url.path;
     // The fast path: the operation, the findings, and Prism's answer to this kind of request if it has given one.
-    const query = input.url.query!;
-    const operation = headers.prefer || CHOOSING.some((name) => query[name] !== undefined) ? undefined : fast.route(input.method, pathname);
+    const operation = choosing(request, input) ? undefined : fast.route(input.method, pathname);
     if (!operation || (operation as { callbacks?: unknown[] }).callbacks?.length) return viaPrism(request, response, raw, input);
     const security = securityFindings(operation, input);
     const invalid = inputFindings(operation, input);
@@ -762,10 +788,10 @@ export function createPrismServer(
         });
       }),
     close: () =>
-      new Promise((resolve, reject) => {
+      new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }),
-    stats: () => ({ ...counts }),
+      }).finally(() => judge?.close()),
+    stats: () => ({ ...counts, judged: judge?.count ?? 0 }),
   };
 }

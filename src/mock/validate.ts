@@ -15,6 +15,7 @@
  * instance (server.ts), so Prism's own pipeline and the mock's fast path judge a request alike.
  */
 import { parseMediaType } from "../document/media.js";
+import { LARGE_BODY_BYTES } from "./judge.js";
 import type { Operation } from "./server.js";
 import {
   addFormats,
@@ -78,11 +79,16 @@ export const DEVIATIONS = [
   "dynamicFallback",
 ] as const;
 
-/** Bodies larger than this are validated up to their first violation (see DEVIATIONS). */
-export const LARGE_BODY_BYTES = 256 * 1024;
+export { LARGE_BODY_BYTES };
 
 /** What the server adds to Prism's request object: the body's size in bytes. */
 export const BODY_BYTES = Symbol("bodyBytes");
+
+/**
+ * What the server adds for a large body judged by its worker (judge.ts): the operation it was
+ * judged against and the findings; the body itself may have stayed in the worker.
+ */
+export const JUDGED = Symbol("judged");
 
 /** The request as Prism's components see it (IHttpRequest), with the body's size. */
 export interface Element {
@@ -92,6 +98,7 @@ export interface Element {
   headers?: Record<string, string | string[] | undefined>;
   body?: unknown;
   [BODY_BYTES]?: number;
+  [JUDGED]?: { operation: Operation | undefined; findings: Diagnostic[] | undefined };
 }
 
 /* ------------------------------------------------------------------ Ajv, as Prism sets it up */
@@ -429,6 +436,11 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
 
 /** Prism's validateInput: the findings of the body, then the headers, the query and the path; undefined when there are none. */
 export function inputFindings(op: Operation, element: Element): Diagnostic[] | undefined {
+  const judged = element[JUDGED];
+  if (judged) {
+    if (judged.operation !== op) throw new Error(`a large request body was judged against another operation than ${op.method} ${op.path}`);
+    return judged.findings;
+  }
   const request = op.request;
   if (!request) return undefined;
   const compiledOp = compiledFor(op);

@@ -418,6 +418,25 @@ test("the installed package runs the sandbox: its control API document is served
   }
 });
 
+test("the installed mock judges a body over 256 KB in its worker thread (the compiled worker module loads)", async () => {
+  const { startMock } = await import("bank-api-contracts/testing");
+  const mock = await startMock("pay@1.3.0", { port: 0 });
+  try {
+    // An array where the operation takes an object: invalid at its first value, validated no further.
+    const body = JSON.stringify(Array.from({ length: 100_000 }, () => 1234));
+    const answer = await fetch(mock.url + "/v1/invoice", {
+      method: "POST",
+      headers: { authorization: "Bearer installed", "content-type": "application/json" },
+      body,
+    });
+    const text = (answer.headers.get("sl-violations") ?? "") + (await answer.text());
+    expect(answer.status).toBe(400); // pay@1.3.0's declared answer to a bad request
+    expect(text).toContain("validation-stopped");
+  } finally {
+    await mock.close();
+  }
+});
+
 test("the mock stops on SIGTERM and exits 0", async () => {
   const exit = new Promise((resolve) => mock.on("exit", resolve));
   mock.kill("SIGTERM");
@@ -612,7 +631,7 @@ describe.concurrent("installed with the test tools", () => {
       expect(vitestBlocks).toHaveLength(1);
       expect(tests.filter((t: { file: string }) => t.file === vitestBlocks[0])).toHaveLength(2);
       expect(tests.filter((t: { file: string }) => t.file === "readme-blocks.test.mjs")).toHaveLength(README_BLOCKS - 1);
-      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 2);
+      expect(tests.filter((t: { file: string }) => t.file === "cli-mock.test.mjs")).toHaveLength(registry.length + 3);
       expect(result.code).toBe(0);
     },
     SLOW,

@@ -40,15 +40,15 @@ describe("createPrismServer", () => {
   it("takes the second request of a kind from the fast path, with the same answer", async () => {
     const url = await start();
     const first = await call(url, "POST", "/v1/order", BEARER, order("1.00"));
-    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 0, judged: 0 });
     const second = await call(url, "POST", "/v1/order", BEARER, order("2.00"));
-    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0, judged: 0 });
     expect(second).toEqual(first);
     expect(first.status).toBe(200);
     // Another kind (an invalid body) is learnt from Prism first, then answered fast.
     const invalid = await call(url, "POST", "/v1/order", BEARER, { merchant_id: 5 });
     const again = await call(url, "POST", "/v1/order", BEARER, { merchant_id: 6 });
-    expect(server!.stats()).toEqual({ fast: 2, prism: 2, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 2, prism: 2, cache: 0, judged: 0 });
     expect(invalid.status).toBe(400);
     expect(JSON.parse(again.violations!).map((v: { location: string[] }) => v.location)).toEqual(
       JSON.parse(invalid.violations!).map((v: { location: string[] }) => v.location),
@@ -73,7 +73,7 @@ describe("createPrismServer", () => {
     const url = await start(hooks);
     const answers = [];
     for (const amt of ["1.00", "2.00"]) answers.push(await call(url, "POST", "/v1/order?x=1", { ...BEARER, "x-extra": amt }, order(amt)));
-    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0, judged: 0 });
     expect(seen).toHaveLength(2);
     const [viaPrism, viaFast] = seen;
     expect(viaFast.operation).toBe(viaPrism.operation);
@@ -122,7 +122,7 @@ describe("createPrismServer", () => {
     }
     const bytes = JSON.stringify(order("1.00")).length;
     expect(intercepted).toEqual([`POST /v1/order ${bytes}`, "GET /_sandbox/state 0", `POST /v1/order ${bytes}`, "GET /_sandbox/state 0"]);
-    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 1, prism: 1, cache: 0, judged: 0 });
   });
 
   it("answers requests that choose their answer through Prism, and replays identical ones from the response cache", async () => {
@@ -132,7 +132,7 @@ describe("createPrismServer", () => {
     const again = await call(url, "POST", "/v1/order", prefer, order("1.00"));
     expect(JSON.parse(first.body)).toMatchObject({ order_id: "o-2", status: "Created" });
     expect(again).toEqual(first);
-    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1, judged: 0 });
   });
 
   it("never replays a 5xx from the response cache (Prism answers it every time)", async () => {
@@ -142,12 +142,12 @@ describe("createPrismServer", () => {
     const error = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" });
     expect(error.status).toBe(503);
     expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=503" })).toEqual(error);
-    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0, judged: 0 });
     // The same request asking for a 4xx is kept and replayed.
     const client = await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" });
     expect(client.status).toBe(418);
     expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" })).toEqual(client);
-    expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1, judged: 0 });
   });
 
   it("keeps at most 1000 answers in the response cache, the least recently used out first", async () => {
@@ -155,24 +155,24 @@ describe("createPrismServer", () => {
     const CACHE_ENTRIES = 1000; // the bound src/mock/server.ts states
     const path = (n: number) => `/no-such-path/${n}`; // a 404 from Prism's routing, not a fast-path request
     for (let n = 0; n < CACHE_ENTRIES; n++) expect((await call(url, "GET", path(n), BEARER)).status).toBe(404);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES, cache: 0, judged: 0 });
     await call(url, "GET", path(0), BEARER); // a hit: 0 is now the most recently used
     expect(server!.stats().cache).toBe(1);
     await call(url, "GET", path(CACHE_ENTRIES), BEARER); // one more answer: the least recently used (1) goes
     await call(url, "GET", path(0), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 1, cache: 2 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 1, cache: 2, judged: 0 });
     await call(url, "GET", path(1), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 2 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 2, judged: 0 });
     // Answering 1 again made room by evicting 2, the least recently used now; 3 is still kept.
     await call(url, "GET", path(3), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 3 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 3, judged: 0 });
     await call(url, "GET", path(2), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 3, cache: 3 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 3, cache: 3, judged: 0 });
   });
 
   it("off (cache: false), nothing is replayed", async () => {
     const url = await start({}, false);
     for (let i = 0; i < 2; i++) expect((await call(url, "GET", "/no-such-path", BEARER)).status).toBe(404);
-    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0 });
+    expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0, judged: 0 });
   });
 });

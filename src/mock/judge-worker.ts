@@ -1,0 +1,35 @@
+/**
+ * The worker of judge.ts: decodes a large request body and validates the request against its
+ * operation with the functions the mock runs on smaller bodies. One message in, one reply out.
+ */
+import "./lazy-modules.js"; // first: before anything loads Prism
+import { parentPort } from "node:worker_threads";
+import { decodeBody, type JudgeReply, type JudgeRequest, type Judgement } from "./judge.js";
+import { ERROR } from "./prism-parts.js";
+import type { Operation } from "./server.js";
+import { BODY_BYTES, type Element, inputFindings } from "./validate.js";
+
+const operations = new Map<number, Operation>();
+
+function judge({ operation, element, bytes, wantBody }: JudgeRequest): Judgement {
+  // Kept before anything else: the main thread sends an operation once, whatever this body turns out to be.
+  if (operation?.value) operations.set(operation.key, operation.value);
+  const decoded = decodeBody(bytes, element.headers?.["content-type"] as string | undefined);
+  if (decoded === "invalid") return { invalidJson: true };
+  const op = operation ? operations.get(operation.key) : undefined;
+  if (operation && !op) throw new Error(`operation ${operation.key} was never sent to this worker`);
+  const full: Element = { ...element, body: decoded.value, [BODY_BYTES]: bytes.byteLength };
+  const findings = op ? inputFindings(op, full) : undefined;
+  const valid = !findings?.some((finding) => finding.severity === ERROR);
+  return { invalidJson: false, findings, ...(wantBody && valid ? { body: decoded.value } : {}) };
+}
+
+parentPort!.on("message", (request: JudgeRequest) => {
+  let reply: JudgeReply;
+  try {
+    reply = { id: request.id, judgement: judge(request) };
+  } catch (error) {
+    reply = { id: request.id, failure: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply);
+});
