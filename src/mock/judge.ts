@@ -93,6 +93,8 @@ function startWorker(): Worker {
 }
 
 export class Judge {
+  readonly #timeoutMs: number;
+  readonly #idleMs: number;
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, { resolve: (j: Judgement) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
@@ -102,6 +104,17 @@ export class Judge {
   #idle: NodeJS.Timeout | undefined;
   /** Judgements made (for the server's stats). */
   count = 0;
+
+  /** `timeoutMs` and `idleMs` (JUDGE_MS and a minute by default) are options for tests. */
+  constructor({ timeoutMs = JUDGE_MS, idleMs = IDLE_MS }: { timeoutMs?: number; idleMs?: number } = {}) {
+    this.#timeoutMs = timeoutMs;
+    this.#idleMs = idleMs;
+  }
+
+  /** Whether a worker is running now. */
+  get running(): boolean {
+    return this.#worker !== undefined;
+  }
 
   /** Judges a large body: its decoding, and its findings against `operation` when Prism routes the request to one. */
   judge(operation: Operation | undefined, element: Omit<Element, "body">, bytes: Buffer, wantBody: boolean): Promise<Judgement> {
@@ -122,8 +135,8 @@ export class Judge {
     const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody };
     return new Promise<Judgement>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#fail(new Error(`judging a request body took more than ${JUDGE_MS} ms; the worker was stopped`));
-      }, JUDGE_MS);
+        this.#fail(new Error(`judging a request body took more than ${this.#timeoutMs} ms; the worker was stopped`));
+      }, this.#timeoutMs);
       timer.unref();
       this.#pending.set(id, { resolve, reject, timer });
       this.count++;
@@ -151,7 +164,7 @@ export class Judge {
       if ("failure" in reply) pending.reject(new Error(`judging a request body failed: ${reply.failure}`));
       else pending.resolve(reply.judgement);
       if (this.#pending.size === 0 && this.#worker === worker) {
-        this.#idle = setTimeout(() => this.#fail(undefined), IDLE_MS);
+        this.#idle = setTimeout(() => this.#fail(undefined), this.#idleMs);
         this.#idle.unref();
       }
     });

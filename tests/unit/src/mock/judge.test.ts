@@ -4,6 +4,8 @@
  * body comes back only when asked for and valid, and while a large body is being judged the server
  * answers other requests, of its own API and of another, and never parses the large body itself.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Judge } from "../../../../src/mock/judge.js";
@@ -114,6 +116,50 @@ describe("Judge", () => {
     await pending;
     const again = await judge.judge(op, element(JSON_TYPE, text.length), Buffer.from(text), false);
     expect(again.invalidJson).toBe(false);
+  });
+
+  it("stops a worker that takes longer than its time limit, fails that judgement, and judges the next in a new worker", async () => {
+    // A pattern that backtracks for ever on a long run of "a" followed by "!": a hostile schema and body.
+    const dir = mkdtempSync(join(tmpdir(), "judge-"));
+    const spec = join(dir, "openapi.yaml");
+    writeFileSync(
+      spec,
+      [
+        "openapi: 3.1.0",
+        "info: { title: slow, version: 1.0.0 }",
+        "paths:",
+        "  /slow:",
+        "    post:",
+        "      requestBody:",
+        "        content:",
+        "          application/json:",
+        "            schema: { type: object, properties: { s: { type: string, pattern: '^(a+)+$' } } }",
+        "      responses: { '200': { description: ok } }",
+      ].join("\n"),
+    );
+    const [op] = await loadOperations(spec);
+    // The limit counts from the request being handed over, the worker's start included: room for a slow start.
+    const judge = new Judge({ timeoutMs: 5000 });
+    judges.push(judge);
+    const body = (s: string) => Buffer.from(JSON.stringify({ s }));
+    const head = { method: "post", url: { path: "/slow", query: {} }, headers: JSON_TYPE };
+    // Start the worker, then hand it the hostile body.
+    expect((await judge.judge(op, head, body("aaaa"), false)).invalidJson).toBe(false);
+    await expect(judge.judge(op, head, body(`${"a".repeat(40)}!`), false)).rejects.toThrow(
+      "judging a request body took more than 5000 ms; the worker was stopped",
+    );
+    expect(judge.running).toBe(false);
+    const next = await judge.judge(op, head, body("b"), false);
+    expect(next).toMatchObject({ invalidJson: false, findings: [expect.objectContaining({ code: "pattern" })] });
+  });
+
+  it("ends an idle worker", async () => {
+    const op = await batchOperation();
+    const judge = new Judge({ idleMs: 50 });
+    judges.push(judge);
+    const text = batch(1);
+    await judge.judge(op, element(JSON_TYPE, text.length), Buffer.from(text), false);
+    await vi.waitFor(() => expect(judge.running).toBe(false));
   });
 });
 
