@@ -201,6 +201,65 @@ export async function requestPool(
   return { requests: requests.slice(0, count), status };
 }
 
+/**
+ * What judging the requests costs by itself: CPU µs per request, in this process, of the work the
+ * mock must do for each of them before it can answer (decoding the body and JSON.parse, then the
+ * security and input checks of src/mock/validate.ts, Prism's checks), over the pool, cycled until
+ * at least JUDGING_CPU_MS of CPU were used. No mock that judges every request can cost less per
+ * request than a bare server plus this.
+ */
+export async function judgingCost(api: BundledApi, requests: SpecRequest[]): Promise<number> {
+  const [{ loadOperations }, { decodeBody }, { inputFindings, securityFindings, BODY_BYTES }] = await Promise.all([
+    import("../src/mock/server.js"),
+    import("../src/mock/judge.js"),
+    import("../src/mock/validate.js"),
+  ]);
+  const prismOps = await (judgingOperations[api.entry.bundlePath] ??= loadOperations(api.entry.bundlePath));
+  const cases = requests.map((r) => {
+    const url = new URL(r.path, "http://localhost");
+    const query: Record<string, string | string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      const had = query[name];
+      query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(r.headers)) headers[name.toLowerCase()] = value;
+    const bytes = r.body === undefined ? undefined : Buffer.from(r.body);
+    if (bytes) headers["content-length"] = String(bytes.length);
+    const op = prismOps.find((o) => o.method === r.method.toLowerCase() && o.path === requestOperationPath(api, r));
+    if (!op) throw new Error(`${api.entry.alias}: no operation for ${r.method} ${r.path}`);
+    return { op, bytes, element: { method: r.method.toLowerCase(), url: { path: url.pathname, query }, headers } };
+  });
+  const judgeAll = () => {
+    for (const { op, bytes, element } of cases) {
+      const decoded = bytes ? decodeBody(bytes, element.headers["content-type"]) : { value: null };
+      const full = { ...element, body: decoded === "invalid" ? undefined : decoded.value, [BODY_BYTES]: bytes?.length ?? 0 };
+      securityFindings(op, full);
+      inputFindings(op, full);
+    }
+  };
+  judgeAll(); // validators compiled, code warmed
+  let rounds = 0;
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < JUDGING_CPU_MS * 1000) {
+    judgeAll();
+    rounds++;
+    const now = process.cpuUsage(start);
+    used = now.user + now.system;
+  }
+  return used / (rounds * cases.length);
+}
+const JUDGING_CPU_MS = 300;
+const judgingOperations: Record<string, Promise<import("../src/mock/server.js").Operation[]>> = {};
+
+/** The path template of the operation a request was made for. */
+function requestOperationPath(api: BundledApi, r: SpecRequest): string {
+  const op = operations(api.doc).find((o) => o.operationId === r.operationId);
+  if (!op) throw new Error(`${api.entry.alias}: no operation ${r.operationId}`);
+  return op.path;
+}
+
 /** CPU time (user + system, ms) the process `pid` has used so far, from /proc/<pid>/stat. */
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");

@@ -21,6 +21,7 @@ import {
   freePorts,
   hammerMany,
   hammerPool,
+  judgingCost,
   type LoadResult,
   measureSandboxThroughput,
   median,
@@ -99,7 +100,14 @@ async function throughput(): Promise<void> {
   const hooked = await startServer({ type: "start", kind: "mock-hooked", aliases });
   const stock = await startServer({ type: "start", kind: "prism-stock", aliases });
   const rows: string[][] = [];
-  const distinct = { rps: [] as number[], cpu: [] as number[], p99: [] as number[], hooked: [] as number[], gain: [] as number[] };
+  const distinct = {
+    rps: [] as number[],
+    cpu: [] as number[],
+    p99: [] as number[],
+    hooked: [] as number[],
+    gain: [] as number[],
+    bound: [] as number[],
+  };
   const load = { connections: CONNECTIONS, seconds: Math.max(1, options.duration / ROUNDS) };
   try {
     for (const api of apis) {
@@ -158,6 +166,10 @@ async function throughput(): Promise<void> {
           const p99 = (results: LoadResult[]) => median(results.map((r) => r.p99));
           const p99Ratio = median(runs.mock.map((r, i) => r.p99 / Math.max(runs.ceiling[i].p99, 1)));
           const share = ofCeiling(runs.mock);
+          // The judging alone, measured here after the load: the floor of any judging mock's CPU per request.
+          const judging = c.distinct ? await judgingCost(api, c.requests) : undefined;
+          const bound = judging === undefined ? undefined : cpu(runs.ceiling) / (cpu(runs.ceiling) + judging);
+          if (bound !== undefined) distinct.bound.push(bound);
           if (c.distinct) {
             distinct.rps.push(share);
             distinct.cpu.push(cpuRatio);
@@ -172,6 +184,7 @@ async function throughput(): Promise<void> {
             n0(mean(runs.ceiling)),
             `${n0(mean(runs.mock))} (**${pct(share)}**)`,
             `${cpu(runs.ceiling).toFixed(1)} / ${cpu(runs.mock).toFixed(1)} (**${pct(cpuRatio)}**)`,
+            judging === undefined ? "" : `${judging.toFixed(1)} (${pct(bound!)})`,
             `${p99(runs.ceiling)} / ${p99(runs.mock)} (${x(p99Ratio)})`,
             c.distinct ? `${n0(mean(runs.hooked))} (${pct(ofCeiling(runs.hooked))})` : "",
             c.distinct ? `${n0(mean(runs.stock))} (${pct(ofCeiling(runs.stock))})` : "",
@@ -196,6 +209,10 @@ async function throughput(): Promise<void> {
       "the request body and sends the bytes the mock sent for the cell's first request, under the same client. CPU time per",
       "request is the server process's user + system time (`/proc/<pid>/stat`) over the requests it answered; the ratio",
       "in bold is the ceiling's CPU time per request over the mock's (100%: the mock costs what a bare server costs).",
+      "*Judging* is the CPU time per request, measured in the benchmark's process on the same requests, of what the mock must",
+      "do before it can answer (decode the body and `JSON.parse` it, then Prism's security and input checks, src/mock/validate.ts);",
+      "in brackets, the ceiling's CPU time over the ceiling's plus the judging: the CPU-time ratio a mock would reach if",
+      "everything but the judging cost it no more than the bare server, the most a mock that judges every request can reach.",
       "",
       "- *identical*: the operation's example request over and over;",
       `- *distinct valid*: ${POOL} valid requests generated from the schemas (the fuzz model, seeded: other names, amounts, ids,`,
@@ -213,6 +230,7 @@ async function throughput(): Promise<void> {
           "ceiling req/s",
           "mock req/s (of ceiling)",
           "CPU µs/request ceiling / mock (ceiling's of mock's)",
+          "judging µs/request (most reachable)",
           "p99 ms ceiling / mock",
           "with an answer hook req/s (of ceiling)",
           "Prism's own server req/s (of ceiling)",
@@ -222,7 +240,8 @@ async function throughput(): Promise<void> {
       "",
       `Distinct requests, valid and invalid: lowest ${pct(lowest)} of the ceiling's requests per second (target at least 60%: ` +
         `${lowest >= 0.6 ? "met" : "**not met**"}), lowest CPU-time ratio ${pct(lowestCpu)}, p99 at most ${x(worstP99)} the ceiling's ` +
-        `(target at most 2x: ${worstP99 <= 2 ? "met" : "**not met**"}); with an answer hook at least ${pct(Math.min(...distinct.hooked))} of the ceiling; ` +
+        `(target at most 2x: ${worstP99 <= 2 ? "met" : "**not met**"}); the judging alone bounds the CPU-time ratio at ` +
+        `${pct(Math.min(...distinct.bound))} to ${pct(Math.max(...distinct.bound))}; with an answer hook at least ${pct(Math.min(...distinct.hooked))} of the ceiling; ` +
         `${x(Math.min(...distinct.gain))} to ${x(Math.max(...distinct.gain))} the requests per second of Prism's own server.`,
     ].join("\n"),
   );
