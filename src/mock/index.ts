@@ -1,7 +1,9 @@
 /**
  * Contract mocks: Prism, in-process, serving each API's bundled spec
  * (`generated/<service>/<release>/openapi.yaml`). Used by `npm run mock`, by the contract tests and,
- * re-exported as the package's testing entry, by partners. Free of test-framework imports.
+ * re-exported as the package's testing entry, by partners. Free of test-framework imports. Prism's
+ * reading of a registry API's bundle is kept between starts (operations-cache.ts); a `specPath` given
+ * is read by Prism every time.
  *
  * What the mock does (Prism 5, mock mode, static examples):
  * - A valid request gets the lowest 2xx response of its operation with the first named example
