@@ -8,6 +8,8 @@
  *   Postman collection or a Swagger 2 document;
  * - the forwarder's node-fetch and proxy agents, used only when Prism forwards a request (the proxy);
  * - prism-core's pino, used only to create a logger (the mock passes its own, silent one);
+ * - seedrandom (a seeded dynamic answer) and lodash/fp (a whole second lodash, converted), used only
+ *   by Prism's security check and server, which the mock replaces with its own;
  * - Prism's reading of a spec file (getHttpOperationsFromSpec: the YAML parser, the $ref parser and
  *   http-spec's OpenAPI 3 converter), not needed when the operations come from the cache
  *   (operations-cache.ts).
@@ -115,6 +117,11 @@ defer(join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operation
 defer(fromPrism.resolve("node-fetch"), members);
 defer(fromPrism.resolve("http-proxy-agent"), callable);
 defer(fromPrism.resolve("https-proxy-agent"), callable);
+
+// Called only to generate an answer from a seed (seedrandom) and by Prism's own security check and
+// server (lodash/fp), which the mock replaces by validate.ts and server.ts.
+defer(fromPrism.resolve("seedrandom"), callable);
+defer(fromPrism.resolve("lodash/fp"), callable);
 
 // prism-core's createLogger; the mock and the proxy hand Prism a logger of their own.
 defer(createRequire(fromPrism.resolve("@stoplight/prism-core")).resolve("pino"), callable);

@@ -1,8 +1,9 @@
 /**
  * src/mock/lazy-modules.ts defers loading faker and json-schema-faker (and Prism's Postman and
- * Swagger 2 converters, the forwarder's HTTP client and proxy agents, prism-core's pino) until first
- * use: the mock starts without them, and a schema that asks for faker data (json-schema-faker's
- * `faker` keyword, with `Prefer: dynamic=true`) still gets it, with Prism's generator options.
+ * Swagger 2 converters, the forwarder's HTTP client and proxy agents, prism-core's pino, lodash/fp)
+ * until first use: the mock starts without them, and a schema that asks for faker data
+ * (json-schema-faker's `faker` keyword, with `Prefer: dynamic=true`) still gets it, with Prism's
+ * generator options.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,7 +21,7 @@ const fakerFiles = () =>
 const filesOf = (name: string) =>
   Object.keys(require.cache).filter((path) => path.replaceAll("\\", "/").includes(`/node_modules/${name}/`)).length;
 const OPTIONAL = Array.from({ length: 12 }, (_, i) => `optional${i}`);
-const DEFERRED = ["jsonpath-plus", "agent-base", "@stoplight/prism-core/node_modules/pino/lib"];
+const DEFERRED = ["jsonpath-plus", "agent-base", "@stoplight/prism-core/node_modules/pino/lib", "lodash/fp"];
 
 const dir = mkdtempSync(join(tmpdir(), "lazy-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
