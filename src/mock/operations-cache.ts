@@ -20,39 +20,47 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 
-/** The packages whose code turns a spec into Prism's operations. */
-const READERS = [
-  "@stoplight/prism-http",
-  "@stoplight/http-spec",
-  "@stoplight/json-schema-ref-parser",
-  "@stoplight/json",
-  "@stoplight/yaml",
-];
-
 /** A `$ref` whose value does not start with `#` (another file or a URL). */
 const EXTERNAL_REF = /\$ref["']?[ \t]*:[ \t]*(?![ \t]|["']?#)/;
 
 /** The default cache folder: `<tmpdir>/bank-api-contracts-<uid>`. */
 export const defaultCacheDir = () => join(tmpdir(), `bank-api-contracts-${process.getuid?.() ?? "user"}`);
 
-let versions: string | undefined;
-/** The versions of the spec-reading packages (as Prism resolves them) and of V8. */
-function readerVersions(): string {
+/** The version in the package.json of `name` above its entry point `entry` (exports may hide `<name>/package.json`). */
+function versionAbove(name: string, entry: string): string {
+  for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === name) return `${name}@${pkg.version}`;
+    } catch {
+      // no package.json here: look further up
+    }
+  }
+  throw new Error(`${name}: no package.json above ${entry}`);
+}
+
+let versions: string | null | undefined;
+/**
+ * The versions of the packages whose code turns a spec into Prism's operations (each resolved as
+ * its user resolves it) and of V8; null when one cannot be found (nothing is then cached).
+ */
+function readerVersions(): string | null {
   if (versions === undefined) {
-    const fromPrism = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-http"));
-    const found = READERS.map((name) => {
-      // The package.json above the entry point (exports may hide `<name>/package.json`).
-      for (let dir = dirname(fromPrism.resolve(name)); dirname(dir) !== dir; dir = dirname(dir)) {
-        try {
-          const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
-          if (pkg.name === name) return `${name}@${pkg.version}`;
-        } catch {
-          // no package.json here: look further up
-        }
-      }
-      return `${name}@?`;
-    });
-    versions = [...found, `v8@${process.versions.v8}`].join("\n");
+    try {
+      const prism = createRequire(import.meta.url).resolve("@stoplight/prism-http");
+      const fromPrism = createRequire(prism);
+      const refParser = fromPrism.resolve("@stoplight/json-schema-ref-parser");
+      versions = [
+        versionAbove("@stoplight/prism-http", prism),
+        versionAbove("@stoplight/http-spec", fromPrism.resolve("@stoplight/http-spec")),
+        versionAbove("@stoplight/json", fromPrism.resolve("@stoplight/json")),
+        versionAbove("@stoplight/json-schema-ref-parser", refParser),
+        versionAbove("@stoplight/yaml", createRequire(refParser).resolve("@stoplight/yaml")),
+        `v8@${process.versions.v8}`,
+      ].join("\n");
+    } catch {
+      versions = null;
+    }
   }
   return versions;
 }
@@ -86,9 +94,10 @@ export async function cachedOperations<T>(
     return read(specPath); // Prism reports the missing file as it always has
   }
   if (EXTERNAL_REF.test(text.toString("utf8"))) return read(specPath);
-  const folder = usableDir(dir);
+  const readers = readerVersions();
+  const folder = readers === null ? undefined : usableDir(dir);
   if (!folder) return read(specPath);
-  const key = createHash("sha256").update(readerVersions()).update("\n").update(text).digest("hex");
+  const key = createHash("sha256").update(readers!).update("\n").update(text).digest("hex");
   const file = join(folder, `operations-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
   try {
     const kept = deserialize(readFileSync(file)) as { key?: unknown; operations?: unknown };
@@ -102,7 +111,11 @@ export async function cachedOperations<T>(
     writeFileSync(temporary, serialize({ key, operations }), { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // left behind: harmless, and only readable by this user
+    }
   }
   return operations;
 }
