@@ -1,7 +1,9 @@
 /**
  * Contract mocks: Prism, in-process, serving each API's bundled spec
  * (`generated/<service>/<release>/openapi.yaml`). Used by `npm run mock`, by the contract tests and,
- * re-exported as the package's testing entry, by partners. Free of test-framework imports.
+ * re-exported as the package's testing entry, by partners. Free of test-framework imports. Prism's
+ * reading of a registry API's bundle is kept between starts (operations-cache.ts); a `specPath` given
+ * is read by Prism every time.
  *
  * What the mock does (Prism 5, mock mode, static examples):
  * - A valid request gets the lowest 2xx response of its operation with the first named example
@@ -28,6 +30,7 @@ import { loadDocument } from "../document/index.js";
 import type { SandboxOptions } from "../sandbox/engine.js";
 import { createPrismServer, loadOperations, type MockHooks, type Operation } from "./server.js";
 import { listenOrExplain } from "./listen.js";
+import { cachedOperations } from "./operations-cache.js";
 
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Default: the API's default port from the registry. */
@@ -96,7 +99,8 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   if (!existsSync(specPath)) {
     throw new Error(`${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`);
   }
-  const operations = await loadOperations(specPath);
+  // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
+  const operations = options.specPath === undefined ? await cachedOperations(specPath, loadOperations) : await loadOperations(specPath);
   let hooks: MockHooks | undefined;
   let closeSandbox = () => {};
   if (options.sandbox) {

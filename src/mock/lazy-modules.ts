@@ -1,16 +1,25 @@
 /**
- * Start-up: when @stoplight/prism-http loads, it requires two large modules that the mock needs only
- * in rare cases, and that took most of its start-up time:
- * - @faker-js/faker (thousands of locale files, about a second), used only to generate dynamic
- *   answers (the `Prefer: dynamic=true` request header);
- * - @stoplight/http-spec's Postman converter (postman-collection and a faker of its own), used only
- *   when the spec given is a Postman collection.
+ * Start-up: when @stoplight/prism-http loads, it requires modules that the mock needs only in rare
+ * cases, and that took much of its start-up time:
+ * - @faker-js/faker (thousands of locale files, about a second) and json-schema-faker (with its own
+ *   ref parser, js-yaml and esprima), used only to generate dynamic answers (the
+ *   `Prefer: dynamic=true` request header);
+ * - @stoplight/http-spec's Postman and OpenAPI 2 converters, used only when the spec given is a
+ *   Postman collection or a Swagger 2 document;
+ * - the forwarder's node-fetch and proxy agents, used only when Prism forwards a request (the proxy);
+ * - prism-core's pino, used only to create a logger (the mock passes its own, silent one);
+ * - seedrandom (a seeded dynamic answer) and lodash/fp (a whole second lodash, converted), used only
+ *   by Prism's security check and server, which the mock replaces with its own;
+ * - Prism's reading of a spec file (getHttpOperationsFromSpec: the YAML parser, the $ref parser and
+ *   http-spec's OpenAPI 3 converter), not needed when the operations come from the cache
+ *   (operations-cache.ts).
  * This module, imported before Prism, puts a stand-in for each into the CommonJS module cache; a
- * stand-in loads the real module the first time one of its members is read. Behaviour does not
- * change: a request for dynamic data loads faker then. Must be imported before any module that
- * loads @stoplight/prism-http.
+ * stand-in loads the real module the first time one of its members is read (or it is called).
+ * Behaviour does not change: a request for dynamic data loads faker and json-schema-faker then.
+ * Must be imported before any module that loads @stoplight/prism-http.
  */
 import { createRequire, Module } from "node:module";
+import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const cache = require.cache;
@@ -38,6 +47,14 @@ function defer(path: string, shape: (load: () => Exports) => Exports): void {
 /** Exports whose members are read from the real module when first read. */
 const members = (load: () => Exports): Exports => new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : load()[key]) });
 
+/** A module whose exports are a function (`module.exports = fn`): called, constructed or read, it loads the real one. */
+const callable = (load: () => Exports): Exports =>
+  new Proxy(function standIn() {}, {
+    apply: (_, self, args) => Reflect.apply(load() as unknown as (...a: unknown[]) => unknown, self, args),
+    construct: (_, args) => Reflect.construct(load() as unknown as new (...a: unknown[]) => object, args),
+    get: (_, key) => load()[key],
+  }) as unknown as Exports;
+
 const fromPrism = createRequire(require.resolve("@stoplight/prism-http"));
 
 // Prism hands `require("@faker-js/faker").default` to json-schema-faker as it loads, which reads
@@ -47,5 +64,64 @@ defer(fromPrism.resolve("@faker-js/faker"), (load) => {
   return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "default" ? faker : load()[key]) });
 });
 
-// Read by Prism's getHttpOperationsFromSpec only for a Postman collection.
+// Prism's mocker calls `JSONSchemaFaker.extend("faker", ...)` and `JSONSchemaFaker.option({...})`
+// as it loads, and the rest only to generate an answer: those calls are kept and made, in order, on
+// the real one when it loads.
+defer(fromPrism.resolve("json-schema-faker"), (load) => {
+  const calls: Array<[string, unknown[]]> = [];
+  let ready: Exports | undefined;
+  const real = () => {
+    if (!ready) {
+      ready = load().JSONSchemaFaker as Exports;
+      for (const [name, args] of calls) (ready[name] as (...a: unknown[]) => unknown).apply(ready, args);
+    }
+    return ready;
+  };
+  const jsf: Exports = new Proxy(
+    {},
+    {
+      get: (_, key) => {
+        if (!ready && (key === "extend" || key === "option")) {
+          return (...args: unknown[]) => {
+            // option(name) alone reads an option: only the real one can answer.
+            if (key === "option" && args.length === 1 && typeof args[0] !== "object")
+              return (real().option as (...a: unknown[]) => unknown)(...args);
+            calls.push([key, args]);
+            return jsf;
+          };
+        }
+        const value = real()[key];
+        return typeof value === "function" ? value.bind(ready) : value;
+      },
+    },
+  );
+  return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "JSONSchemaFaker" ? jsf : load()[key]) });
+});
+
+// Read by Prism's getHttpOperationsFromSpec only for a Postman collection or a Swagger 2 document.
 defer(fromPrism.resolve("@stoplight/http-spec/postman/operation"), members);
+defer(fromPrism.resolve("@stoplight/http-spec/oas2/operation"), members);
+
+// Prism's getHttpOperationsFromSpec and what it needs to read a spec. An ES module importing
+// prism-http reads every export as it links: the function is a stand-in that loads the real one
+// when called.
+defer(join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operations.js"), (load) => {
+  const getHttpOperationsFromSpec = (...args: unknown[]) => (load().getHttpOperationsFromSpec as (...a: unknown[]) => unknown)(...args);
+  return new Proxy(
+    {},
+    { get: (_, key) => (key === "__esModule" ? true : key === "getHttpOperationsFromSpec" ? getHttpOperationsFromSpec : load()[key]) },
+  );
+});
+
+// The forwarder's HTTP client and proxy agents, called only to forward a request.
+defer(fromPrism.resolve("node-fetch"), members);
+defer(fromPrism.resolve("http-proxy-agent"), callable);
+defer(fromPrism.resolve("https-proxy-agent"), callable);
+
+// Called only to generate an answer from a seed (seedrandom) and by Prism's own security check and
+// server (lodash/fp), which the mock replaces by validate.ts and server.ts.
+defer(fromPrism.resolve("seedrandom"), callable);
+defer(fromPrism.resolve("lodash/fp"), callable);
+
+// prism-core's createLogger; the mock and the proxy hand Prism a logger of their own.
+defer(createRequire(fromPrism.resolve("@stoplight/prism-core")).resolve("pino"), callable);

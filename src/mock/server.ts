@@ -11,8 +11,9 @@
  *   `Accept` and outcome of the validation) gets Prism's answer to that kind again, with its own
  *   findings; the first request of each kind, and any request that chooses its answer (`Prefer`),
  *   goes through Prism's pipeline;
- * - Prism's logger is a no-op object; faker and the Postman converter load on first use
- *   (lazy-modules.ts); Prism's routing result is kept per method, path and server URL (ROUTES);
+ * - Prism's logger is a no-op object; faker, json-schema-faker, the forwarder's HTTP client and
+ *   the converters of other spec formats load on first use (lazy-modules.ts); Prism's routing
+ *   result is kept per method, path and server URL (ROUTES);
  * - a request that the fast path does not take, whose method, URL, headers and body bytes equal an
  *   earlier one's, gets that earlier answer replayed (dynamic answers and 5xx never; at most
  *   CACHE_ENTRIES answers and CACHE_BYTES bytes, least recently used out first).

@@ -1,7 +1,9 @@
 /**
- * src/mock/lazy-modules.ts defers loading faker (and Prism's Postman converter) until first use: the
- * mock starts without faker's thousands of files, and a schema that asks for faker data
- * (json-schema-faker's `faker` keyword, with `Prefer: dynamic=true`) still gets it.
+ * src/mock/lazy-modules.ts defers loading faker and json-schema-faker (and Prism's Postman and
+ * Swagger 2 converters, the forwarder's HTTP client and proxy agents, prism-core's pino, lodash/fp)
+ * until first use: the mock starts without them, and a schema that asks for faker data
+ * (json-schema-faker's `faker` keyword, with `Prefer: dynamic=true`) still gets it, with Prism's
+ * generator options.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,6 +17,11 @@ const require = createRequire(import.meta.url);
 const fakerFiles = () =>
   Object.keys(require.cache).filter((path) => /[/\\\\]@faker-js[/\\\\]faker[/\\\\]dist[/\\\\]/.test(path) && !path.endsWith("index.js"))
     .length;
+/** Files of a package that only the deferred modules load (json-schema-faker's, the proxy agents', pino's). */
+const filesOf = (name: string) =>
+  Object.keys(require.cache).filter((path) => path.replaceAll("\\", "/").includes(`/node_modules/${name}/`)).length;
+const OPTIONAL = Array.from({ length: 12 }, (_, i) => `optional${i}`);
+const DEFERRED = ["jsonpath-plus", "agent-base", "@stoplight/prism-core/node_modules/pino/lib", "lodash/fp"];
 
 const dir = mkdtempSync(join(tmpdir(), "lazy-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +47,8 @@ it("starts the mock without loading faker, and loads it when a schema asks for f
       "                required: [name]",
       "                properties:",
       "                  name: { type: string, faker: name.firstName }",
+      // Optional: Prism's generator options fill every one of them (alwaysFakeOptionals).
+      ...OPTIONAL.map((key) => `                  ${key}: { type: integer }`),
       "",
     ].join("\n"),
   );
@@ -47,12 +56,16 @@ it("starts the mock without loading faker, and loads it when a schema asks for f
   const mock = await startMock(entry, { port: 0, specPath: spec });
   try {
     expect(fakerFiles(), "faker's files loaded at start-up").toBe(0);
+    for (const name of DEFERRED) expect(filesOf(name), `${name} loaded at start-up`).toBe(0);
     const response = await fetch(`${mock.url}/person`, { headers: { prefer: "dynamic=true" } });
     expect(response.status).toBe(200);
-    const { name } = (await response.json()) as { name: string };
+    const { name, ...optional } = (await response.json()) as { name: string };
     expect(typeof name).toBe("string");
     expect(name.length).toBeGreaterThan(0);
+    // Prism's options, given to json-schema-faker before it loaded, apply.
+    expect(Object.keys(optional).sort()).toEqual([...OPTIONAL].sort());
     expect(fakerFiles(), "faker loaded for the faker keyword").toBeGreaterThan(0);
+    expect(filesOf("jsonpath-plus"), "json-schema-faker loaded for a dynamic answer").toBeGreaterThan(0);
   } finally {
     await mock.close();
   }
