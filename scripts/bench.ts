@@ -40,6 +40,7 @@ import {
   typecheckTime,
 } from "./bench-measure.js";
 import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
+import { defaultCacheDir } from "../src/mock/operations-cache.js";
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
 import { createTestClient } from "./lib/test-client.js";
@@ -387,10 +388,15 @@ async function startup(): Promise<void> {
   const runs = 3;
   const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
   const bin = join(repoRoot, "dist/src/cli/bin.js");
-  const ways: Array<{ label: string; command: (base: number) => [string, string[]] }> = [
+  const ways: Array<{ label: string; command: (base: number) => [string, string[]]; cold?: boolean }> = [
     {
       label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)",
       command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]],
+    },
+    {
+      label: "the same, a first start: Prism's operations not kept yet (after a change of a spec, or on a fresh machine)",
+      command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]],
+      cold: true,
     },
     {
       label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)",
@@ -421,6 +427,8 @@ async function startup(): Promise<void> {
       const base = await freePorts(registry.length);
       const urls = way === floorWay ? [`http://127.0.0.1:${base}/`] : registry.map((_, j) => `http://127.0.0.1:${base + j}/`);
       const [command, args] = way.command(base);
+      // src/mock/operations-cache.ts: without its files, Prism reads every spec again.
+      if ("cold" in way && way.cold) rmSync(defaultCacheDir(), { recursive: true, force: true });
       const list = times.get(way.label) ?? [];
       list.push(await timeUntilAnswering(command, args, urls));
       times.set(way.label, list);
@@ -439,10 +447,13 @@ async function startup(): Promise<void> {
       `From spawning the process until every one of the ${registry.length} registered mocks answers an HTTP request`,
       `(polled every 10 ms); median of ${runs}, the ways interleaved. The floor is a \`node -e\` process with a bare`,
       `\`node:http\` server.${existsSync(bin) ? "" : " (No dist/ build here, so the built CLI is not timed; `npm run build` makes it.)"}`,
+      "Prism's reading of each spec is kept between starts (src/mock/operations-cache.ts): every row but the first start's",
+      "finds it kept by an earlier start; the first start's row removes it before each of its runs.",
       "",
       table(["how", "time", "of the 1 s target", "vs the floor"], rows),
       "",
-      `Target at most 1 s for all APIs, one process from source: ${primary <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(primary)}).`,
+      `Target at most 1 s for all APIs, one process from source: ${primary <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(primary)}; ` +
+        `a first start ${ms(median(times.get(ways[1].label)!))}).`,
     ].join("\n"),
   );
 }
