@@ -46,8 +46,8 @@ import { repoRoot } from "../src/registry.js";
 import { createTestClient } from "./lib/test-client.js";
 import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
-/** Pairs of client and raw-fetch runs per API. */
-const CLIENT_PAIRS = 12;
+/** Client runs per API, each between two raw-fetch runs (CLIENT_RUNS + 1 of them). */
+const CLIENT_RUNS = 12;
 /** Rounds per throughput cell (each variant runs once per round, for duration / ROUNDS seconds). */
 const ROUNDS = 3;
 /** Connections of the load generator in the throughput measurements. */
@@ -458,6 +458,13 @@ async function startup(): Promise<void> {
   );
 }
 
+/** The first and third quartiles of a list (nearest rank). */
+function quartiles(values: number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))];
+  return [at(0.25), at(0.75)];
+}
+
 /* 3. generated client against raw fetch, on the same bare server */
 async function client(): Promise<void> {
   log("client");
@@ -493,25 +500,32 @@ async function client(): Promise<void> {
           else await response.text();
         };
         const load = { concurrency: 10, seconds: Math.max(0.5, options.duration / 5) };
-        // Warm both paths up (the JIT), then pairs one after the other, the order alternating, so that drift in
-        // the machine's load hits both alike.
+        // Warm both paths up (the JIT) before measuring.
         await cpuRate(viaFetch, { concurrency: 10, seconds: 2 });
         await cpuRate(viaClient, { concurrency: 10, seconds: 2 });
+        // fetch, client, fetch, client, ..., fetch: each client run is compared with the mean of the fetch runs just
+        // before and after it, so that a load on the machine rising or falling steadily hits both sides alike.
         const runs: Record<"fetch" | "client", Array<{ rps: number; cpuPerCall: number }>> = { fetch: [], client: [] };
-        for (let pair = 0; pair < CLIENT_PAIRS; pair++) {
-          for (const which of pair % 2 === 0 ? (["fetch", "client"] as const) : (["client", "fetch"] as const)) {
-            runs[which].push(await cpuRate(which === "fetch" ? viaFetch : viaClient, load));
-          }
+        runs.fetch.push(await cpuRate(viaFetch, load));
+        for (let run = 0; run < CLIENT_RUNS; run++) {
+          runs.client.push(await cpuRate(viaClient, load));
+          runs.fetch.push(await cpuRate(viaFetch, load));
         }
         const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
-        const cpuOverhead = median(runs.client.map((c, i) => c.cpuPerCall / runs.fetch[i].cpuPerCall)) - 1;
-        const rpsRatio = median(runs.client.map((c, i) => c.rps / runs.fetch[i].rps));
+        const around = (i: number, key: "rps" | "cpuPerCall") => (runs.fetch[i][key] + runs.fetch[i + 1][key]) / 2;
+        const cpuRatios = runs.client.map((c, i) => c.cpuPerCall / around(i, "cpuPerCall"));
+        const cpuOverhead = median(cpuRatios) - 1;
+        const rpsRatio = median(runs.client.map((c, i) => c.rps / around(i, "rps")));
+        // The measure's own noise: consecutive fetch runs against each other (they differ by chance only).
+        const noise = runs.fetch.slice(1).map((f, i) => Math.abs(f.cpuPerCall / runs.fetch[i].cpuPerCall - 1));
         overheads.push(cpuOverhead);
         rows.push([
           api.entry.alias,
           `${request.method} ${request.operationId}`,
           `${mean(runs.fetch.map((r) => r.cpuPerCall)).toFixed(0)} / ${mean(runs.client.map((r) => r.cpuPerCall)).toFixed(0)}`,
           `**${pct(cpuOverhead)}**`,
+          `${pct(quartiles(cpuRatios)[0] - 1)} to ${pct(quartiles(cpuRatios)[1] - 1)}`,
+          pct(median(noise)),
           `${n0(mean(runs.fetch.map((r) => r.rps)))} / ${n0(mean(runs.client.map((r) => r.rps)))}`,
           pct(rpsRatio),
         ]);
@@ -531,12 +545,24 @@ async function client(): Promise<void> {
       "`fetch` with the same method, URL, headers and body (serialised on each call, as the client does), both reading",
       "the JSON answer, 10 concurrent loops in the",
       "benchmark's process, on the same bare server (in its own process). After 2 s of each to warm up,",
-      `${CLIENT_PAIRS} pairs of ${Math.max(0.5, options.duration / 5)} s runs, the order alternating. The measure is the benchmark process's CPU time`,
+      `${CLIENT_RUNS} client runs of ${Math.max(0.5, options.duration / 5)} s, each between two fetch runs of the same length. The measure is the benchmark process's CPU time`,
       "(user + system) per call, which a busy machine disturbs far less than requests per second: the overhead is the",
-      "median of the pairs' ratios, less one. Target: at most 5%.",
+      "median, over the client runs, of the run's CPU per call divided by the mean of its two neighbouring fetch runs,",
+      "less one; the middle half of those ratios is shown beside it. The noise column is the median difference between",
+      "two consecutive fetch runs (the same code, so by chance only): an overhead within it is not told apart from none.",
+      "Target: at most 5%.",
       "",
       table(
-        ["API", "request", "CPU µs/call fetch / client", "client overhead (CPU)", "req/s fetch / client", "client of fetch (req/s)"],
+        [
+          "API",
+          "request",
+          "CPU µs/call fetch / client",
+          "client overhead (CPU)",
+          "middle half of the runs",
+          "noise (fetch vs fetch)",
+          "req/s fetch / client",
+          "client of fetch (req/s)",
+        ],
         rows,
       ),
       "",

@@ -32,6 +32,7 @@
  * is a `too-large` fault.
  */
 import createClient, {
+  createQuerySerializer,
   type ClientOptions as FetchClientOptions,
   type FetchResponse,
   type HeadersOptions,
@@ -280,6 +281,8 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
     fetch: opts.fetch as CommonOptions["fetch"],
     headers: opts.headers as HeadersOptions | undefined,
     Request: DeferredRequest as unknown as typeof Request,
+    // openapi-fetch's default serializer, made once instead of on every call (a call's own `querySerializer` still applies).
+    querySerializer: createQuerySerializer(),
   });
 
   const { auth } = definition;
@@ -292,15 +295,25 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
         `missing option "${option}" (${auth.kind === "bearer" ? "the bearer access token" : `the API key, sent as ${header}`}, or a function returning it)`,
       );
     }
-    if (typeof credential !== "function") checkCredential(definition, option, credential, "is");
-    client.use({
-      async onRequest({ request }) {
-        const value = typeof credential === "function" ? await (credential as () => unknown)() : credential;
-        const checked = checkCredential(definition, option, value, typeof credential === "function" ? "returned" : "is");
-        request.headers.set(header, auth.kind === "bearer" ? `Bearer ${checked}` : checked);
-        return request;
-      },
-    });
+    const prefix = auth.kind === "bearer" ? "Bearer " : "";
+    if (typeof credential === "function") {
+      client.use({
+        async onRequest({ request }) {
+          const checked = checkCredential(definition, option, await (credential as () => unknown)(), "returned");
+          request.headers.set(header, prefix + checked);
+          return request;
+        },
+      });
+    } else {
+      // A fixed credential is checked once, here; setting it needs no await.
+      const value = prefix + checkCredential(definition, option, credential, "is");
+      client.use({
+        onRequest({ request }) {
+          request.headers.set(header, value);
+          return request;
+        },
+      });
+    }
   }
 
   const methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
@@ -381,8 +394,10 @@ class DeferredRequest {
 
   /** Sends through the global fetch: from the real Request if one was built, else from what was given. */
   send(ext?: RequestInit): Promise<Response> {
-    if (this.#real) return globalThis.fetch(this.#real, ext);
-    return globalThis.fetch(this.url, { ...this.#init, ...ext, method: this.method, headers: this.#headers });
+    if (this.#real) return globalThis.fetch(this.#real, { ...ext, redirect: "manual" });
+    if (ext) return globalThis.fetch(this.url, { ...this.#init, ...ext, redirect: "manual", method: this.method, headers: this.#headers });
+    // The init already says `redirect: "manual"`.
+    return globalThis.fetch(this.url, { ...this.#init, method: this.method, headers: this.#headers });
   }
 }
 Object.setPrototypeOf(DeferredRequest.prototype, Request.prototype);
@@ -418,9 +433,9 @@ const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "con
 
 /** Sends one request, never following a redirect: the global fetch takes a DeferredRequest's URL and init as they are; an injected fetch gets a real Request. */
 function sendOnce(input: Request, ext: RequestInit | undefined, custom: FetchFunction | undefined): Promise<Response> {
+  if (!custom && DeferredRequest.is(input)) return input.send(ext);
   const manual: RequestInit = { ...ext, redirect: "manual" };
-  if (DeferredRequest.is(input)) return custom ? custom(input.materialize(), manual) : input.send(manual);
-  return (custom ?? globalThis.fetch)(input, manual);
+  return (custom ?? globalThis.fetch)(DeferredRequest.is(input) ? input.materialize() : input, manual);
 }
 
 /**
@@ -514,27 +529,19 @@ interface CallSettings {
  * The call's own options (`retry`, `timeoutMs`) are taken out of the init openapi-fetch gets; the
  * call's signal is the deadline combined with the caller's `signal`.
  */
-async function guard(
+function guard(
   method: string,
   path: string,
   init: Record<string, unknown> | undefined,
   settings: CallSettings,
   call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
 ): Promise<RawResult> {
-  const { retry, timeoutMs, ...rest } = init ?? {};
-  const operation = { method, path };
-  const where = `${method} ${path}`;
-  const custom = (rest.fetch as FetchFunction | undefined) ?? settings.baseFetch;
-  return withRetries<RawResult>({
-    operation,
-    policy: retryPolicy(where, retry, settings.policy),
-    timeoutMs: timeoutOption(where, timeoutMs, settings.timeoutMs),
-    signal: rest.signal as AbortSignal | undefined,
-    body: rest.body,
-    fault: (error) => faultResult(operation, error),
-    attempt: (signal, body) =>
-      attempt(operation, { ...rest, ...(body === undefined ? {} : { body }), signal }, custom, settings.maxBytes, call),
-  });
+  try {
+    return withRetries<RawResult>(new ClientCall(method, path, init, settings, call));
+  } catch (error) {
+    // A bad `retry` or `timeoutMs` option rejects the call, as it always has (never a synchronous throw).
+    return Promise.reject(error);
+  }
 }
 
 function faultResult(operation: { method: string; path: string }, error: unknown, answer?: Response): RawResult {
@@ -544,38 +551,95 @@ function faultResult(operation: { method: string; path: string }, error: unknown
 }
 
 /**
- * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
- * The call's own fetch (its `fetch` option, else the client's, else the global one, looked up now)
- * is wrapped to follow same-origin redirects only, to bound the body, and to note the request as
- * sent and whether any answer came back. A non-2xx answer without a body gets an ApiError as `error`.
+ * One call of a client: what withRetries needs (its options and, as methods, `attempt` and `fault`),
+ * and the state of the attempt in progress. One object per call, its methods on the prototype, so
+ * that a call allocates no closures of its own.
  */
-async function attempt(
-  operation: { method: string; path: string },
-  init: Record<string, unknown>,
-  custom: FetchFunction | undefined,
-  maxBytes: number,
-  call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
-): Promise<AttemptOutcome<RawResult>> {
-  let request: Request | undefined;
-  let answer: Response | undefined;
-  const progress = { answers: 0 };
-  const tracked: FetchFunction = async (input, ext) => {
-    request = input;
-    answer = await sendFollowingSameOrigin(input, ext, custom, progress);
-    answer = bounded(answer, maxBytes);
-    return answer;
-  };
-  try {
-    const result = await call(operation.path, { ...init, fetch: tracked });
-    // The response the caller gets, for `unwrap` to name the operation (a middleware would cost every call an await).
-    recordOperation(result.response, operation);
-    // No error body (openapi-fetch gives undefined, or "" when the length was not announced): an ApiError instead.
-    if (!result.response.ok && (result.error === undefined || result.error === "")) {
-      return { result: { error: new ApiError(result.response, undefined, operation), response: result.response }, request, answered: true };
+class ClientCall {
+  readonly operation: { method: string; path: string };
+  readonly policy: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly body: unknown;
+  readonly #rest: Record<string, unknown>;
+  readonly #custom: FetchFunction | undefined;
+  readonly #maxBytes: number;
+  readonly #call: (path: string, init: Record<string, unknown>) => Promise<RawResult>;
+  /**
+   * The fetch openapi-fetch gets for each attempt: the call's own (its `fetch` option, else the
+   * client's, else the global one, looked up now), following same-origin redirects only, bounding the
+   * body, and noting the request as sent and whether any answer came back.
+   */
+  readonly #tracked: FetchFunction;
+  /** The attempt in progress: its request as sent, the answer, the number of answers (redirects too). */
+  #request: Request | undefined;
+  #answer: Response | undefined;
+  answers = 0;
+
+  constructor(
+    method: string,
+    path: string,
+    init: Record<string, unknown> | undefined,
+    settings: CallSettings,
+    call: (path: string, init: Record<string, unknown>) => Promise<RawResult>,
+  ) {
+    // The call's own options taken out; an init without them is used as it is (attempt() copies it, never changes it).
+    let rest: Record<string, unknown> = init ?? {};
+    let retry: unknown;
+    let timeoutMs: unknown;
+    if (typeof rest !== "object" || "retry" in rest || "timeoutMs" in rest) ({ retry, timeoutMs, ...rest } = rest);
+    this.operation = { method, path };
+    this.policy = retry === undefined ? settings.policy : retryPolicy(`${method} ${path}`, retry, settings.policy);
+    this.timeoutMs = timeoutMs === undefined ? settings.timeoutMs : timeoutOption(`${method} ${path}`, timeoutMs, settings.timeoutMs);
+    this.signal = rest.signal as AbortSignal | undefined;
+    this.body = rest.body;
+    this.#rest = rest;
+    this.#custom = (rest.fetch as FetchFunction | undefined) ?? settings.baseFetch;
+    this.#maxBytes = settings.maxBytes;
+    this.#call = call;
+    this.#tracked = this.#send.bind(this);
+  }
+
+  fault(error: unknown): RawResult {
+    return faultResult(this.operation, error);
+  }
+
+  async #send(input: Request, ext?: RequestInit): Promise<Response> {
+    this.#request = input;
+    this.#answer = await sendFollowingSameOrigin(input, ext, this.#custom, this);
+    this.#answer = bounded(this.#answer, this.#maxBytes);
+    return this.#answer;
+  }
+
+  /**
+   * Runs one openapi-fetch call, turning what fetch or the body parser throws into a fault result.
+   * A non-2xx answer without a body gets an ApiError as `error`.
+   */
+  async attempt(signal: AbortSignal, body: unknown): Promise<AttemptOutcome<RawResult>> {
+    const { operation } = this;
+    this.#request = undefined;
+    this.#answer = undefined;
+    this.answers = 0;
+    const init: Record<string, unknown> = { ...this.#rest, signal, fetch: this.#tracked };
+    if (body !== undefined) init.body = body;
+    try {
+      const result = await this.#call(operation.path, init);
+      const request = this.#request;
+      // The response the caller gets, for `unwrap` to name the operation (a middleware would cost every call an await).
+      recordOperation(result.response, operation);
+      // No error body (openapi-fetch gives undefined, or "" when the length was not announced): an ApiError instead.
+      if (!result.response.ok && (result.error === undefined || result.error === "")) {
+        return {
+          result: { error: new ApiError(result.response, undefined, operation), response: result.response },
+          request,
+          answered: true,
+        };
+      }
+      return { result, request, answered: true };
+    } catch (error) {
+      const request = this.#request;
+      if (!request) throw error;
+      return { result: faultResult(operation, error, this.#answer), request, answered: this.answers > 0 };
     }
-    return { result, request, answered: true };
-  } catch (error) {
-    if (!request) throw error;
-    return { result: faultResult(operation, error, answer), request, answered: progress.answers > 0 };
   }
 }

@@ -242,6 +242,11 @@ function retryReason(outcome: AttemptOutcome<ResultLike>, policy: RetryPolicy): 
   return safe && policy.statuses.has(result.response.status) ? "status" : undefined;
 }
 
+/** The deadline's timer: a module function with arguments, not a closure made for every call. */
+function abortDeadline(deadline: AbortController, operation: Operation, timeoutMs: number): void {
+  deadline.abort(new CallTimeoutError(operation, timeoutMs));
+}
+
 /**
  * Runs `attempt` until its result is final, the attempts are used up, or the deadline passes. Each
  * attempt gets the call's signal (the deadline and the caller's `signal`) and the body to send.
@@ -258,7 +263,7 @@ export async function withRetries<R extends ResultLike>(options: {
   const { operation, policy, timeoutMs } = options;
   const deadline = new AbortController();
   const started = performance.now();
-  const timer = setTimeout(() => deadline.abort(new CallTimeoutError(operation, timeoutMs)), timeoutMs);
+  const timer = setTimeout(abortDeadline, timeoutMs, deadline, operation, timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   let body = options.body;
   let spare: ReadableStream | undefined;
