@@ -524,7 +524,9 @@ export async function timeUntilAnswering(command: string, args: string[], urls: 
   const taken = (await Promise.all(urls.map(async (url) => ((await answers(url)) ? url : undefined)))).filter(Boolean);
   if (taken.length > 0) throw new Error(`something already answers on ${taken.join(", ")}; cannot time a start-up there`);
   const started = performance.now();
-  const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+  // A process group of its own: `npm run` and tsx's CLI start the mock as a child of theirs, which
+  // must be stopped with them (left running, it would hold its ports into the next measurement).
+  const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   try {
@@ -538,12 +540,20 @@ export async function timeUntilAnswering(command: string, args: string[], urls: 
     }
     return performance.now() - started;
   } finally {
-    const exited = new Promise((r) => child.once("exit", r));
-    if (child.exitCode === null) {
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // the group is gone
+      }
+    };
+    group("SIGTERM");
+    // Stopped when nothing answers on its ports any more (at most 5 s, then the group is killed).
+    const until = performance.now() + 5000;
+    while (performance.now() < until && (await Promise.all(urls.map(answers))).some(Boolean)) {
+      await new Promise((r) => setTimeout(r, 20));
     }
+    group("SIGKILL");
   }
 }
 
