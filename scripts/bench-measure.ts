@@ -209,31 +209,25 @@ export async function requestPool(
  * request than a bare server plus this.
  */
 export async function judgingCost(api: BundledApi, requests: SpecRequest[]): Promise<number> {
-  const [{ loadOperations }, { decodeBody }, { inputFindings, securityFindings, BODY_BYTES }] = await Promise.all([
+  const [{ loadOperations, requestElement }, { decodeBody }, { inputFindings, securityFindings }] = await Promise.all([
     import("../src/mock/server.js"),
     import("../src/mock/judge.js"),
     import("../src/mock/validate.js"),
   ]);
   const prismOps = await (judgingOperations[api.entry.bundlePath] ??= loadOperations(api.entry.bundlePath));
   const cases = requests.map((r) => {
-    const url = new URL(r.path, "http://localhost");
-    const query: Record<string, string | string[]> = {};
-    for (const [name, value] of url.searchParams) {
-      const had = query[name];
-      query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-    }
+    const bytes = r.body === undefined ? undefined : Buffer.from(r.body);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(r.headers)) headers[name.toLowerCase()] = value;
-    const bytes = r.body === undefined ? undefined : Buffer.from(r.body);
     if (bytes) headers["content-length"] = String(bytes.length);
     const op = prismOps.find((o) => o.method === r.method.toLowerCase() && o.path === requestOperationPath(api, r));
     if (!op) throw new Error(`${api.entry.alias}: no operation for ${r.method} ${r.path}`);
-    return { op, bytes, element: { method: r.method.toLowerCase(), url: { path: url.pathname, query }, headers } };
+    return { op, bytes, element: requestElement(r.method, r.path, headers, bytes?.length ?? 0) };
   });
   const judgeAll = () => {
     for (const { op, bytes, element } of cases) {
-      const decoded = bytes ? decodeBody(bytes, element.headers["content-type"]) : { value: null };
-      const full = { ...element, body: decoded === "invalid" ? undefined : decoded.value, [BODY_BYTES]: bytes?.length ?? 0 };
+      const decoded = bytes ? decodeBody(bytes, element.headers?.["content-type"] as string | undefined) : { value: null };
+      const full = { ...element, body: decoded === "invalid" ? undefined : decoded.value };
       securityFindings(op, full);
       inputFindings(op, full);
     }

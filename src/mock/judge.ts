@@ -39,7 +39,7 @@ const IDLE_MS = 60_000;
 const WORKER_HEAP_MB = 512;
 
 /** `application/json` and `application/*+json`, as type-is decides for prism-http-server (a malformed value is not JSON). */
-export function isJsonContentType(value: string | undefined): boolean {
+function isJsonContentType(value: string | undefined): boolean {
   return value === "application/json" || isJsonMediaType(value);
 }
 

@@ -214,6 +214,30 @@ function queryOf(searchParams: URLSearchParams): Record<string, string | string[
   return query;
 }
 
+/**
+ * A request as Prism's components see it, without its body: the method, the path and query of its
+ * target (read as prism-http-server reads them), its headers (names in lower case, as Node gives
+ * them) and its body's size.
+ */
+export function requestElement(
+  method: string | undefined,
+  target: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  bodyBytes: number,
+): Omit<Element, "body"> {
+  const { searchParams, pathname } = parseTarget(target ?? "/");
+  return {
+    method: method ? method.toLowerCase() : "get",
+    url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
+    headers,
+    [BODY_BYTES]: bodyBytes,
+  };
+}
+
+/** Whether Prism runs callbacks for the operation (its pipeline then answers, with the body). */
+const hasCallbacks = (operation: Operation | undefined) =>
+  ((operation as { callbacks?: unknown[] } | undefined)?.callbacks?.length ?? 0) > 0;
+
 /** Response headers in order: name (its case kept) and value. */
 type Pairs = Array<[string, string | number]>;
 
@@ -654,16 +678,8 @@ export function createPrismServer(
     await received(request, response, raw);
   }
 
-  /** The request as Prism's components see it, without its body. */
-  function elementOf(request: IncomingMessage, raw: RawBody): Omit<Element, "body"> {
-    const { searchParams, pathname } = parseTarget(request.url ?? "/");
-    return {
-      method: request.method ? request.method.toLowerCase() : "get",
-      url: { path: pathname, baseUrl: searchParams.get("__server") || undefined, query: queryOf(searchParams) },
-      headers: request.headers as Record<string, string>,
-      [BODY_BYTES]: raw.bytes.length,
-    };
-  }
+  const elementOf = (request: IncomingMessage, raw: RawBody) =>
+    requestElement(request.method, request.url, request.headers, raw.bytes.length);
 
   /** Whether a request chooses its answer (`Prefer`, `__code`...): Prism's pipeline then answers it. */
   function choosing(request: IncomingMessage, input: Omit<Element, "body">): boolean {
@@ -692,7 +708,7 @@ export function createPrismServer(
     const element = elementOf(request, raw);
     const operation =
       (choosing(request, element) ? undefined : fast.route(element.method, element.url.path)) ?? routedOperation(element as Element);
-    const wantBody = hooks.answer !== undefined || ((operation as { callbacks?: unknown[] } | undefined)?.callbacks?.length ?? 0) > 0;
+    const wantBody = hooks.answer !== undefined || hasCallbacks(operation);
     judge ??= new Judge();
     const judgement = await judge.judge(operation, element, raw.bytes, wantBody);
     if (judgement.invalidJson) return sendBodyError(request, response, new BodyError(400, "invalid_json", "Invalid JSON"));
@@ -707,7 +723,7 @@ export function createPrismServer(
     const pathname = input.url.path;
     // The fast path: the operation, the findings, and Prism's answer to this kind of request if it has given one.
     const operation = choosing(request, input) ? undefined : fast.route(input.method, pathname);
-    if (!operation || (operation as { callbacks?: unknown[] }).callbacks?.length) return viaPrism(request, response, raw, input);
+    if (!operation || hasCallbacks(operation)) return viaPrism(request, response, raw, input);
     const security = securityFindings(operation, input);
     const invalid = inputFindings(operation, input);
     const findings = security && invalid ? [...security, ...invalid] : (security ?? invalid ?? []);
