@@ -116,9 +116,12 @@ export async function viaPrism(context: MockContext, exchange: Exchange, input: 
   await sendAnswer(context, exchange, answer, result.right.validations.input, routed!, input, keep);
 }
 
-/** The error prism-http's negotiation throws (content-type's parse) for a malformed Accept it could not match. */
+/**
+ * The errors prism-http's negotiation throws (content-type's parse) for a malformed Accept it could
+ * not match: an entry that is not a media type, or an empty one (`Accept: ,`).
+ */
 function isMalformedAcceptError(error: unknown): boolean {
-  return error instanceof TypeError && error.message === "invalid media type";
+  return error instanceof TypeError && (error.message === "invalid media type" || error.message === "argument string is required");
 }
 
 /** Prism's answer to `input` with the given mock settings. */

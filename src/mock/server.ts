@@ -29,8 +29,9 @@
  * - a request that the fast path does not take, whose method, URL, headers and body bytes equal an
  *   earlier one's, gets that earlier answer replayed (response-cache.ts).
  * Deliberate differences from stock Prism (DEVIATIONS in validate.ts): CORS without credentials,
- * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes, findings
- * capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
+ * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes (at once for
+ * a declared length), JSON nesting bounded, `sl-violations` escaped where a header cannot carry a
+ * character, findings capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
  * response's own schema replaced by the static answer (the example), where stock Prism sends it
  * with the violations. tests/e2e/fuzz/equivalence.test.ts checks every answer against the stock
  * Prism server's.

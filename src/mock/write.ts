@@ -55,6 +55,21 @@ export function violationsOf(prefix: string, details: Diagnostic[]): Violation[]
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
 }
 
+/** What a header value cannot carry (Node's rule: tab, visible ASCII, 0x80-0xFF); outside JSON's strings there is none of it. */
+const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/g;
+const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * A violation as JSON a header can carry: a character Node refuses in a header (above U+00FF, or
+ * DEL) written as its JSON escape `\uXXXX`, which reads back as the same string (DEVIATIONS
+ * headerEscape: prism-http-server writes it as it is, and Node refuses the header).
+ */
+function headerJson(violation: Violation): string {
+  const json = JSON.stringify(violation);
+  NOT_IN_HEADER.lastIndex = 0;
+  return NOT_IN_HEADER.test(json) ? json.replace(NOT_IN_HEADER, escapeChar) : json;
+}
+
 /**
  * prism-http-server's sl-violations value (the JSON array, cut at MAX_SAFE_HEADER_LENGTH characters
  * and prefixed "Too many violations! "), built only as far as the cut: the same value for any
@@ -63,7 +78,7 @@ export function violationsOf(prefix: string, details: Diagnostic[]): Violation[]
 export function violationsHeader(violations: Violation[]): string {
   let value = "[";
   for (let i = 0; i < violations.length; i++) {
-    value += (i > 0 ? "," : "") + JSON.stringify(violations[i]);
+    value += (i > 0 ? "," : "") + headerJson(violations[i]);
     if (value.length > MAX_SAFE_HEADER_LENGTH) return `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
   }
   value += "]";
