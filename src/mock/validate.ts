@@ -184,12 +184,43 @@ function check(fn: ValidateFunction | null, value: unknown, prefix: string): Dia
   } catch {
     return undefined;
   }
-  const errors = fn.errors;
+  const errors = fn.errors as AjvError[] | null | undefined;
   if (!errors || errors.length === 0) return undefined;
-  if (errors.length <= MAX_CONVERTED_FINDINGS) return convertAjvErrors(errors, ERROR, INPUT, prefix);
-  const findings = convertAjvErrors(errors.slice(0, MAX_CONVERTED_FINDINGS), ERROR, INPUT, prefix);
-  findings.length = errors.length;
-  return findings.fill(NOT_CONVERTED, MAX_CONVERTED_FINDINGS);
+  const converted = Math.min(errors.length, MAX_CONVERTED_FINDINGS);
+  const findings: Diagnostic[] = new Array(errors.length);
+  for (let i = 0; i < converted; i++) findings[i] = findingOf(fn, errors[i], prefix);
+  return converted < errors.length ? findings.fill(NOT_CONVERTED, converted) : findings;
+}
+
+/** What Prism's convertAjvErrors reads of an Ajv error. */
+interface AjvError {
+  instancePath: string;
+  keyword?: string;
+  message?: string;
+  params: { allowedValues?: unknown[]; additionalProperty?: string; unevaluatedProperty?: string };
+}
+
+/** Per validator, the findings already converted, by what the conversion reads (at most FINDINGS_KEPT each). */
+const findingsKept = new WeakMap<ValidateFunction, Map<string, Diagnostic>>();
+const FINDINGS_KEPT = 512;
+
+/**
+ * One Ajv error as Prism's convertAjvErrors converts it, converted once per validator and kept: the
+ * same error of an operation (the same member wrong in the same way) is the same finding object on
+ * every request, so that what is rendered of it is rendered once too (write.ts). Kept findings are
+ * frozen: nothing downstream changes a finding.
+ */
+function findingOf(fn: ValidateFunction, error: AjvError, prefix: string): Diagnostic {
+  const { params } = error;
+  const key = `${prefix}\u0000${error.instancePath}\u0000${error.keyword}\u0000${error.message}\u0000${params.allowedValues?.join("\u0001") ?? ""}\u0000${params.additionalProperty ?? ""}\u0000${params.unevaluatedProperty ?? ""}`;
+  let kept = findingsKept.get(fn);
+  if (!kept) findingsKept.set(fn, (kept = new Map()));
+  let finding = kept.get(key);
+  if (!finding) {
+    finding = Object.freeze(convertAjvErrors([error], ERROR, INPUT, prefix)[0]);
+    if (kept.size < FINDINGS_KEPT) kept.set(key, finding);
+  }
+  return finding;
 }
 
 /* ------------------------------------------------------------------ schemas, once per operation */
