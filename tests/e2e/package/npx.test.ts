@@ -27,6 +27,7 @@ import {
   type Released,
   readmeBlock,
   released,
+  sharedNpmCache,
   startOfflineRegistry,
 } from "../../helpers/package.js";
 import { portsFree, processesWith, waitForOutput, waitUntil } from "../../helpers/processes.js";
@@ -53,7 +54,7 @@ const plainCommand = (() => {
 const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-npx-"));
 const project = join(work, "ci");
 const stubs = join(work, "bin");
-const cache = join(work, "npm-cache");
+const cache = sharedNpmCache();
 let release: Released;
 let offline: OfflineRegistry;
 
@@ -145,7 +146,11 @@ describe("the mock by one npx command, in a folder with no package.json", () => 
     expect(readdirSync(project)).toEqual([release.filename]); // nothing of npm's in the partner's folder
     expect(existsSync(join(project, "package.json"))).toBe(false);
   }, 600_000);
+});
 
+// After the first test, npx finds the package installed in the shared cache: the ways to stop it
+// are independent (each on its own ports, its processes found by them), so they run side by side.
+describe.concurrent("the mock by one npx command, stopped", () => {
   it(
     "README's command: SIGINT to npx (kill -INT $!) reaches the mock, which stops and frees the ports",
     async () => {
