@@ -35,13 +35,14 @@ export async function cliDone(args: string[], input?: string): Promise<{ code: n
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-/** Waits until stdout contains `text` (the process is under load in a full run: generous timeout). */
-export function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
-  return waitForOutput(run.child, run.stdout, text, `bank-api-contracts ${run.args.join(" ")}`, { timeoutMs, streams: ["stdout"] }).catch(
-    (error: Error) => {
-      throw new Error(`${error.message}${run.stderr() ? `\n(stderr)\n${run.stderr()}` : ""}`);
-    },
-  );
+/** Waits until stdout contains `text` (the process is under load in a full run: generous, below the 120 s test timeout so that this message, which names the command with any URL password masked, is what fails). */
+export function waitFor(run: Run, text: string, timeoutMs = 100_000): Promise<void> {
+  return waitForOutput(run.child, run.stdout, text, `bank-api-contracts ${run.args.join(" ").replace(/\/\/[^/@\s]*@/g, "//***@")}`, {
+    timeoutMs,
+    streams: ["stdout"],
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}${run.stderr() ? `\n(stderr)\n${run.stderr()}` : ""}`);
+  });
 }
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -30,5 +30,5 @@ describe("report:gaps", () => {
         .map((e) => e.alias)
         .join(", ")}\n(add --help for usage)\n`,
     );
-  }, 30_000);
+  });
 });
