@@ -16,13 +16,14 @@ const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml
 
 const A = { authorization: "Bearer token-a" };
 const B = { authorization: "Bearer token-b" };
+const OPERATOR = "operator-token-of-the-engine-tests";
 const UPDATE = { "idempotency-key": "6f1c2a8e-4b7d-4e8a-9c3f-1d2e3f4a5b6c" };
 
 let mock: MockServer;
 beforeAll(async () => {
   mock = await startMock(shop, {
     port: 0,
-    sandbox: { declarationPath, registry: registryPath, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 } },
+    sandbox: { declarationPath, registry: registryPath, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 }, operatorToken: OPERATOR },
   });
 });
 afterAll(() => mock.close());
@@ -237,7 +238,7 @@ describe("credentials", () => {
     const mine = await call(mock.url, "GET", "/_sandbox/state", { headers: { authorization: secret } });
     expect(mine.body.credential).toMatch(/^[0-9a-f]{12}$/);
     expect(mine.body.resources.order).toHaveLength(1);
-    const all = await call(mock.url, "GET", "/_sandbox/state/all", { headers: A });
+    const all = await call(mock.url, "GET", "/_sandbox/state/all", { headers: { "x-sandbox-operator-token": OPERATOR } });
     expect(all.body.credentials.map((c: { credential: string }) => c.credential)).toContain(mine.body.credential);
     for (const answer of [mine, all]) expect(JSON.stringify(answer.body)).not.toContain("sk-very-secret-value-123");
   });
