@@ -9,7 +9,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
 import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
 import { integer } from "./options.js";
-import { OPERATOR_TOKEN_ENV } from "../sandbox/operator.js";
+import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
 import { SandboxBudget } from "../sandbox/store.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
 
@@ -31,11 +31,14 @@ interface MockCliOptions {
   sandboxMemory?: number;
 }
 
-/** The sandbox options of the command line: one budget for every mock started; the token read from its file, never from argv. */
-function sandboxOptions(options: MockCliOptions) {
+/**
+ * The sandbox options of the command line: one budget for every mock started; the token read from
+ * its file (or the environment), never from argv. A problem is misuse: one line and the hint, exit 2.
+ */
+function sandboxOptions(options: MockCliOptions, cmd: Command) {
   const given = ["callbackAllow", "operatorTokenFile", "sandboxMemory"].filter((k) => options[k as keyof MockCliOptions] !== undefined);
   if (!options.sandbox) {
-    if (given.length > 0) throw new CliFailure(`--${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --sandbox`);
+    if (given.length > 0) cmd.error(`error: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --sandbox`);
     return false;
   }
   let operatorToken: string | undefined;
@@ -43,9 +46,15 @@ function sandboxOptions(options: MockCliOptions) {
     try {
       operatorToken = readFileSync(options.operatorTokenFile, "utf8").trim();
     } catch (error) {
-      throw new CliFailure(`cannot read --operator-token-file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      cmd.error(`error: cannot read --operator-token-file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    if (operatorToken === "") throw new CliFailure("--operator-token-file is empty");
+    if (operatorToken === "") cmd.error("error: --operator-token-file is empty");
+  }
+  try {
+    OperatorToken.from(operatorToken);
+    parseCallbackAllow(process.env[CALLBACK_ALLOW_ENV]);
+  } catch (error) {
+    cmd.error(`error: ${(error as Error).message}`);
   }
   return {
     ...(options.callbackAllow ? { callbackAllow: options.callbackAllow } : {}),
@@ -89,7 +98,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
     )
     .action(async (aliases: string[], options: MockCliOptions, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
-      const sandbox = sandboxOptions(options);
+      const sandbox = sandboxOptions(options, cmd);
       // Handlers first, so that a signal during start-up also ends the run cleanly.
       const { signal, dispose } = untilSignal();
       const { startMocks } = await needs("prism", () => import("../mock/index.js"));
@@ -98,10 +107,6 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       try {
         mocks = await startMocks(entries, { portBase: options.portBase, host: options.host, sandbox });
       } catch (error) {
-        if (error instanceof TypeError && /operator token|callback target/.test(error.message)) {
-          dispose();
-          throw new CliFailure(error.message);
-        }
         dispose();
         throw new CliFailure(withPortOption(error, "move the mocks with --port-base <n> (they take n, n+1, ... in registry order)"));
       }

@@ -94,6 +94,7 @@ export function isLoopbackBinding(host: string | undefined): boolean {
 
 /** Why an allow-list entry is not usable; undefined when it is. */
 function badEntry(entry: string): string | undefined {
+  if (entry.includes("://")) return "a host name, not a URL";
   const [address, prefix, ...rest] = entry.split("/");
   if (rest.length > 0) return "more than one /";
   if (prefix !== undefined) {
