@@ -186,7 +186,7 @@ export interface paths {
         get?: never;
         /**
          * Register a callback URL
-         * @description Sets the URL the provider's dashboard would hold for this webhook, for the credential. Refused (400) for a webhook whose URL the sources say comes from elsewhere (Pay's `invoicePaid` goes to the merchant's `webhook_url`, set with `createMerchant` or `updateMerchant`).
+         * @description Sets the URL the provider's dashboard would hold for this webhook, for the credential. Refused (400) for a webhook whose URL the sources say comes from elsewhere (Pay's `invoicePaid` goes to the merchant's `webhook_url`, set with `createMerchant` or `updateMerchant`), and for a URL the callback policy refuses: a link-local or cloud metadata address in any mode, and on a shared sandbox a target its operator does not allow (a URL set through the API itself is held to the same policy when the callback is sent).
          */
         put: operations["registerCallback"];
         post?: never;

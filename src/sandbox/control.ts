@@ -15,6 +15,7 @@ import { type ResourceDeclaration, KINDS } from "./declaration.js";
 import { displayUrl, hasUserinfo } from "./delivery.js";
 import { ControlError, type SandboxEngine, type StatusMove } from "./engine.js";
 import { OPERATOR_HEADER } from "./operator.js";
+import { TargetRefused } from "./targets.js";
 import { CapacityError, type CredentialState, type DeliveryEntry, LIMITS, LimitError, type StoredRecord } from "./store.js";
 import { newId } from "./template.js";
 
@@ -260,6 +261,12 @@ export class ControlApi {
         }
         if (hasUserinfo(url))
           throw new ControlError(400, "url must not carry a user name or password (the sandbox does not send them)", "url");
+        try {
+          engine.deliverer.targets.check(url);
+        } catch (error) {
+          if (error instanceof TargetRefused) throw new ControlError(400, error.message, "url");
+          throw error;
+        }
         state.callbackUrls.set(webhook, url);
         return { status: 200, body: { webhook, url: shown } };
       }

@@ -137,6 +137,26 @@ describe("the control API's inputs", () => {
   });
 });
 
+describe("registering a callback URL", () => {
+  it("refuses a URL the callback policy refuses (400 naming url), in either mode", async () => {
+    const local = await shopMock();
+    const shared = await shopMock({ binding: "0.0.0.0", callbackAllow: ["partner.test"] });
+    const headers = { authorization: "Bearer registers" };
+    const put = (mock: MockServer, url: string) => call(mock.url, "PUT", "/_sandbox/callbacks/orderPaid", { headers, body: { url } });
+    for (const mock of [local, shared]) {
+      const answer = await put(mock, "http://[fd00:ec2::254]/latest/");
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ field: "url", detail: expect.stringMatching(/link-local or cloud metadata address/) });
+      expect(controlViolations("registerCallback", answer)).toEqual([]);
+    }
+    expect((await put(local, "http://127.0.0.1:9/cb")).status).toBe(200);
+    const refused = await put(shared, "http://127.0.0.1:9/cb");
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/sends callbacks only to the targets its operator allows: partner.test/);
+    expect((await put(shared, "https://partner.test/cb")).status).toBe(200);
+  });
+});
+
 describe("a flood of new credentials", () => {
   it("never pushes out a partner's recent state: the newcomer is refused with 507, declared on the control API, named as a deviation on the API", async () => {
     const mock = await shopMock();
