@@ -5,12 +5,16 @@
  *
  * What is retried (each wait is a jittered exponential backoff, or the answer's `Retry-After`):
  *   - an answer whose status is in `retry.statuses` (default 408, 429, 500, 502, 503, 504), and a
- *     `network` fault (no answer, or a connection that broke), when the method is idempotent (GET,
- *     HEAD, OPTIONS, PUT, DELETE, TRACE), or the request carries an `Idempotency-Key` header, or the
- *     caller opted in with `retry: { unsafe: true }`;
+ *     `network` fault (no answer, or a connection that broke), when the call may be repeated: its
+ *     method is idempotent (GET, HEAD, OPTIONS, PUT, DELETE, TRACE; RFC 9110, 9.2.2), or the
+ *     operation's contract declares an `Idempotency-Key` request header (the provider deduplicates
+ *     it; the generated client lists such operations from the spec) and the call sends one. A POST
+ *     or PATCH of any other operation is never repeated once it may have reached the server: a
+ *     second one could create a second payment. No option turns this off;
  *   - for any method (POST and PATCH included), a connection that could not be made (ECONNREFUSED,
  *     ENOTFOUND, EAI_AGAIN, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL, a connect timeout) before any
- *     answer: the request never reached the server.
+ *     answer: the request never reached the server. A connection reset or closed after it was made
+ *     (ECONNRESET, UND_ERR_SOCKET, ...) is not that: the server may have read the request.
  * Never retried: a timeout (the deadline covers the whole call), the caller's abort, a 2xx, a body
  * that is not JSON or too large, a redirect to another origin (the 3xx is the answer), any other
  * status.
@@ -64,8 +68,6 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** The statuses retried. Default 408, 429, 500, 502, 503, 504. */
   statuses?: readonly number[];
-  /** Also retry non-idempotent requests (POST, PATCH) on the statuses and faults above. Default false. */
-  unsafe?: boolean;
   /** Called before each wait; awaited. An error it throws rejects the call. */
   onRetry?: (event: RetryEvent) => void | Promise<void>;
   /** Waits `ms`, rejecting with `signal.reason` when it aborts. Default: a timer. Tests pass a stub. */
@@ -87,7 +89,6 @@ export const DEFAULT_RETRY = {
   baseDelayMs: 200,
   maxDelayMs: 5000,
   statuses: [408, 429, 500, 502, 503, 504] as readonly number[],
-  unsafe: false,
 } as const;
 
 /** Default of `timeoutMs`: the limit of one call, every attempt and wait included. */
@@ -101,7 +102,6 @@ export interface RetryPolicy {
   baseDelayMs: number;
   maxDelayMs: number;
   statuses: ReadonlySet<number>;
-  unsafe: boolean;
   onRetry?: RetryOptions["onRetry"];
   sleep: NonNullable<RetryOptions["sleep"]>;
   random: () => number;
@@ -135,7 +135,12 @@ export function retryPolicy(where: string, given: unknown, base?: RetryPolicy): 
   if (given === false) return { ...start, attempts: 1 };
   if (typeof given !== "object" || given === null) throw new TypeError(`${where}: option "retry" must be an object or false`);
   const o = given as Record<string, unknown>;
-  const known = new Set(["attempts", "baseDelayMs", "maxDelayMs", "statuses", "unsafe", "onRetry", "sleep", "random"]);
+  const known = new Set(["attempts", "baseDelayMs", "maxDelayMs", "statuses", "onRetry", "sleep", "random"]);
+  if ("unsafe" in o) {
+    throw new TypeError(
+      `${where}: option "retry.unsafe" is not supported: a POST or PATCH is retried only where its contract declares an Idempotency-Key header (the provider deduplicates it) and the call sends one`,
+    );
+  }
   for (const key of Object.keys(o)) if (!known.has(key)) throw new TypeError(`${where}: unknown option "retry.${key}"`);
   const policy = { ...start };
   if (o.attempts !== undefined) policy.attempts = integerIn(where, "attempts", o.attempts);
@@ -147,10 +152,6 @@ export function retryPolicy(where: string, given: unknown, base?: RetryPolicy): 
       throw new TypeError(`${where}: option "retry.statuses" must be a list of 4xx and 5xx statuses`);
     }
     policy.statuses = new Set(list as number[]);
-  }
-  if (o.unsafe !== undefined) {
-    if (typeof o.unsafe !== "boolean") throw new TypeError(`${where}: option "retry.unsafe" must be a boolean`);
-    policy.unsafe = o.unsafe;
   }
   if (o.onRetry !== undefined) policy.onRetry = functionOrUndefined(where, "onRetry", o.onRetry);
   if (o.sleep !== undefined) policy.sleep = functionOrUndefined(where, "sleep", o.sleep)!;
@@ -228,11 +229,14 @@ interface ResultLike {
   response: Response;
 }
 
-/** Why this result may be retried (undefined: it is final). */
-function retryReason(outcome: AttemptOutcome<ResultLike>, policy: RetryPolicy): "status" | "network" | undefined {
+/**
+ * Why this result may be retried (undefined: it is final). `deduplicated`: the operation's contract
+ * declares an Idempotency-Key request header.
+ */
+function retryReason(outcome: AttemptOutcome<ResultLike>, policy: RetryPolicy, deduplicated: boolean): "status" | "network" | undefined {
   const { result, request } = outcome;
   if (!request) return undefined;
-  const safe = IDEMPOTENT.has(request.method) || policy.unsafe || request.headers.has("idempotency-key");
+  const safe = IDEMPOTENT.has(request.method) || (deduplicated && request.headers.has("idempotency-key"));
   if (result.fault) {
     if (result.fault.kind !== "network") return undefined;
     const code = causeCode(result.fault.cause);
@@ -254,6 +258,8 @@ function abortDeadline(deadline: AbortController, operation: Operation, timeoutM
 export async function withRetries<R extends ResultLike>(options: {
   operation: Operation;
   policy: RetryPolicy;
+  /** The operation's contract declares an `Idempotency-Key` request header: a call sending one may be repeated. */
+  deduplicated: boolean;
   timeoutMs: number;
   signal?: AbortSignal | null;
   body: unknown;
@@ -272,7 +278,7 @@ export async function withRetries<R extends ResultLike>(options: {
       if (body instanceof ReadableStream && n < policy.attempts) [body, spare] = body.tee();
       const outcome = await options.attempt(signal, body);
       if (spare) [body, spare] = [spare, undefined];
-      const reason = n < policy.attempts ? retryReason(outcome, policy) : undefined;
+      const reason = n < policy.attempts ? retryReason(outcome, policy, options.deduplicated) : undefined;
       if (!reason) return outcome.result;
       const { response } = outcome.result;
       let delayMs = backoffMs(n + 1, policy);

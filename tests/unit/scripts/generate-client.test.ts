@@ -3,10 +3,12 @@
  * from `baseUrl` or from the spec's server template, no credential leaks, ApiError/unwrap.
  * A fake `fetch` is injected into each client; nothing global is patched.
  */
+import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, parseViolations, unwrap } from "../../../src/client/index.js";
 import { loadRegistry } from "../../../src/registry.js";
+import { deduplicatedOperations } from "../../../scripts/generate.js";
 import { generateFixture, type Fixture } from "./generate-fixture.js";
 import { SOURCE_AUTH } from "../../helpers/auth.js";
 
@@ -265,6 +267,29 @@ describe("every API in the registry", () => {
       expect(requests[0].headers.get(auth.header)).toBe(auth.value(TOKEN));
       expect([...requests[0].headers.keys()].filter((h) => h === "authorization" || h === "x-api-key")).toEqual([auth.header]);
       expect(() => factory({ baseUrl: "http://localhost:4010" })).toThrow(new RegExp(`${name}: missing option "${auth.option}"`));
+    }
+  });
+});
+
+describe("the operations the provider deduplicates", () => {
+  it("are those whose contract declares an Idempotency-Key request header (any case, on the operation or its path item, by $ref too)", () => {
+    const doc = {
+      openapi: "3.1.0",
+      paths: {
+        "/a": { post: { parameters: [{ in: "header", name: "idempotency-key" }] }, get: {} },
+        "/b": { parameters: [{ $ref: "#/components/parameters/Key" }], patch: {} },
+        "/c": { post: { parameters: [{ in: "query", name: "Idempotency-Key" }] } },
+        "/d": { post: { parameters: [{ in: "header", name: "X-Request-Id" }] } },
+      },
+      components: { parameters: { Key: { in: "header", name: "Idempotency-Key" } } },
+    };
+    expect(deduplicatedOperations(doc)).toEqual(["POST /a", "PATCH /b"]);
+  });
+
+  it("are listed in each generated client (none of the registry's operations declares the header today)", async () => {
+    for (const entry of loadRegistry()) {
+      const module = (await import(pathToFileURL(entry.clientPath).href)) as { deduplicated: readonly string[] };
+      expect(module.deduplicated, entry.alias).toEqual([]);
     }
   });
 });

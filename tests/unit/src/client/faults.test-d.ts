@@ -54,7 +54,9 @@ export async function faults() {
 
 export async function callOptions() {
   const params = { path: { id: "it_1" } };
-  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2, unsafe: false } });
+  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2 } });
+  // @ts-expect-error: no option repeats a POST or PATCH the provider does not deduplicate
+  await client.GET("/items/{id}", { params, retry: { unsafe: true } });
   await client.GET("/items/{id}", { params, retry: false });
   // @ts-expect-error: attempts is a number
   await client.GET("/items/{id}", { params, retry: { attempts: "2" } });
