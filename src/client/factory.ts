@@ -476,26 +476,41 @@ function sendOnce(input: Request, ext: RequestInit | undefined, custom: FetchFun
   return (custom ?? globalThis.fetch)(DeferredRequest.is(input) ? input.materialize() : input, manual);
 }
 
+/** A body that may have to go again after a 307/308, taken before the request is sent: the DeferredRequest's own (a string for JSON), else a copy of the stream. */
+interface SentBody {
+  deferredBody: BodyInit | null | undefined;
+  spare: Request | undefined;
+}
+
+const NO_BODY: SentBody = { deferredBody: undefined, spare: undefined };
+
+function sentBody(input: Request): SentBody {
+  if (DeferredRequest.is(input)) {
+    const given = input.bodyInit;
+    return given == null ? NO_BODY : { deferredBody: given, spare: undefined };
+  }
+  return input.body ? { deferredBody: undefined, spare: input.clone() } : NO_BODY;
+}
+
 /**
- * Sends `input` and follows the redirects that stay on its origin, as fetch would (method rewriting,
- * the body again for 307/308); a redirect to another origin is returned as the answer, unfollowed.
+ * Follows the redirects of `response` (the answer to `input`) that stay on its origin, as fetch
+ * would (method rewriting, the body again for 307/308); a redirect to another origin is returned as
+ * the answer, unfollowed. Called only when the first answer is a redirect.
  */
-async function sendFollowingSameOrigin(
+async function followSameOrigin(
   input: Request,
   ext: RequestInit | undefined,
   custom: FetchFunction | undefined,
   progress: { answers: number },
+  first: Response,
+  { deferredBody, spare }: SentBody,
 ): Promise<Response> {
-  // A body that may have to go again: the DeferredRequest's own (a string for JSON), else a copy of the stream.
   const deferred = DeferredRequest.is(input) ? input : undefined;
-  const deferredBody = deferred?.bodyInit;
-  const spare = !deferred && input.body ? input.clone() : undefined;
   const hasBody = deferredBody != null || spare !== undefined;
   let replay: BodyInit | null | undefined = deferredBody instanceof ReadableStream ? undefined : deferredBody;
   const signal = ext?.signal ?? (deferred ? deferred.initSignal : input.signal);
   let current = input;
-  let response = await sendOnce(current, ext, custom);
-  progress.answers++;
+  let response = first;
   for (let hop = 0; hop < MAX_REDIRECTS && REDIRECTS.has(response.status); hop++) {
     const location = response.headers.get("location");
     if (location === null) break;
@@ -649,9 +664,14 @@ class ClientCall {
 
   async #send(input: Request, ext?: RequestInit): Promise<Response> {
     this.#request = input;
-    this.#answer = await sendFollowingSameOrigin(input, ext, this.#custom, this);
-    this.#answer = bounded(this.#answer, this.#maxBytes);
-    return this.#answer;
+    // What a 307/308 would send again, taken now (sending consumes it); a DeferredRequest's is its own string.
+    const body = sentBody(input);
+    let answer = await sendOnce(input, ext, this.#custom);
+    this.#answer = answer;
+    this.answers++;
+    if (REDIRECTS.has(answer.status)) this.#answer = answer = await followSameOrigin(input, ext, this.#custom, this, answer, body);
+    this.#answer = answer = bounded(answer, this.#maxBytes);
+    return answer;
   }
 
   /**

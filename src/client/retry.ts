@@ -29,6 +29,9 @@
  * attempts and waits included. When the deadline passes, the pending attempt is aborted and the
  * result is the fault `timeout`, its message naming the operation and the limit, its `cause` a
  * CallTimeoutError. A caller's own `signal` still works beside the deadline (the fault `aborted`).
+ * The deadline sets no timer per call (calls share one timer per 16 ms slot, see Deadline), so it
+ * fires at most 16 ms after the limit; what remains of its cost is fetch's own following of the
+ * call's AbortSignal, the price of a request that can still be stopped when the limit passes.
  *
  * A body is sent again as it was given: openapi-fetch serializes `body` anew for each attempt, and
  * a ReadableStream body (with a pass-through `bodySerializer`) is split with `tee()` before each
@@ -246,9 +249,68 @@ function retryReason(outcome: AttemptOutcome<ResultLike>, policy: RetryPolicy, d
   return safe && policy.statuses.has(result.response.status) ? "status" : undefined;
 }
 
-/** The deadline's timer: a module function with arguments, not a closure made for every call. */
-function abortDeadline(deadline: AbortController, operation: Operation, timeoutMs: number): void {
-  deadline.abort(new CallTimeoutError(operation, timeoutMs));
+/** Width of a deadline slot, milliseconds: a call's deadline fires at most this much after its limit. */
+const SLOT_MS = 16;
+
+/** The deadlines falling in one slot, and whether its timer is set. */
+type Slot = Set<Deadline>;
+const slots = new Map<number, Slot>();
+
+/** Aborts every call still in the slot `key`. */
+function fireSlot(key: number): void {
+  const slot = slots.get(key);
+  slots.delete(key);
+  if (slot) for (const deadline of slot) deadline.fire();
+}
+
+/**
+ * A call's time limit: an AbortController aborted (with a CallTimeoutError) when `timeoutMs` has
+ * passed. Calls share timers: a deadline joins the slot of SLOT_MS in which it falls, and one
+ * unref'd timer per slot, set by the first call in it, aborts the calls still there when it fires
+ * (a call that ends leaves its slot; the timer is never cleared, it finds the slot empty). So a call
+ * sets up no timer of its own, and while calls keep coming a slot's timer serves all of them. A
+ * caller's own `signal` is followed by a listener (no AbortSignal.any), removed when the call ends.
+ */
+class Deadline {
+  readonly controller = new AbortController();
+  readonly #slot: Slot;
+  readonly #caller: AbortSignal | undefined;
+  #forward: (() => void) | undefined;
+
+  constructor(
+    readonly operation: Operation,
+    readonly timeoutMs: number,
+    caller: AbortSignal | null | undefined,
+  ) {
+    const at = performance.now() + timeoutMs;
+    const key = Math.ceil(at / SLOT_MS);
+    let slot = slots.get(key);
+    if (!slot) {
+      slot = new Set();
+      slots.set(key, slot);
+      setTimeout(fireSlot, key * SLOT_MS - performance.now(), key).unref();
+    }
+    slot.add(this);
+    this.#slot = slot;
+    this.#caller = caller ?? undefined;
+    if (caller) {
+      if (caller.aborted) this.controller.abort(caller.reason);
+      else {
+        this.#forward = () => this.controller.abort(caller.reason);
+        caller.addEventListener("abort", this.#forward, { once: true });
+      }
+    }
+  }
+
+  fire(): void {
+    this.controller.abort(new CallTimeoutError(this.operation, this.timeoutMs));
+  }
+
+  /** The call ended: it leaves its slot and stops following the caller's signal. */
+  end(): void {
+    this.#slot.delete(this);
+    if (this.#forward) this.#caller!.removeEventListener("abort", this.#forward);
+  }
 }
 
 /**
@@ -267,10 +329,9 @@ export async function withRetries<R extends ResultLike>(options: {
   fault: (error: unknown) => R;
 }): Promise<R> {
   const { operation, policy, timeoutMs } = options;
-  const deadline = new AbortController();
   const started = performance.now();
-  const timer = setTimeout(abortDeadline, timeoutMs, deadline, operation, timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const deadline = new Deadline(operation, timeoutMs, options.signal);
+  const { signal } = deadline.controller;
   let body = options.body;
   let spare: ReadableStream | undefined;
   try {
@@ -309,7 +370,7 @@ export async function withRetries<R extends ResultLike>(options: {
       if (signal.aborted) return options.fault(signal.reason);
     }
   } finally {
-    clearTimeout(timer);
+    deadline.end();
     if (body instanceof ReadableStream && !body.locked) body.cancel().catch(() => undefined);
   }
 }
