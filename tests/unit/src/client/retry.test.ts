@@ -457,6 +457,23 @@ describe("the deadline (timeoutMs)", () => {
     expectTimeout(await get(client({ timeoutMs: 600_000 }), { timeoutMs: 40 }), 40);
   });
 
+  it("calls sharing a deadline timer each end at their own limit, each with its own operation; the ones that answered are untouched", async () => {
+    // Started together, the calls with the same limit fall in the same slot of the shared timer. Only the PUT is answered.
+    const putOnly: Answer = (response, request) => (request.method === "PUT" ? ok(response, request) : never(response, request));
+    api.answer(putOnly, putOnly, putOnly, putOnly);
+    const c = client({ timeoutMs: 60 });
+    const results = await Promise.all([get(c), get(c), c.PUT("/items/{id}", { params: { path: { id: "i1" } }, body: { id: "i1" } }), get(c)]);
+    expect(results.map((r) => r.fault?.kind)).toEqual(["timeout", "timeout", undefined, "timeout"]);
+    expect(results[2].data).toEqual({ id: "ok" });
+    for (const i of [0, 1, 3]) expectTimeout(results[i] as Awaited<ReturnType<typeof get>>, 60);
+  });
+
+  it("a caller's signal aborted before the call: the fault aborted, nothing sent", async () => {
+    const result = await get(client(), { signal: AbortSignal.abort() });
+    expect(result.fault?.kind).toBe("aborted");
+    expect(api.seen).toHaveLength(0);
+  });
+
   it("the caller's signal still works beside the deadline: its abort is the fault aborted, not retried", async () => {
     const controller = new AbortController();
     api.answer(() => controller.abort());
