@@ -63,3 +63,20 @@ export async function callOptions() {
   // @ts-expect-error: timeoutMs is a number of milliseconds
   await client.GET("/items/{id}", { params, timeoutMs: "5s" });
 }
+
+export async function answerTypeFollowsParseAs() {
+  const params = { path: { id: "it_1" } };
+  // The init is checked field by field, and `parseAs` still decides the type of `data`.
+  const text = await client.GET("/items/{id}", { params, parseAs: "text" });
+  if (!text.fault && !text.error) expectTypeOf(text.data).toEqualTypeOf<string>();
+  const stream = await client.GET("/items/{id}", { params, parseAs: "stream" });
+  if (!stream.fault && !stream.error) expectTypeOf(stream.data).toEqualTypeOf<Response["body"]>();
+  const json = await client.request("get", "/items/{id}", { params });
+  if (!json.fault && !json.error) expectTypeOf(json.data).toEqualTypeOf<{ id: string; price: number }>();
+  // @ts-expect-error: "parseas" is not an option (parseAs is)
+  await client.GET("/items/{id}", { params, parseas: "text" });
+  // @ts-expect-error: "Id" is not a path parameter (id is), also through request()
+  await client.request("get", "/items/{id}", { params: { path: { Id: "it_1" } } });
+  // @ts-expect-error: "blob2" is not a way to read the answer
+  await client.GET("/items/{id}", { params, parseAs: "blob2" });
+}
