@@ -410,8 +410,9 @@ class DeferredRequest {
     return this.#real?.headers ?? this.#headers;
   }
 
+  /** The real Request's signal (fetch's own AbortSignal, following the call's deadline), so that whoever reads it gets an AbortSignal. */
   get signal(): AbortSignal {
-    return this.#init.signal ?? this.materialize().signal;
+    return this.materialize().signal;
   }
 
   /** The real Request, built once, from the current URL, method, headers and the body given. */

@@ -452,6 +452,17 @@ describe("the deadline (timeoutMs)", () => {
     expectTimeout(await get(client({ timeoutMs: 50 })), 50);
   });
 
+  it("the request in flight is stopped when the limit passes: the server sees its connection closed", async () => {
+    let closed!: () => void;
+    const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+    api.answer((_, request) => request.socket.once("close", () => closed()));
+    expectTimeout(await get(client({ timeoutMs: 50 })), 50);
+    const stillOpen = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("the connection stayed open 2 s past the limit: the abort did not reach fetch")), 2000).unref(),
+    );
+    await Promise.race([socketClosed, stillOpen]);
+  });
+
   it("per call: the call's timeoutMs replaces the client's", async () => {
     api.answer(never);
     expectTimeout(await get(client({ timeoutMs: 600_000 }), { timeoutMs: 40 }), 40);
@@ -462,7 +473,12 @@ describe("the deadline (timeoutMs)", () => {
     const putOnly: Answer = (response, request) => (request.method === "PUT" ? ok(response, request) : never(response, request));
     api.answer(putOnly, putOnly, putOnly, putOnly);
     const c = client({ timeoutMs: 2000 }); // long enough for the PUT's answer on a busy machine
-    const results = await Promise.all([get(c), get(c), c.PUT("/items/{id}", { params: { path: { id: "i1" } }, body: { id: "i1" } }), get(c)]);
+    const results = await Promise.all([
+      get(c),
+      get(c),
+      c.PUT("/items/{id}", { params: { path: { id: "i1" } }, body: { id: "i1" } }),
+      get(c),
+    ]);
     expect(results.map((r) => r.fault?.kind)).toEqual(["timeout", "timeout", undefined, "timeout"]);
     expect(results[2].data).toEqual({ id: "ok" });
     for (const i of [0, 1, 3]) expectTimeout(results[i] as Awaited<ReturnType<typeof get>>, 2000);
