@@ -463,6 +463,18 @@ describe("the deadline (timeoutMs)", () => {
     await Promise.race([socketClosed, stillOpen]);
   });
 
+  it("a middleware reading the request's signal gets an AbortSignal, aborted by the limit with its reason", async () => {
+    api.answer(never);
+    const signals: AbortSignal[] = [];
+    const c = client({ timeoutMs: 50 });
+    c.use({ onRequest: ({ request }) => void signals.push(request.signal) });
+    expectTimeout(await get(c), 50);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(signals[0].aborted).toBe(true);
+    expect(signals[0].reason).toBeInstanceOf(CallTimeoutError);
+  });
+
   it("per call: the call's timeoutMs replaces the client's", async () => {
     api.answer(never);
     expectTimeout(await get(client({ timeoutMs: 600_000 }), { timeoutMs: 40 }), 40);
