@@ -53,8 +53,16 @@ describe("credentials", () => {
 
   it("sends the credential over an Authorization the client's or the call's own headers carry", async () => {
     const { fetch, requests } = fakeFetch();
-    const client = shop.createShopClient({ baseUrl: "http://localhost:4010", accessToken: TOKEN, fetch, headers: { authorization: "Bearer other" } });
-    await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "it_1" } }, headers: { Authorization: "Bearer mine", "x-call": "1" } });
+    const client = shop.createShopClient({
+      baseUrl: "http://localhost:4010",
+      accessToken: TOKEN,
+      fetch,
+      headers: { authorization: "Bearer other" },
+    });
+    await client.GET("/v1/items/{item_id}", {
+      params: { path: { item_id: "it_1" } },
+      headers: { Authorization: "Bearer mine", "x-call": "1" },
+    });
     await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "it_1" } } });
     expect(requests.map((r) => r.headers.get("authorization"))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
     expect(requests[0].headers.get("x-call")).toBe("1");
