@@ -73,7 +73,12 @@ export interface RetryOptions {
   statuses?: readonly number[];
   /** Called before each wait; awaited. An error it throws rejects the call. */
   onRetry?: (event: RetryEvent) => void | Promise<void>;
-  /** Waits `ms`, rejecting with `signal.reason` when it aborts. Default: a timer. Tests pass a stub. */
+  /**
+   * Waits `ms`, rejecting with `signal.reason` when it aborts. Default: a timer. Tests pass a stub.
+   * `signal` is the call's deadline: it has an AbortSignal's `aborted`, `reason`, `throwIfAborted`
+   * and "abort" listeners (timers/promises and fetch take it), but is not an AbortSignal instance
+   * (`AbortSignal.any` does not take it).
+   */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Returns a number in [0, 1) for the jitter. Default Math.random. */
   random?: () => number;
