@@ -48,6 +48,7 @@ export const SCRIPTS: Record<string, CommandLine | "module"> = {
   "scripts/docs/summary.ts": "module",
   "scripts/bench-measure.ts": "module",
   "scripts/bench-client.ts": "module",
+  "scripts/bench-findings.ts": "module",
   "scripts/bench.ts": { name: "bench", main: async () => (await import("../../../scripts/bench.js")).main },
   "scripts/bench-serve.ts": "module",
   "scripts/start.ts": { name: "start", main: async () => (await import("../../../scripts/start.js")).main },
