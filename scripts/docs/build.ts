@@ -140,7 +140,11 @@ const localServer = (port: number, description: string): ConsoleServer => ({ url
 /** The servers a bundled spec declares, for the console after the local one. */
 function specServers(bundlePath: string): ConsoleServer[] {
   const servers = (loadDocument(bundlePath).servers ?? []) as ConsoleServer[];
-  return servers.map(({ url, description, variables }) => ({ url, description: description ?? url, ...(variables ? { variables } : {}) }));
+  return servers.map(({ url, description, variables }) => ({
+    url,
+    description: `${description ?? url} (the provider's: this site's console reaches local servers only)`,
+    ...(variables ? { variables } : {}),
+  }));
 }
 
 /**

@@ -61,7 +61,7 @@ export function scalarConfig(page: ReferencePage) {
     url: page.specUrl,
     servers: page.servers,
     withDefaultFonts: false,
-    hideClientButton: false,
+    hideClientButton: true,
     hideDarkModeToggle: true,
     showDeveloperTools: "never",
     documentDownloadType: "yaml",
