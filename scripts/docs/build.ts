@@ -299,7 +299,9 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     mkdirSync(dirname(outDir), { recursive: true });
     renameSync(stage, outDir);
     const ms = Date.now() - started;
-    log(`docs: ${registry.length} API page(s), ${guides.length} guide(s), ${total} open question(s) -> ${relative(process.cwd(), outDir) || "."} in ${ms} ms`);
+    log(
+      `docs: ${registry.length} API page(s), ${guides.length} guide(s), ${total} open question(s) -> ${relative(process.cwd(), outDir) || "."} in ${ms} ms`,
+    );
     return { outDir, skipped: false, apis: registry.map((e) => e.alias), gaps: total, ms };
   } catch (error) {
     rmSync(stage, { recursive: true, force: true });

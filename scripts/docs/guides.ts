@@ -135,7 +135,10 @@ export function renderGuideHtml(source: string, context: LinkContext): string {
 /** `https://github.com/<owner>/<repo>/blob/main/` from package.json's `repository`. */
 export function repositoryFiles(packageJson: { repository?: string | { url?: string } }): string {
   const url = typeof packageJson.repository === "string" ? packageJson.repository : (packageJson.repository?.url ?? "");
-  const web = url.replace(/^git\+/, "").replace(/\.git$/, "").replace(/^git:/, "https:");
+  const web = url
+    .replace(/^git\+/, "")
+    .replace(/\.git$/, "")
+    .replace(/^git:/, "https:");
   if (!/^https:\/\//.test(web)) throw new Error(`package.json repository.url is not an https URL: ${url}`);
   return `${web}/blob/main/`;
 }

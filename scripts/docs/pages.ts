@@ -158,8 +158,10 @@ ${guides
 function localServers(apis: ApiSummary[]): string {
   const rows = apis.map((api) => {
     const port = defaultPort(api.entry);
-    return `<tr data-alias="${escapeHtml(api.entry.alias)}"><td><code>${escapeHtml(api.entry.alias)}</code></td><td>${escapeHtml(api.title)}</td>` +
-      `<td data-field="local"><code>http://127.0.0.1:${port}</code></td><td><a href="${escapeHtml(apiPaths(api.entry).page)}">reference and console</a></td></tr>`;
+    return (
+      `<tr data-alias="${escapeHtml(api.entry.alias)}"><td><code>${escapeHtml(api.entry.alias)}</code></td><td>${escapeHtml(api.title)}</td>` +
+      `<td data-field="local"><code>http://127.0.0.1:${port}</code></td><td><a href="${escapeHtml(apiPaths(api.entry).page)}">reference and console</a></td></tr>`
+    );
   });
   return `
     <section class="local" id="local-servers">

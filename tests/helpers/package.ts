@@ -12,7 +12,8 @@
  *   resolves versions and builds the tree itself, and nothing leaves the machine.
  * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a fresh cache, no
  *   audit, fund or update notices, and none of the npm_* variables of the `npm test` running us.
- * - `readmeBlock()`: the code block after a README marker comment naming a test.
+ * - `readmeBlock()`: the code block after a marker comment naming a test, in README.md or a guide
+ *   (tests/helpers/doc-blocks.ts).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,6 +21,7 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmS
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { repoRoot } from "../../src/registry.js";
+import { markedBlock } from "./doc-blocks.js";
 
 export interface Result {
   code: number;
@@ -79,15 +81,8 @@ export function npmEnv(registryUrl: string, cache: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The fenced block (```lang) after the README's marker comment that starts with `<!-- <test>` and holds `what`. */
-export function readmeBlock(test: string, what: string, lang = "sh"): string {
-  const lines = readFileSync(join(repoRoot, "README.md"), "utf8").split("\n");
-  const marker = lines.findIndex((line) => line.startsWith(`<!-- ${test}`) && line.includes(what));
-  if (marker === -1) throw new Error(`README.md has no "<!-- ${test} ... ${what}" marker`);
-  const block = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "m").exec(lines.slice(marker + 1).join("\n"));
-  if (!block) throw new Error(`README.md: no \`\`\`${lang} block after the "${what}" marker`);
-  return block[1];
-}
+/** The fenced block (```lang) after the marker comment that starts with `<!-- <test>` and holds `what`, in README.md or a guide. */
+export const readmeBlock = (test: string, what: string, lang = "sh"): string => markedBlock(test, what, lang).code;
 
 // ---------------------------------------------------------------------------------------------
 // The release, once per content of the repository

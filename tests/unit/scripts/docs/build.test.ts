@@ -48,7 +48,15 @@ describe("docs:build", () => {
   it("writes the index, the open questions, one reference page and spec per API, and the changelog of the service that has one", async () => {
     const result = await buildDocs({ outDir: out, configPath: config });
     expect(result).toMatchObject({ skipped: false, apis: ["alpha@1.0.0", "beta@2.0.0"], gaps: 4 });
-    for (const path of ["index.html", "open-questions.html", "guides/index.html", "assets/scalar.js", "assets/reference.js", "assets/site.css", MARKER])
+    for (const path of [
+      "index.html",
+      "open-questions.html",
+      "guides/index.html",
+      "assets/scalar.js",
+      "assets/reference.js",
+      "assets/site.css",
+      MARKER,
+    ])
       expect(existsSync(join(out, path)), path).toBe(true);
     for (const [index, service, release] of [
       [0, "alpha", "1.0.0"],

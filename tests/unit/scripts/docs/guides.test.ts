@@ -65,7 +65,9 @@ describe("guides", () => {
   });
 
   it("reads the repository's address from package.json", () => {
-    expect(repositoryFiles({ repository: { url: "git+https://github.com/owner/repo.git" } })).toBe("https://github.com/owner/repo/blob/main/");
+    expect(repositoryFiles({ repository: { url: "git+https://github.com/owner/repo.git" } })).toBe(
+      "https://github.com/owner/repo/blob/main/",
+    );
     expect(() => repositoryFiles({})).toThrow(/not an https URL/);
   });
 });
