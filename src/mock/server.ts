@@ -674,7 +674,12 @@ export function createPrismServer(
   }
 
   async function intercepted(request: IncomingMessage, response: ServerResponse, raw: RawBody): Promise<void> {
+    // What a hook answers (the control API) carries the same CORS headers as every other answer, so a
+    // page (the docs' request console) can read it; a hook that passes leaves them to the answer made later.
+    const cors = corsPairs(request);
+    for (const [name, value] of cors) response.setHeader(name, value);
     if (await hooks.intercept!(request, response, raw.bytes)) return;
+    for (const [name] of cors) response.removeHeader(name);
     await received(request, response, raw);
   }
 
