@@ -49,6 +49,9 @@ export interface DocsBench {
 const FIRST_OPERATION =
   "section[id^='api-1/tag/'][id*='/GET/'], section[id^='api-1/tag/'][id*='/POST/'], section[id^='api-1/tag/'][id*='/PUT/'], section[id^='api-1/tag/'][id*='/DELETE/']";
 
+/** A loaded machine renders slowly: a wait gives up after three minutes, not Playwright's 30 s. */
+const TIMEOUT = 180_000;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchDocs(siteDir: string, runs: number): Promise<DocsBench> {
@@ -75,9 +78,11 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
   const results: PageFigures[] = [];
   try {
     for (const { page: path, alias } of pages) {
+      console.error(`bench:docs: ${path}`);
       const url = new URL(path, server.url).href;
       // Cold: a fresh context (empty cache) per measurement.
       const context = await browser.newContext();
+      context.setDefaultTimeout(TIMEOUT);
       const page = await context.newPage();
       let loadBytes = 0;
       let requests = 0;
@@ -121,6 +126,7 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
           return (await at.jsonValue()) as number;
         };
         const coldContext = await browser.newContext();
+        coldContext.setDefaultTimeout(TIMEOUT);
         const cold = await coldContext.newPage();
         figures.firstOperationColdMs = await timeToOperation(cold);
         const warm: number[] = [];
