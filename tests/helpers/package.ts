@@ -22,6 +22,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { repoRoot } from "../../src/registry.js";
 import { markedBlock } from "./doc-blocks.js";
+import { takeLock } from "./lock.js";
 
 export interface Result {
   code: number;
@@ -106,15 +107,6 @@ function inputsHash(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** `npm run release`, run (or waited for) once per content of the repository; see the module header. */
 export async function released(): Promise<Released> {
   const root = join(repoRoot, ".tmp", "release-test");
@@ -123,19 +115,8 @@ export async function released(): Promise<Released> {
   const resultFile = join(dir, "result.json");
   const lock = join(root, `${key}.lock`);
   mkdirSync(root, { recursive: true });
-  for (;;) {
-    if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, "utf8")) as Released;
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch {
-      // Another test file is releasing: wait for its result, or take over if it died.
-      const owner = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : Number.NaN);
-      if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  // Another test file releasing: wait for its result (or take over if it died).
+  if (!(await takeLock(lock, () => existsSync(resultFile), 500))) return JSON.parse(readFileSync(resultFile, "utf8")) as Released;
   try {
     for (const old of readdirSync(root))
       if (old !== key && !old.endsWith(".lock")) rmSync(join(root, old), { recursive: true, force: true });

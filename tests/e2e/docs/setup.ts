@@ -13,11 +13,12 @@
  * fails on it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildDocs } from "../../../scripts/docs/build.js";
 import { serveStatic, type StaticServer } from "../../../scripts/docs/serve.js";
 import { repoRoot } from "../../../src/registry.js";
+import { takeLock } from "../../helpers/lock.js";
 import { registryPath } from "../../helpers/registry.js";
 import { type Browser, launchChromium, type PageRecord, recordedPage, requireChromium } from "./browser.js";
 
@@ -31,15 +32,6 @@ export interface DocsSite {
   page(allowed?: string[]): Promise<PageRecord>;
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The site, built (or found current) once for every worker: see the module header. */
 async function builtSite(): Promise<string> {
   const key = createHash("sha256")
@@ -50,17 +42,7 @@ async function builtSite(): Promise<string> {
   const outDir = join(root, `docs-test-site-${key}`);
   const lock = `${outDir}.lock`;
   mkdirSync(root, { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch {
-      const owner = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : Number.NaN);
-      if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  await takeLock(lock);
   try {
     const started = Date.now();
     const result = await buildDocs({ outDir, configPath: registryPath, ifStale: true });
