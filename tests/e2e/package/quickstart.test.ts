@@ -24,6 +24,7 @@ import {
   type Released,
   type Result,
   released,
+  sharedNpmCache,
   startOfflineRegistry,
 } from "../../helpers/package.js";
 import { freePortRange } from "../../helpers/ports.js";
@@ -49,7 +50,7 @@ const jsBlocks = fencedBlocks("js").map((block) => ({
 
 const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-quickstart-"));
 const project = join(work, "project");
-const cache = join(work, "npm-cache");
+const cache = sharedNpmCache();
 let release: Released;
 let offline: OfflineRegistry;
 const installs: Array<{ line: string; result: Result }> = [];
