@@ -41,6 +41,49 @@ export interface CallbackDeclaration {
   convention?: string;
 }
 
+/**
+ * A named move of a resource's lifecycle (an action: `pay`, `fail`, `expire`, `cancel`...): from
+ * which statuses (`"*"`: every status that is not final) to which, what it sets besides the
+ * status (template), and where it comes from. The event it raises is `<resource>.<name>`.
+ */
+export interface MoveDeclaration {
+  name: string;
+  from: string[] | "*";
+  to: string;
+  set?: Json;
+  description?: string;
+  source?: string;
+  convention?: string;
+}
+
+/** A resource's status member and, when `moves` is declared, its lifecycle (enforced everywhere). */
+export interface StatusDeclaration {
+  field: string;
+  initial: string;
+  values?: string[];
+  /** Statuses no move leaves. */
+  final?: string[];
+  /** The lifecycle: the only status changes allowed (absent: any status to any other). */
+  moves?: Record<string, MoveDeclaration>;
+  source: string;
+  convention?: string;
+}
+
+/**
+ * A test value: a request for which `when` (a template) is truthy makes the new record take the
+ * move `move` at once, or `after` seconds later on the sandbox clock. The sandbox's own convention,
+ * documented in docs/guides/sandbox.md.
+ */
+export interface TestValueDeclaration {
+  name: string;
+  when: Json;
+  move: string;
+  after?: number;
+  description: string;
+  convention?: string;
+  source?: string;
+}
+
 export interface ResourceDeclaration {
   name: string;
   source: string;
@@ -52,11 +95,13 @@ export interface ResourceDeclaration {
   id: { field: string; prefix: string; digits: boolean };
   /** A singleton's record when the credential first touches it (template). */
   initial?: Json;
-  status?: { field: string; initial: string; values?: string[]; source: string; convention?: string };
+  status?: StatusDeclaration;
   expiry?: { at?: Json; hours?: Json; to: string; from: string[]; source: string; convention?: string };
   /** Members set when the record enters a status (`"*"`: any status change), templates. */
   on?: Record<string, { set: Json; source?: string; convention?: string }>;
   callbacks: CallbackDeclaration[];
+  /** Test values: request values that produce an outcome (./engine.ts applies them on create). */
+  testValues: TestValueDeclaration[];
 }
 
 export interface OperationDeclaration {
@@ -141,8 +186,44 @@ export const DECLARATION_SCHEMA = {
               field: { type: "string" },
               initial: { type: "string" },
               values: STATUS_LIST,
+              final: { type: "array", items: { type: "string" } },
+              moves: {
+                type: "object",
+                propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
+                additionalProperties: {
+                  type: "object",
+                  required: ["from", "to"],
+                  anyOf: [{ required: ["source"] }, { required: ["convention"] }],
+                  additionalProperties: false,
+                  properties: {
+                    from: { anyOf: [STATUS_LIST, { const: "*" }] },
+                    to: { type: "string" },
+                    set: { type: "object" },
+                    description: { type: "string" },
+                    source: SOURCE,
+                    convention: { type: "string" },
+                  },
+                },
+              },
               source: SOURCE,
               convention: { type: "string" },
+            },
+          },
+          testValues: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["name", "when", "move", "description", "convention"],
+              additionalProperties: false,
+              properties: {
+                name: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+                when: TEMPLATE,
+                move: { type: "string" },
+                after: { type: "integer", minimum: 0, maximum: 31_622_400 },
+                description: { type: "string" },
+                source: SOURCE,
+                convention: { type: "string" },
+              },
             },
           },
           expiry: {
@@ -330,7 +411,13 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       expiry: r.expiry,
       on: r.on,
       callbacks: r.callbacks ?? [],
+      testValues: r.testValues ?? [],
     };
+    if (r.status?.moves)
+      resource.status = {
+        ...r.status,
+        moves: Object.fromEntries(Object.entries<Json>(r.status.moves).map(([moveName, m]) => [moveName, { name: moveName, ...m }])),
+      };
     resources[name] = resource;
     const target = refPointer(resource.schema);
     const schema = target === undefined ? undefined : locate(doc, ...parsePointer(target)).value;
@@ -357,11 +444,34 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       for (const [i, value] of (resource.status.values ?? []).entries()) checkStatus(value, `${member}.status.values.${i}`);
       checkStatus(resource.status.initial, `${member}.status.initial`);
     }
+    const lifecycle = resource.status?.moves;
+    for (const [i, value] of (resource.status?.final ?? []).entries()) checkStatus(value, `${member}.status.final.${i}`);
+    for (const move of Object.values(lifecycle ?? {})) {
+      const at = `${member}.status.moves.${move.name}`;
+      checkStatus(move.to, `${at}.to`);
+      if (Array.isArray(move.from)) move.from.forEach((value, i) => checkStatus(value, `${at}.from.${i}`));
+      if (Array.isArray(move.from) && move.from.some((value) => resource.status?.final?.includes(value)))
+        problem(`${at}.from`, "a final status is left by no move");
+      for (const [path, message] of checkTemplate(move.set)) problem(`${at}.set${path ? `.${path}` : ""}`, message);
+    }
     if (resource.expiry) {
       if (!resource.status) problem(`${member}.expiry`, "an expiry rule needs a status (the status it moves the record to)");
       checkStatus(resource.expiry.to, `${member}.expiry.to`);
       resource.expiry.from.forEach((value, i) => checkStatus(value, `${member}.expiry.from.${i}`));
+      if (lifecycle)
+        for (const from of resource.expiry.from)
+          if (
+            !Object.values(lifecycle).some(
+              (m) => m.to === resource.expiry!.to && (m.from === "*" ? !resource.status!.final?.includes(from) : m.from.includes(from)),
+            )
+          )
+            problem(`${member}.expiry.from`, `no move of status.moves goes from ${from} to ${resource.expiry.to}`);
     }
+    resource.testValues.forEach((value, i) => {
+      const at = `${member}.testValues.${i}`;
+      if (!lifecycle?.[value.move]) problem(`${at}.move`, `"${value.move}" is not a move of status.moves`);
+      for (const [path, message] of checkTemplate(value.when)) problem(`${at}.when${path ? `.${path}` : ""}`, message);
+    });
     for (const [status, rule] of Object.entries(resource.on ?? {})) {
       if (!resource.status) problem(`${member}.on`, "status rules need a status");
       else if (status !== "*") checkStatus(status, `${member}.on.${status}`);

@@ -27,13 +27,15 @@ import {
   responseKey,
   securitySchemes,
 } from "../document/index.js";
+import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
 import { Deliverer, type RetryPolicy } from "./delivery.js";
+import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./lifecycle.js";
 import { plain, shape } from "./shape.js";
-import { type CredentialState, type DeliveryEntry, LimitError, SandboxStore, type StoredRecord } from "./store.js";
+import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
 
 export interface SandboxOptions {
@@ -90,6 +92,25 @@ export interface StatusMove {
   to: string;
   changed: boolean;
   deliveries: DeliveryEntry[];
+  /** The event the change raised (none when nothing changed). */
+  event?: SandboxEvent;
+}
+
+/**
+ * A forced answer queued through the control API (POST /_sandbox/errors): a status (any 400-599,
+ * declared by the operation or not), an optional Retry-After, a delay before answering, or a
+ * dropped connection.
+ */
+export type ForcedRule = ErrorRule & { retryAfter?: number; latencyMs?: number; drop?: boolean };
+
+/** Expiry and scheduled moves are never further than the sandbox clock can reach (10 years). */
+export const MAX_AHEAD_MS = LIMITS.clockOffsetSeconds * 1000;
+
+interface ScheduledMove {
+  record: StoredRecord;
+  action: string;
+  at: number;
+  cause: string;
 }
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -150,6 +171,10 @@ export class SandboxEngine {
   private readonly statusChecks: SpecValidator;
   private readonly matchers = new Map<string, (path: string) => Record<string, string> | undefined>();
   private readonly nextExpiry = new WeakMap<CredentialState, number>();
+  private readonly scheduled = new WeakMap<CredentialState, ScheduledMove[]>();
+  readonly events = new EventLog();
+  /** While a request runs: what is sent and logged only if it succeeds (deliveries, events). */
+  private deferred?: Array<() => void>;
 
   constructor(
     readonly entry: ApiEntry,
@@ -220,11 +245,13 @@ export class SandboxEngine {
     if (!op) return undefined;
     const state = this.store.forCredential(this.credentialOf(op, request.headers, request.query));
     this.tick(state, "expiry");
-    const forced = state.errors.find((rule) => rule.operationId === op.operationId);
+    const forced = (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
     if (forced) {
       forced.remaining -= 1;
       if (forced.remaining <= 0) state.errors = state.errors.filter((rule) => rule !== forced);
-      return this.declaredAnswer(op, forced.status);
+      const answer = this.declaredAnswer(op, forced.status, `forced by the sandbox's control API (error rule ${forced.id})`);
+      if (forced.retryAfter !== undefined) answer.headers = { ...answer.headers, "Retry-After": String(forced.retryAfter) };
+      return answer;
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
@@ -235,11 +262,14 @@ export class SandboxEngine {
     }
     const params: Record<string, unknown> = { ...request.query, ...(matcher(request.path) ?? {}) };
     try {
-      const body = this.run(state, op, request.body, params);
-      if (body === NOT_FOUND) return this.declaredAnswer(op, 404);
-      if (isRefusal(body)) return this.declaredAnswer(op, body.status);
-      return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
+      return this.transaction(state, () => {
+        const body = this.run(state, op, request.body, params);
+        if (body === NOT_FOUND) throw new Rollback(this.declaredAnswer(op, 404));
+        if (isRefusal(body)) throw new Rollback(this.declaredAnswer(op, body.status, body.detail));
+        return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
+      });
     } catch (error) {
+      if (error instanceof Rollback) return error.answer;
       if (!(error instanceof LimitError)) throw error;
       return {
         status: 507,
@@ -256,10 +286,21 @@ export class SandboxEngine {
     return toSlViolations(violations);
   }
 
-  /** An answer with `status` as the operation declares it: its first example, else no body. */
-  declaredAnswer(op: Operation, status: number): SandboxAnswer {
+  /**
+   * An answer with `status` as the operation declares it: its first example, else no body. A status
+   * the operation does not declare gets a problem+json body with `detail` when one is given (the
+   * sl-violations header names the status as undeclared).
+   */
+  declaredAnswer(op: Operation, status: number, detail?: string): SandboxAnswer {
     const key = responseKey(op, status);
-    if (!key) return { status };
+    if (!key) {
+      if (detail === undefined) return { status };
+      return {
+        status,
+        headers: { "Content-Type": "application/problem+json" },
+        body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
+      };
+    }
     const contents = responseContents(this.doc, op.responses[key]);
     const media = contents.find((c) => c.examples.length > 0);
     if (!media) return { status };
@@ -319,12 +360,65 @@ export class SandboxEngine {
     return state.get(resource.name, String(id));
   }
 
+  /**
+   * When a new record expires (sandbox clock, ms). Convention: never more than MAX_AHEAD_MS (10
+   * years, as far as the sandbox clock goes) ahead, so that every expiry renders as a valid time.
+   */
   private expiryOf(resource: ResourceDeclaration, ctx: TemplateContext, now: number): number | undefined {
     if (!resource.expiry) return undefined;
     const at = resource.expiry.at === undefined ? undefined : toInstant(evaluate(resource.expiry.at, ctx));
-    if (at) return at.ms;
+    if (at && Number.isFinite(at.ms)) return Math.max(0, Math.min(at.ms, now + MAX_AHEAD_MS));
     const hours = Number(resource.expiry.hours === undefined ? undefined : evaluate(resource.expiry.hours, ctx));
-    return Number.isFinite(hours) && hours > 0 ? now + hours * 3_600_000 : undefined;
+    return Number.isFinite(hours) && hours > 0 ? now + Math.min(hours * 3_600_000, MAX_AHEAD_MS) : undefined;
+  }
+
+  /**
+   * Runs `body` so that a request that fails stores nothing: records added, replaced or removed are
+   * put back when it throws, and deliveries and events it raised are dropped (they are sent and
+   * logged only when it returns).
+   */
+  private transaction<T>(state: CredentialState, body: () => T): T {
+    const undo: Array<() => void> = [];
+    const { add, replace, remove } = CredentialState.prototype;
+    const deferred: Array<() => void> = [];
+    state.add = (resource, id, data, expiresAt) => {
+      const record = add.call(state, resource, id, data, expiresAt);
+      undo.push(() => remove.call(state, record));
+      return record;
+    };
+    state.replace = (record, data) => {
+      const old = record.data;
+      replace.call(state, record, data);
+      undo.push(() => replace.call(state, record, old));
+    };
+    state.remove = (record) => {
+      const present = state.get(record.resource, record.id) === record;
+      remove.call(state, record);
+      if (present)
+        undo.push(() => {
+          state.of(record.resource).set(record.id, record);
+          state.bytes += record.bytes;
+          state.count += 1;
+        });
+    };
+    const outer = this.deferred;
+    const scheduled = [...(this.scheduled.get(state) ?? [])];
+    this.deferred = deferred;
+    try {
+      const result = body();
+      this.deferred = outer;
+      for (const effect of deferred) effect();
+      return result;
+    } catch (error) {
+      this.deferred = outer;
+      for (const step of undo.reverse()) step();
+      this.scheduled.set(state, scheduled);
+      throw error;
+    } finally {
+      delete (state as Partial<CredentialState>).add;
+      delete (state as Partial<CredentialState>).replace;
+      delete (state as Partial<CredentialState>).remove;
+    }
   }
 
   private applyEffects(
@@ -365,8 +459,9 @@ export class SandboxEngine {
             [resource.id.field]: id,
           };
           const record = state.add(resource.name, id, data, expiresAt);
-          if (expiresAt !== undefined) this.nextExpiry.set(state, Math.min(this.nextExpiry.get(state) ?? Infinity, expiresAt));
+          if (expiresAt !== undefined) this.wake(state, expiresAt);
           this.applyEffects(state, declared.effects, { ...itemCtx, record: data });
+          this.applyTestValues(state, resource, record, { ...itemCtx, record: data });
           created.push(record);
         });
         return evaluate(declared.answer ?? "$record", {
@@ -421,14 +516,25 @@ export class SandboxEngine {
           if (value !== undefined && value !== null) {
             const current = record.data[resource.status.field];
             if (declared.status.from && !declared.status.from.includes(current))
-              return { [REFUSAL]: true, status: declared.status.refuse ?? 400 };
+              return {
+                [REFUSAL]: true,
+                status: declared.status.refuse ?? 409,
+                detail: `${op.operationId} moves a ${resource.name} only from ${declared.status.from.join(", ")}; this one is ${current}`,
+              };
             target = String(value);
           }
         }
         const patch = declared.record === undefined ? {} : (evaluate(declared.record, ctx) ?? {});
         state.replace(record, { ...record.data, ...patch, [resource.id.field]: record.id });
         this.applyEffects(state, declared.effects, { ...ctx, record: record.data });
-        if (target !== undefined) this.moveStatus(state, record, target, { cause: op.operationId });
+        if (target !== undefined) {
+          try {
+            this.moveStatus(state, record, target, { cause: op.operationId });
+          } catch (error) {
+            if (!(error instanceof MoveRefused)) throw error;
+            return { [REFUSAL]: true, status: declared.status?.refuse ?? 409, detail: error.message };
+          }
+        }
         return evaluate(declared.answer ?? "$record", { ...ctx, record: record.data });
       }
       case "delete": {
@@ -490,10 +596,18 @@ export class SandboxEngine {
    * callbacks whose `when` includes it (`deliverTwice`: each is delivered twice, same key).
    * A move to the status it already has changes nothing and fires nothing.
    */
-  moveStatus(state: CredentialState, record: StoredRecord, to: string, options: { cause: string; deliverTwice?: boolean }): StatusMove {
+  moveStatus(
+    state: CredentialState,
+    record: StoredRecord,
+    target: string | { action: string },
+    options: { cause: string; deliverTwice?: boolean },
+  ): StatusMove {
     const resource = this.resource(record.resource);
     const field = resource.status!.field;
     const from = record.data[field] as string | undefined;
+    if (typeof target === "string" && from === target) return { record, from, to: target, changed: false, deliveries: [] };
+    const move = findMove(resource, from, typeof target === "string" ? { to: target } : target);
+    const to = move?.to ?? (target as string);
     if (from === to) return { record, from, to, changed: false, deliveries: [] };
     const data = copy(record.data);
     data[field] = to;
@@ -508,7 +622,19 @@ export class SandboxEngine {
       const rule = resource.on?.[key];
       if (rule) Object.assign(data, evaluate(rule.set, ctx));
     }
+    if (move?.set) Object.assign(data, evaluate(move.set, ctx));
     state.replace(record, data);
+    if (record.expiresAt !== undefined && resource.expiry?.from.includes(to)) this.wake(state, record.expiresAt);
+    const raised = newEvent({
+      type: `${resource.name}.${move?.name ?? "status"}`,
+      resource: resource.name,
+      resourceId: record.id,
+      ...(from === undefined ? {} : { from }),
+      to,
+      ...(move ? { action: move.name } : {}),
+      cause: options.cause,
+      createdAt: new Date(state.now()).toISOString(),
+    });
     const deliveries: DeliveryEntry[] = [];
     for (const callback of resource.callbacks) {
       if (callback.when !== "*" && !callback.when.includes(to)) continue;
@@ -536,19 +662,56 @@ export class SandboxEngine {
       const media = webhook ? requestContents(this.doc, webhook)[0] : undefined;
       const built = evaluate(callback.payload, eventCtx);
       const payload = media?.schema ? shape(this.doc, built, media.schema.value, media.schema.at) : plain(built);
-      deliveries.push(
-        this.deliverer.enqueue(state, {
-          webhook: callback.webhook,
-          resource: resource.name,
-          resourceId: record.id,
-          event: { from, to, cause: options.cause },
-          url: typeof url === "string" ? url : undefined,
-          payload,
-          times: options.deliverTwice ? 2 : 1,
-        }),
-      );
+      raised.callbacks.push({ webhook: callback.webhook, url: typeof url === "string" ? url : undefined, payload });
     }
-    return { record, from, to, changed: true, deliveries };
+    const send = () => {
+      this.events.add(state, raised);
+      for (const callback of raised.callbacks) deliveries.push(this.send(state, raised, callback, options.deliverTwice ? 2 : 1));
+    };
+    if (this.deferred) this.deferred.push(send);
+    else send();
+    return { record, from, to, changed: true, deliveries, event: raised };
+  }
+
+  /** Queues one delivery of an event's callback, with the event's Idempotency-Key. */
+  send(state: CredentialState, event: SandboxEvent, callback: SandboxEvent["callbacks"][number], times = 1): DeliveryEntry {
+    const entry = this.deliverer.enqueue(state, {
+      webhook: callback.webhook,
+      resource: event.resource,
+      resourceId: event.resourceId,
+      event: { ...(event.from === undefined ? {} : { from: event.from }), to: event.to, cause: event.cause },
+      url: callback.url ?? state.callbackUrls.get(callback.webhook),
+      payload: callback.payload,
+      times,
+      idempotencyKey: event.idempotencyKey,
+    });
+    event.deliveries.push(entry.id);
+    return entry;
+  }
+
+  /** Makes the next tick look at `at` (an expiry or a scheduled move). */
+  private wake(state: CredentialState, at: number): void {
+    this.nextExpiry.set(state, Math.min(this.nextExpiry.get(state) ?? Infinity, at));
+  }
+
+  /**
+   * The first test value of the resource whose `when` holds for a new record: its move, at once or
+   * `after` seconds later on the sandbox clock.
+   */
+  private applyTestValues(state: CredentialState, resource: ResourceDeclaration, record: StoredRecord, ctx: TemplateContext): void {
+    const value = resource.testValues.find((v) => evaluate(v.when, ctx));
+    if (!value) return;
+    const cause = `test value ${value.name}`;
+    if (!value.after) {
+      this.moveStatus(state, record, { action: value.move }, { cause });
+      return;
+    }
+    const at = state.now() + value.after * 1000;
+    let list = this.scheduled.get(state);
+    if (!list) this.scheduled.set(state, (list = []));
+    if (list.length >= LIMITS.records) list.shift();
+    list.push({ record, action: value.move, at, cause });
+    this.wake(state, at);
   }
 
   private webhookOperation(name: string): Operation | undefined {
@@ -563,11 +726,23 @@ export class SandboxEngine {
     if (next === undefined || next > now) return [];
     const moves: StatusMove[] = [];
     let upcoming = Infinity;
+    const attempt = (record: StoredRecord, target: string | { action: string }, why: string) => {
+      try {
+        moves.push(this.moveStatus(state, record, target, { cause: why, deliverTwice }));
+      } catch (error) {
+        if (!(error instanceof MoveRefused)) throw error; // the record moved on since: nothing to do
+      }
+    };
+    const due = (this.scheduled.get(state) ?? []).filter((s) => s.at <= now).sort((a, b) => a.at - b.at);
+    const later = (this.scheduled.get(state) ?? []).filter((s) => s.at > now);
+    this.scheduled.set(state, later);
+    for (const s of later) upcoming = Math.min(upcoming, s.at);
+    for (const s of due) if (state.get(s.record.resource, s.record.id) === s.record) attempt(s.record, { action: s.action }, s.cause);
     for (const resource of Object.values(this.declaration.resources)) {
       if (!resource.expiry || !resource.status) continue;
       for (const record of state.list(resource.name)) {
         if (record.expiresAt === undefined || !resource.expiry.from.includes(record.data[resource.status.field])) continue;
-        if (record.expiresAt <= now) moves.push(this.moveStatus(state, record, resource.expiry.to, { cause, deliverTwice }));
+        if (record.expiresAt <= now) attempt(record, resource.expiry.to, cause);
         else upcoming = Math.min(upcoming, record.expiresAt);
       }
     }
@@ -578,6 +753,13 @@ export class SandboxEngine {
 }
 
 const NOT_FOUND = Symbol("not found");
+
+/** Thrown inside a transaction to answer without keeping what the request changed. */
+class Rollback extends Error {
+  constructor(readonly answer: SandboxAnswer) {
+    super("rolled back");
+  }
+}
 const REFUSAL = Symbol("refused");
-const isRefusal = (value: Json): value is { status: number } =>
+const isRefusal = (value: Json): value is { status: number; detail?: string } =>
   isPlainObject(value) && (value as Record<symbol, unknown>)[REFUSAL] === true;

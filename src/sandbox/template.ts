@@ -14,7 +14,10 @@
  * - `{ $first: [template, ...] }`: the first value that is defined (not undefined, null or "");
  * - `{ $if: template, value: template, otherwise?: template }`: `value` when `$if` is truthy;
  * - `{ $mask: template, keep: n }`: a string with all but its last n characters replaced by `*`;
- * - `{ $newId: "prefix_" }`: a fresh id.
+ * - `{ $newId: "prefix_" }`: a fresh id;
+ * - `{ $eq: [template, template] }`: true when both values are equal as strings (case-insensitive
+ *   when `ci: true`), else false; `{ $in: template, values: [...] }`: true when the value (as a
+ *   string) is one of `values`, or when any element of a list value is; `{ $not: template }`.
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
@@ -83,7 +86,7 @@ export const ROOTS = [
 const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
 
 /** The operators of object templates. */
-export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId"] as const;
+export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId", "$eq", "$in", "$not"] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
 const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
@@ -139,6 +142,12 @@ export function resolveReference(ref: string, ctx: TemplateContext): Json {
   return value;
 }
 
+/** A scalar as text for comparisons (undefined for objects, lists and missing values). */
+function scalarText(value: unknown, ci: boolean): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return undefined;
+  return ci ? String(value).toLowerCase() : String(value);
+}
+
 const defined = (value: unknown) => value !== undefined && value !== null && value !== "";
 
 /** Evaluates a template against a context (see the module header). */
@@ -186,6 +195,16 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return "*".repeat(value.length - keep) + value.slice(value.length - keep);
   }
   if (operator === "$newId") return newId(String(template.$newId ?? ""));
+  if (operator === "$eq") {
+    const [a, b] = (template.$eq as Json[]).map((t) => scalarText(evaluate(t, ctx), template.ci === true));
+    return a !== undefined && a === b;
+  }
+  if (operator === "$in") {
+    const value = evaluate(template.$in, ctx);
+    const wanted = new Set((template.values as Json[]).map((v) => scalarText(v, template.ci === true)));
+    return (Array.isArray(value) ? value : [value]).some((v) => wanted.has(scalarText(v, template.ci === true)));
+  }
+  if (operator === "$not") return !evaluate(template.$not, ctx);
   const out: Record<string, Json> = {};
   for (const [key, sub] of Object.entries(template)) {
     if (key === "...") {
@@ -233,6 +252,9 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
   if (operators[0] === "$first" && !Array.isArray(template.$first)) problems.push([at("$first"), "must be a list of templates"]);
   if (operators[0] === "$each" && !isReference(template.$each))
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
+  if (operators[0] === "$eq" && !(Array.isArray(template.$eq) && template.$eq.length === 2))
+    problems.push([at("$eq"), "must be a list of two templates"]);
+  if (operators[0] === "$in" && !Array.isArray(template.values)) problems.push([path, "$in needs a `values` list"]);
   if (operators[0] === "$if" && template.value === undefined) problems.push([path, "$if needs a `value` template"]);
   if (operators[0] === "$mask" && template.keep !== undefined && !(Number.isInteger(template.keep) && template.keep >= 0))
     problems.push([at("keep"), "must be a non-negative integer"]);
@@ -243,6 +265,7 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     }
     if (key === "key" && operators[0] === "$each") continue;
     if (key === "keep" && operators[0] === "$mask") continue;
+    if ((key === "ci" || key === "values") && (operators[0] === "$eq" || operators[0] === "$in")) continue;
     if (key === "...") {
       if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);
       else checkRef(sub, at(key));
