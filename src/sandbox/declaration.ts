@@ -25,7 +25,7 @@ import { type ApiEntry, packageRoot } from "../registry.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { checkTemplate, type Json } from "./template.js";
 
-export const KINDS = ["create", "read", "list", "update", "delete", "action"] as const;
+export const KINDS = ["create", "read", "list", "update", "delete", "action", "answer"] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface CallbackDeclaration {
@@ -123,6 +123,10 @@ export interface OperationDeclaration {
   order?: "oldest" | "newest";
   limit?: Json;
   effects?: Array<{ when?: Json; resource: string; set: Json }>;
+  /** Requests the service refuses: the first rule whose `when` holds answers `status` (nothing is stored). */
+  refuse?: Array<{ when: Json; status: number; detail: string; source?: string; convention?: string }>;
+  /** list: each record listed takes this action (a template, `$item` the record) where its lifecycle allows it. */
+  advance?: Json;
   answer?: Json;
 }
 
@@ -219,7 +223,7 @@ export const DECLARATION_SCHEMA = {
                 name: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
                 when: TEMPLATE,
                 move: { type: "string" },
-                after: { type: "integer", minimum: 0, maximum: 31_622_400 },
+                after: { type: "integer", minimum: 0, maximum: 86_400 },
                 description: { type: "string" },
                 source: SOURCE,
                 convention: { type: "string" },
@@ -318,6 +322,23 @@ export const DECLARATION_SCHEMA = {
               properties: { when: TEMPLATE, resource: { type: "string" }, set: { type: "object" } },
             },
           },
+          refuse: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["when", "status", "detail"],
+              anyOf: [{ required: ["source"] }, { required: ["convention"] }],
+              additionalProperties: false,
+              properties: {
+                when: TEMPLATE,
+                status: { type: "integer", minimum: 400, maximum: 599 },
+                detail: { type: "string" },
+                source: SOURCE,
+                convention: { type: "string" },
+              },
+            },
+          },
+          advance: TEMPLATE,
           answer: TEMPLATE,
         },
       },
@@ -521,6 +542,7 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       continue;
     }
     const needsId = ["read", "update", "delete", "action"].includes(operation.kind) && !resource.singleton;
+    if (operation.kind === "answer" && operation.answer === undefined) problem(member, "an answer needs `answer` (built from the request)");
     if (needsId && operation.id === undefined)
       problem(member, `a ${operation.kind} of ${resource.name} needs \`id\` (where the id comes from)`);
     if (operation.kind === "create" && resource.singleton)
@@ -529,6 +551,8 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
     if (operation.kind === "delete" && resource.singleton)
       problem(`${member}.kind`, `${resource.name} is a singleton and cannot be deleted`);
     if (operation.each !== undefined && operation.kind !== "create") problem(`${member}.each`, "only a create makes one record per item");
+    if (operation.advance !== undefined && operation.kind !== "list")
+      problem(`${member}.advance`, "only a list advances the records it lists");
     if (operation.status) {
       if (operation.kind !== "update") problem(`${member}.status`, "only an update moves a status");
       if (!resource.status) problem(`${member}.status`, `${resource.name} has no status`);
@@ -550,6 +574,8 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       ["filter", operation.filter],
       ["limit", operation.limit],
       ["effects", operation.effects],
+      ["refuse", operation.refuse],
+      ["advance", operation.advance],
       ["answer", operation.answer],
     ];
     for (const [key, template] of templates)

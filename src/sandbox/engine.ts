@@ -81,6 +81,8 @@ export class ControlError extends Error {
     readonly status: number,
     message: string,
     readonly field?: string,
+    /** More members of the problem body (e.g. `allowed`: the moves allowed from here). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -102,6 +104,9 @@ export interface StatusMove {
  * dropped connection.
  */
 export type ForcedRule = ErrorRule & { retryAfter?: number; latencyMs?: number; drop?: boolean };
+
+/** The longest latency a forced rule may add to an answer. */
+export const MAX_LATENCY_MS = 30_000;
 
 /** Expiry and scheduled moves are never further than the sandbox clock can reach (10 years). */
 export const MAX_AHEAD_MS = LIMITS.clockOffsetSeconds * 1000;
@@ -173,6 +178,9 @@ export class SandboxEngine {
   private readonly nextExpiry = new WeakMap<CredentialState, number>();
   private readonly scheduled = new WeakMap<CredentialState, ScheduledMove[]>();
   readonly events = new EventLog();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Set once a latency or drop rule has been queued: until then requests are not matched for one. */
+  transportArmed = false;
   /** While a request runs: what is sent and logged only if it succeeds (deliveries, events). */
   private deferred?: Array<() => void>;
 
@@ -190,6 +198,8 @@ export class SandboxEngine {
   }
 
   close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     this.deliverer.close();
   }
 
@@ -255,12 +265,7 @@ export class SandboxEngine {
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
-    let matcher = this.matchers.get(op.path);
-    if (!matcher) {
-      matcher = pathMatcher(op.path);
-      this.matchers.set(op.path, matcher);
-    }
-    const params: Record<string, unknown> = { ...request.query, ...(matcher(request.path) ?? {}) };
+    const params: Record<string, unknown> = { ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) };
     try {
       return this.transaction(state, () => {
         const body = this.run(state, op, request.body, params);
@@ -277,6 +282,34 @@ export class SandboxEngine {
         body: { type: "about:blank", title: "Sandbox limit reached", status: 507, detail: error.message },
       };
     }
+  }
+
+  /**
+   * The latency or drop queued (POST /_sandbox/errors) for the operation a request goes to, used
+   * up by this request when it forces no status (a status is used up by `answer`). Undefined at
+   * once while no credential has such a rule.
+   */
+  transportRule(method: string, path: string, headers: SandboxRequest["headers"], query: SandboxRequest["query"]): ForcedRule | undefined {
+    if (!this.transportArmed) return undefined;
+    const op = this.operations.find((o) => o.method.toUpperCase() === method.toUpperCase() && this.matcher(o.path)(path));
+    if (!op) return undefined;
+    const state = this.store.peek(this.credentialOf(op, headers, query));
+    const rule = (state?.errors as ForcedRule[] | undefined)?.find((r) => r.operationId === op.operationId && (r.latencyMs || r.drop));
+    if (!state || !rule) return undefined;
+    if (rule.status === 0) {
+      rule.remaining -= 1;
+      if (rule.remaining <= 0) state.errors = state.errors.filter((r) => r !== rule);
+    }
+    return rule;
+  }
+
+  private matcher(template: string): (path: string) => Record<string, string> | undefined {
+    let matcher = this.matchers.get(template);
+    if (!matcher) {
+      matcher = pathMatcher(template);
+      this.matchers.set(template, matcher);
+    }
+    return matcher;
   }
 
   /** The findings of the contract validator on an answer, as sl-violations. */
@@ -438,6 +471,8 @@ export class SandboxEngine {
     const resource = this.resource(declared.resource);
     const base = this.context(state, request, params);
     const now = state.now();
+    const refusal = declared.refuse?.find((rule) => evaluate(rule.when, base));
+    if (refusal) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
     switch (declared.kind) {
       case "create": {
         const shared: Record<string, Json> = {};
@@ -473,6 +508,8 @@ export class SandboxEngine {
           shared,
         });
       }
+      case "answer":
+        return evaluate(declared.answer, base);
       case "read":
       case "action": {
         const record = this.find(state, resource, declared.id, base);
@@ -498,6 +535,16 @@ export class SandboxEngine {
             });
           }
         }
+        if (declared.advance !== undefined)
+          for (const record of records) {
+            const action = evaluate(declared.advance, { ...base, item: record.data });
+            if (typeof action !== "string") continue;
+            try {
+              this.moveStatus(state, record, { action }, { cause: op.operationId });
+            } catch (error) {
+              if (!(error instanceof MoveRefused)) throw error; // not from this status: it stays
+            }
+          }
         const limit = declared.limit === undefined ? Number.NaN : Number(evaluate(declared.limit, base));
         let next: string | undefined;
         if (Number.isInteger(limit) && limit > 0 && records.length > limit) {
@@ -712,6 +759,16 @@ export class SandboxEngine {
     if (list.length >= LIMITS.records) list.shift();
     list.push({ record, action: value.move, at, cause });
     this.wake(state, at);
+    // The move happens on its own in real time too (its callbacks with it), not only on the next call.
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.tick(state, "clock");
+      },
+      value.after * 1000 + 10,
+    );
+    timer.unref();
+    this.timers.add(timer);
   }
 
   private webhookOperation(name: string): Operation | undefined {

@@ -17,7 +17,10 @@
  * - `{ $newId: "prefix_" }`: a fresh id;
  * - `{ $eq: [template, template] }`: true when both values are equal as strings (case-insensitive
  *   when `ci: true`), else false; `{ $in: template, values: [...] }`: true when the value (as a
- *   string) is one of `values`, or when any element of a list value is; `{ $not: template }`.
+ *   string) is one of `values` (a list, or a template giving one), or when any element of a list
+ *   value is; `{ $not: template }`; `{ $any: ref, where: template }`: true when `where` holds for
+ *   some element (`$item`) of the list; `{ $match: template, pattern: "^ID_" }`: true when the value
+ *   is a string the regular expression matches.
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
@@ -86,7 +89,7 @@ export const ROOTS = [
 const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
 
 /** The operators of object templates. */
-export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId", "$eq", "$in", "$not"] as const;
+export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId", "$eq", "$in", "$not", "$any", "$match"] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
 const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
@@ -141,6 +144,13 @@ export function resolveReference(ref: string, ctx: TemplateContext): Json {
   for (const token of tokens) value = member(value, token);
   return value;
 }
+
+const patterns = new Map<string, RegExp>();
+const matcherOf = (pattern: string): RegExp => {
+  let regex = patterns.get(pattern);
+  if (!regex) patterns.set(pattern, (regex = new RegExp(pattern)));
+  return regex;
+};
 
 /** A scalar as text for comparisons (undefined for objects, lists and missing values). */
 function scalarText(value: unknown, ci: boolean): string | undefined {
@@ -201,10 +211,19 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
   }
   if (operator === "$in") {
     const value = evaluate(template.$in, ctx);
-    const wanted = new Set((template.values as Json[]).map((v) => scalarText(v, template.ci === true)));
+    const values = Array.isArray(template.values) ? template.values : evaluate(template.values, ctx);
+    const wanted = new Set((Array.isArray(values) ? values : []).map((v: Json) => scalarText(v, template.ci === true)));
     return (Array.isArray(value) ? value : [value]).some((v) => wanted.has(scalarText(v, template.ci === true)));
   }
   if (operator === "$not") return !evaluate(template.$not, ctx);
+  if (operator === "$match") {
+    const value = evaluate(template.$match, ctx);
+    return typeof value === "string" && matcherOf(String(template.pattern)).test(value);
+  }
+  if (operator === "$any") {
+    const list = evaluate(template.$any, ctx);
+    return Array.isArray(list) && list.some((item, index) => Boolean(evaluate(template.where, { ...ctx, item, index })));
+  }
   const out: Record<string, Json> = {};
   for (const [key, sub] of Object.entries(template)) {
     if (key === "...") {
@@ -254,7 +273,18 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
   if (operators[0] === "$eq" && !(Array.isArray(template.$eq) && template.$eq.length === 2))
     problems.push([at("$eq"), "must be a list of two templates"]);
-  if (operators[0] === "$in" && !Array.isArray(template.values)) problems.push([path, "$in needs a `values` list"]);
+  if (operators[0] === "$match") {
+    try {
+      new RegExp(String(template.pattern));
+      if (typeof template.pattern !== "string") throw new Error("missing");
+    } catch {
+      problems.push([path, "$match needs `pattern`, a regular expression"]);
+    }
+  }
+  if (operators[0] === "$any" && (!isReference(template.$any) || template.where === undefined))
+    problems.push([path, "$any needs a reference to a list and a `where` template ($item is each element)"]);
+  if (operators[0] === "$in" && template.values === undefined)
+    problems.push([path, "$in needs `values` (a list, or a template giving one)"]);
   if (operators[0] === "$if" && template.value === undefined) problems.push([path, "$if needs a `value` template"]);
   if (operators[0] === "$mask" && template.keep !== undefined && !(Number.isInteger(template.keep) && template.keep >= 0))
     problems.push([at("keep"), "must be a non-negative integer"]);
@@ -265,7 +295,9 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     }
     if (key === "key" && operators[0] === "$each") continue;
     if (key === "keep" && operators[0] === "$mask") continue;
-    if ((key === "ci" || key === "values") && (operators[0] === "$eq" || operators[0] === "$in")) continue;
+    if (key === "ci" && (operators[0] === "$eq" || operators[0] === "$in")) continue;
+    if (key === "pattern" && operators[0] === "$match") continue;
+    if (key === "values" && operators[0] === "$in" && Array.isArray(sub)) continue;
     if (key === "...") {
       if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);
       else checkRef(sub, at(key));
