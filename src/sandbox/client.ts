@@ -6,7 +6,8 @@
  * sent as `Authorization: Bearer <value>`, which the control API accepts for every API.
  *
  *     const control = sandboxControl(mock.url, "test-token");
- *     await control.setStatus("invoice", invoiceId, "Success", { deliverTwice: true });
+ *     await control.act("invoice", invoiceId, "pay", { deliverTwice: true });
+ *     await control.setStatus("invoice", invoiceId, "Success"); // refused 409 once it is paid
  *     await control.advanceClock(24 * 3600);
  *     await control.queueError("createInvoice", 500);
  */
@@ -38,6 +39,12 @@ export interface SandboxControl {
   resetAll(): Promise<SandboxSchemas["ResetResult"]>;
   record(resource: string, id: string): Promise<SandboxSchemas["Record"]>;
   setStatus(resource: string, id: string, status: string, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["StatusMove"]>;
+  /** Takes a named action of the record's lifecycle (`pay`, `fail`, `expire`, `cancel`...). */
+  act(resource: string, id: string, action: string, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["StatusMove"]>;
+  /** The credential's events (one per status change), optionally of one resource or record. */
+  events(filter?: { resource?: string; resourceId?: string }): Promise<SandboxSchemas["Event"][]>;
+  /** Delivers an event's callbacks again, with its Idempotency-Key. */
+  resendEvent(eventId: string): Promise<SandboxSchemas["Resend"]>;
   registerCallback(webhook: string, url: string): Promise<SandboxSchemas["Callback"]>;
   callbacks(): Promise<SandboxSchemas["CallbackList"]>;
   forgetCallback(webhook: string): Promise<SandboxSchemas["ResetResult"]>;
@@ -45,6 +52,8 @@ export interface SandboxControl {
   clock(): Promise<SandboxSchemas["Clock"]>;
   advanceClock(seconds: number, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["ClockAdvanceResult"]>;
   queueError(operationId: string, status: number, count?: number): Promise<SandboxSchemas["ErrorRule"]>;
+  /** Queues any forced answer: a status (declared or not) with Retry-After, a latency, a dropped connection. */
+  force(rule: SandboxSchemas["ErrorRuleRequest"]): Promise<SandboxSchemas["ErrorRule"]>;
   errors(): Promise<SandboxSchemas["ErrorRuleList"]>;
   clearErrors(): Promise<SandboxSchemas["ResetResult"]>;
 }
@@ -80,6 +89,24 @@ export function sandboxControl(mockUrl: string, credential: string, options: { f
           body: { status, ...(deliverTwice === undefined ? {} : { deliver_twice: deliverTwice }) },
         }),
       ),
+    act: (resource, id, action, { deliverTwice } = {}) =>
+      unwrap(
+        client.POST("/_sandbox/resources/{resource}/{id}/actions/{action}", {
+          params: { path: { resource, id, action } },
+          body: deliverTwice === undefined ? {} : { deliver_twice: deliverTwice },
+        }),
+      ),
+    events: async ({ resource, resourceId } = {}) =>
+      (
+        await unwrap(
+          client.GET("/_sandbox/events", {
+            params: {
+              query: { ...(resource === undefined ? {} : { resource }), ...(resourceId === undefined ? {} : { resource_id: resourceId }) },
+            },
+          }),
+        )
+      ).events,
+    resendEvent: (eventId) => unwrap(client.POST("/_sandbox/events/{id}/resend", { params: { path: { id: eventId } } })),
     registerCallback: (webhook, url) =>
       unwrap(client.PUT("/_sandbox/callbacks/{webhook}", { params: { path: { webhook } }, body: { url } })),
     callbacks: () => unwrap(client.GET("/_sandbox/callbacks")),
@@ -95,6 +122,7 @@ export function sandboxControl(mockUrl: string, credential: string, options: { f
       ),
     queueError: (operationId, status, count) =>
       unwrap(client.POST("/_sandbox/errors", { body: { operation_id: operationId, status, ...(count === undefined ? {} : { count }) } })),
+    force: (rule) => unwrap(client.POST("/_sandbox/errors", { body: rule })),
     errors: () => unwrap(client.GET("/_sandbox/errors")),
     clearErrors: () => unwrap(client.DELETE("/_sandbox/errors")),
   };
