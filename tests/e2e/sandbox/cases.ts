@@ -48,8 +48,8 @@ export interface ApiCase {
     to: string;
     payload?: (id: string) => Json;
   }>;
-  /** An error status to force on an operation; `refused` when the operation declares none (the control API says no). */
-  error: { operationId: string; status: number; refused?: boolean };
+  /** An error status the operation declares, to force on it. */
+  error: { operationId: string; status: number };
 }
 
 const list = (member: string, idField: string) => (answer: Answer, id: string) =>
@@ -186,7 +186,15 @@ export const CASES: ApiCase[] = [
   {
     alias: "disbursement@1.0.0",
     // 002:104 create, 002:108 list (002:41 masked numbers), 002:83 SUCCESS; 002:145 events not shown.
-    create: { operationId: "createDisbursements", id: (a) => a.body.result[0].disbursement.disbursement_id },
+    // The sandbox's test value sandbox_pending: a create answers the non-final PENDING (002:83).
+    create: {
+      operationId: "createDisbursements",
+      body: (example) => ({
+        ...example,
+        disbursements: example.disbursements.map((d: Json) => ({ ...d, description: "sandbox_pending" })),
+      }),
+      id: (a) => a.body.result[0].disbursement.disbursement_id,
+    },
     echo: (record, request) => {
       const item = request.disbursements[0];
       const number: string = item.destination_account.number;
@@ -199,8 +207,8 @@ export const CASES: ApiCase[] = [
       find: list("disbursements", "disbursement_id"),
     },
     resource: "disbursement",
-    initialStatus: "SUCCESS",
-    moveTo: "IN_PROGRESS",
+    initialStatus: "PENDING",
+    moveTo: "SUCCESS",
     expiry: [],
     error: { operationId: "createDisbursements", status: 500 },
   },

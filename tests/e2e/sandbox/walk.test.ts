@@ -106,13 +106,18 @@ describe.each(bundled.map((b) => [b.entry.alias, b] as const))("%s", (alias, { e
         );
         // Every status the lifecycle reaches from where each create leaves a record, each on a fresh
         // record (under a fresh credential) by the shortest path of actions.
-        const creates = all.filter((o) => declared(o.operationId)?.kind === "create" && declared(o.operationId)?.resource === resource.name);
+        const creates = all.filter(
+          (o) => declared(o.operationId)?.kind === "create" && declared(o.operationId)?.resource === resource.name,
+        );
         const seen = new Set<string>();
         for (const create of creates) {
           const fresh = async () => {
             credential = `walk-${randomUUID()}`;
             control = sandboxControl(mock.url, credential);
-            check(`create ${create.operationId}`, await send(mock.url, alias, create.operationId, { credential, body: future(exampleBody(doc, create)) }));
+            check(
+              `create ${create.operationId}`,
+              await send(mock.url, alias, create.operationId, { credential, body: future(exampleBody(doc, create)) }),
+            );
             const record = (await control.state()).resources[resource.name]?.at(-1);
             if (record) current[resource.name] = record.id;
             return record;
