@@ -278,3 +278,12 @@ export function send(
     headers: { ...credentialHeaders(doc, operation, { token: credential, apiKey: credential }), ...params.header, ...headers },
   });
 }
+
+/** A request body whose top-level times (`{seconds, nanos}`, as the examples give them, in the past) lie a day ahead. */
+export function future(body: any): any {
+  if (!body || typeof body !== "object") return body;
+  const out = { ...body };
+  for (const [key, value] of Object.entries(out))
+    if (value && typeof value === "object" && "seconds" in value) out[key] = { seconds: Math.floor(Date.now() / 1000) + 86_400, nanos: 0 };
+  return out;
+}

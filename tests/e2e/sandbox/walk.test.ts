@@ -12,7 +12,7 @@ import { startMock } from "../../../src/mock/index.js";
 import { declarationOf } from "../../../src/sandbox/declaration.js";
 import { sandboxControl } from "../../../src/testing/index.js";
 import { bundled } from "../../helpers/registry.js";
-import { exampleBody, send } from "./cases.js";
+import { exampleBody, future, send } from "./cases.js";
 
 /** Operations of the seven APIs, paths x methods (20 + 8 + 4 + 4 + 3 + 4 + 3). */
 const EXPECTED_OPERATIONS = 46;
@@ -22,15 +22,6 @@ it("walks every operation of the registry", () => {
 });
 
 type ResourceDescription = Awaited<ReturnType<ReturnType<typeof sandboxControl>["describe"]>>["resources"][number];
-
-/** A request body whose top-level times (`{seconds, nanos}`, as the examples give them, in the past) lie a day ahead. */
-function future(body: any): any {
-  if (!body || typeof body !== "object") return body;
-  const out = { ...body };
-  for (const [key, value] of Object.entries(out))
-    if (value && typeof value === "object" && "seconds" in value) out[key] = { seconds: Math.floor(Date.now() / 1000) + 86_400, nanos: 0 };
-  return out;
-}
 
 /** Each status the resource's lifecycle reaches from `start`, with the shortest path of actions to it. */
 function reachable(resource: ResourceDescription, start: string): Map<string, string[]> {
