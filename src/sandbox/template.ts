@@ -20,7 +20,10 @@
  *   string) is one of `values` (a list, or a template giving one), or when any element of a list
  *   value is; `{ $not: template }`; `{ $any: ref, where: template }`: true when `where` holds for
  *   some element (`$item`) of the list; `{ $match: template, pattern: "^ID_" }`: true when the value
- *   is a string the regular expression matches.
+ *   is a string the regular expression matches; `{ $add: [template, ...] }`: the sum of integers
+ *   (or integer strings, e.g. amounts in minor units) as a string, `$sub` the first minus the others; `{ $size: ref }`: a list's
+ *   length; `{ $lookup: template, in: { key: value }, otherwise?: template }`: the value for a key
+ *   (the key itself when absent and no `otherwise`).
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
@@ -89,7 +92,22 @@ export const ROOTS = [
 const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
 
 /** The operators of object templates. */
-export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId", "$eq", "$in", "$not", "$any", "$match"] as const;
+export const OPERATORS = [
+  "$each",
+  "$first",
+  "$if",
+  "$mask",
+  "$newId",
+  "$eq",
+  "$in",
+  "$not",
+  "$any",
+  "$match",
+  "$add",
+  "$sub",
+  "$size",
+  "$lookup",
+] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
 const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
@@ -216,6 +234,28 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return (Array.isArray(value) ? value : [value]).some((v) => wanted.has(scalarText(v, template.ci === true)));
   }
   if (operator === "$not") return !evaluate(template.$not, ctx);
+  if (operator === "$add" || operator === "$sub") {
+    // Integer strings or numbers (amounts in minor units): their sum (or the first minus the others) as a string; undefined if one is not an integer.
+    const parts = (template[operator] as Json[]).map((t) => evaluate(t, ctx));
+    if (!parts.every((p) => (typeof p === "number" && Number.isInteger(p)) || (typeof p === "string" && /^-?\d+$/.test(p))))
+      return undefined;
+    const values = parts.map((p) => BigInt(p));
+    const [head = 0n, ...rest] = values;
+    return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
+  }
+  if (operator === "$size") {
+    const value = evaluate(template.$size, ctx);
+    return Array.isArray(value) ? value.length : 0;
+  }
+  if (operator === "$lookup") {
+    const key = evaluate(template.$lookup, ctx);
+    const table = template.in as Record<string, Json>;
+    return typeof key === "string" && Object.hasOwn(table, key)
+      ? table[key]
+      : template.otherwise === undefined
+        ? key
+        : evaluate(template.otherwise, ctx);
+  }
   if (operator === "$match") {
     const value = evaluate(template.$match, ctx);
     return typeof value === "string" && matcherOf(String(template.pattern)).test(value);
@@ -273,6 +313,9 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
   if (operators[0] === "$eq" && !(Array.isArray(template.$eq) && template.$eq.length === 2))
     problems.push([at("$eq"), "must be a list of two templates"]);
+  if ((operators[0] === "$add" || operators[0] === "$sub") && !Array.isArray(template[operators[0]]))
+    problems.push([at(operators[0]), "must be a list of templates"]);
+  if (operators[0] === "$lookup" && !isPlainObject(template.in)) problems.push([path, "$lookup needs `in`, an object of values by key"]);
   if (operators[0] === "$match") {
     try {
       new RegExp(String(template.pattern));
@@ -297,6 +340,7 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     if (key === "keep" && operators[0] === "$mask") continue;
     if (key === "ci" && (operators[0] === "$eq" || operators[0] === "$in")) continue;
     if (key === "pattern" && operators[0] === "$match") continue;
+    if (key === "in" && operators[0] === "$lookup") continue;
     if (key === "values" && operators[0] === "$in" && Array.isArray(sub)) continue;
     if (key === "...") {
       if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);
