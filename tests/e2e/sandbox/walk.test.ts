@@ -57,7 +57,7 @@ describe.each(bundled.map((b) => [b.entry.alias, b] as const))("%s", (alias, { e
       const all = operations(doc);
       const declared = (id: string) => declaration?.operations[id];
       for (const op of all.filter((o) => declared(o.operationId)?.kind === "create")) {
-        check(`create ${op.operationId}`, await send(mock.url, alias, op.operationId, { credential, body: exampleBody(doc, op) }));
+        check(`create ${op.operationId}`, await send(mock.url, alias, op.operationId, { credential, body: future(exampleBody(doc, op)) }));
       }
       const state = await control.state();
       // Where the walk of statuses has put a fresh record: the id the readers ask for.
