@@ -122,7 +122,7 @@ export interface OperationDeclaration {
   filter?: Array<{ field: string; value?: Json; from?: Json; to?: Json; notFound?: boolean }>;
   order?: "oldest" | "newest";
   limit?: Json;
-  effects?: Array<{ when?: Json; resource: string; set: Json }>;
+  effects?: Array<{ when?: Json; resource: string; set?: Json; unset?: string[] }>;
   /** Requests the service refuses: the first rule whose `when` holds answers `status` (nothing is stored). */
   refuse?: Array<{ when: Json; status: number; detail: string; source?: string; convention?: string }>;
   /** list: each record listed takes this action (a template, `$item` the record) where its lifecycle allows it. */
@@ -317,9 +317,15 @@ export const DECLARATION_SCHEMA = {
             type: "array",
             items: {
               type: "object",
-              required: ["resource", "set"],
+              required: ["resource"],
+              anyOf: [{ required: ["set"] }, { required: ["unset"] }],
               additionalProperties: false,
-              properties: { when: TEMPLATE, resource: { type: "string" }, set: { type: "object" } },
+              properties: {
+                when: TEMPLATE,
+                resource: { type: "string" },
+                set: { type: "object" },
+                unset: { type: "array", items: { type: "string" } },
+              },
             },
           },
           refuse: {

@@ -456,13 +456,15 @@ export class SandboxEngine {
 
   private applyEffects(
     state: CredentialState,
-    effects: Array<{ when?: Json; resource: string; set: Json }> | undefined,
+    effects: Array<{ when?: Json; resource: string; set?: Json; unset?: string[] }> | undefined,
     ctx: TemplateContext,
   ) {
     for (const effect of effects ?? []) {
       if (effect.when !== undefined && !evaluate(effect.when, ctx)) continue;
       const target = this.singleton(state, effect.resource);
-      state.replace(target, { ...target.data, ...evaluate(effect.set, ctx) });
+      const data = { ...target.data, ...(effect.set === undefined ? {} : evaluate(effect.set, ctx)) };
+      for (const member of effect.unset ?? []) delete data[member];
+      state.replace(target, data);
     }
   }
 
@@ -588,6 +590,7 @@ export class SandboxEngine {
         const record = this.find(state, resource, declared.id, base);
         if (!record) return NOT_FOUND;
         state.remove(record);
+        this.applyEffects(state, declared.effects, { ...base, id: record.id, record: record.data });
         return evaluate(declared.answer ?? {}, { ...base, id: record.id, record: record.data });
       }
     }

@@ -91,6 +91,53 @@ describe("pay@1.3.0", () => {
   });
 });
 
+describe("pay@1.3.0 merchants and sub-merchants", () => {
+  it("an approved sub-merchant appears in the sub-merchant list; unlinked, it leaves it; a decided request takes no other decision", async () => {
+    const { call } = partner("pay@1.3.0");
+    const signup = await call("createSubMerchantSignup", {
+      body: { platform_merchant_id: "mer_1", name: "Warung Sari", email_address: "sari@example.com" },
+    });
+    const requestId = signup.body.request_id;
+    expect((await call("listSubMerchants")).body.merchant_list ?? []).toEqual([]);
+    expect((await call("approveSignupRequest", { body: { request_id: requestId } })).status).toBe(200);
+    const listed = await call("listSubMerchants");
+    expect(listed.violations).toEqual([]);
+    expect(listed.body).toMatchObject({
+      merchant_list: [{ id: requestId, name: "Warung Sari", email: "sari@example.com" }],
+      total_merchant: 1,
+    });
+    expect((await call("denySignupRequest", { body: { request_id: requestId, note: "late" } })).status).toBe(400);
+    expect((await call("unlinkSubMerchant", { body: { sub_merchant_id: requestId } })).status).toBe(200);
+    expect((await call("listSubMerchants")).body.merchant_list ?? []).toEqual([]);
+  });
+
+  it("deleting the default destination account leaves no dangling default_account_id", async () => {
+    const { call } = partner("pay@1.3.0");
+    const account = { bank_code: 1, account_number: "123", account_first_name: "A", account_last_name: "B", set_default: true };
+    const id = (await call("createDepositAccount", { body: account })).body.account_id;
+    expect((await call("getMerchant")).body.default_account_id).toBe(id);
+    expect((await call("deleteDepositAccount", { path: { account_id: id } })).status).toBe(200);
+    const merchant = (await call("getMerchant")).body;
+    expect(merchant.default_account_id).toBeUndefined();
+    expect(merchant.destination_accounts ?? {}).toEqual({});
+  });
+
+  it("child invoices of a split invoice follow their parent's status and paid_date", async () => {
+    const { control, call } = partner("pay@1.3.0");
+    const children = [
+      { cur: "IDR", amt: "1000" },
+      { cur: "IDR", amt: "2000" },
+    ];
+    const created = await call("createInvoice", { body: invoiceBody({ child_amounts: children, expiry: 5 }) });
+    expect(created.body.children).toHaveLength(2);
+    expect(created.body.children[0]).toMatchObject({ status: "Created", expiry: expect.any(Object) });
+    await control.act("invoice", created.body.invoice_id, "pay");
+    const listed = (await call("listInvoices")).body.urls[0];
+    expect(listed.children.map((c: { status: string }) => c.status)).toEqual(["Success", "Success"]);
+    expect(listed.children[0].paid_date).toEqual(listed.paid_date);
+  });
+});
+
 describe("pay@1.2.0", () => {
   it.each([100_000_000, 10_000_000_000, 2_147_483_647])("expiry %d hours: a valid timestamp, at most 10 years ahead", async (hours) => {
     const { control, call } = partner("pay@1.2.0");
