@@ -1,10 +1,10 @@
 /**
- * Disbursement and account opening (Disbursement and Account Opening Interface) in the sandbox,
+ * Disbursement (Disbursement and Account Opening Interface) in the sandbox,
  * with the requests a partner makes: `reference_id` unique per merchant, the Philippine address
  * rule, a create that answers a non-final status which the status refresh moves (only for the
  * source banks the refresh serves), `updated` and `processed` changing with the status, per-item
  * errors, the account inquiry answering about the account asked and refusing what it does not
- * serve, a request that fails storing nothing, and an application's lifecycle.
+ * serve, and a request that fails storing nothing.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,15 +14,10 @@ import { sandboxControl } from "../../../src/testing/index.js";
 import { send } from "./cases.js";
 
 let mock: MockServer;
-let opening: MockServer;
 beforeAll(async () => {
   mock = await startMock(findApi("disbursement@1.0.0"), { port: 0, sandbox: true });
-  opening = await startMock(findApi("account-opening@1.0.0"), { port: 0, sandbox: true });
 });
-afterAll(async () => {
-  await mock.close();
-  await opening.close();
-});
+afterAll(() => mock.close());
 
 const partner = () => {
   const credential = `dsb-${randomUUID()}`;
@@ -132,20 +127,5 @@ describe("disbursement@1.0.0", () => {
     expect(asked.body.bank_account.holder_name).toEqual(expect.any(String));
     const philippine = await call("inquireBankAccount", { bank_account: { bank: "PH_UB", number: "987654321" } });
     expect(philippine.status).toBe(400);
-  });
-});
-
-describe("account-opening@1.0.0", () => {
-  it("an application moves PENDING -> SENT -> PROCESSING -> CREATED; CREATED is final", async () => {
-    const credential = `ao-${randomUUID()}`;
-    const control = sandboxControl(opening.url, credential);
-    const call = (operationId: string, body: unknown) => send(opening.url, "account-opening@1.0.0", operationId, { credential, body });
-    const opened = await call("openAccount", { reference_id: "ref-1", bank_code: "DUMMY_BANK", product_code: "DUMMY_PRODUCT" });
-    const id = opened.body.application_id;
-    for (const action of ["send", "process", "approve"]) await control.act("application", id, action);
-    const status = await call("inquireApplicationStatus", { application_id: id });
-    expect(status.body).toEqual({ status: "CREATED", reference_id: "ref-1" });
-    expect(await control.act("application", id, "reject").catch((e) => e.status)).toBe(409);
-    expect((await control.events({ resourceId: id })).map((e) => e.to)).toEqual(["SENT", "PROCESSING", "CREATED"]);
   });
 });
