@@ -360,10 +360,14 @@ export function padded(body: string, n: number): string {
 
 /**
  * autocannon on one request sent with a distinct credential each time (`credentialHeader` set to
- * `bench-<n>`): in sandbox mode every request then touches its own state (a create makes one record
- * per credential, so no credential reaches the record bound), in static mode nothing changes (Prism
- * checks presence only).
+ * `bench-<n>`), cycling through 900 of them: in sandbox mode the requests spread over that many
+ * states (a create adds one record to its credential's state; the sandbox keeps at most 1000
+ * credentials and refuses a new one while all are in recent use, so more would measure its 507), in
+ * static mode nothing changes (Prism checks presence only).
  */
+/** Credentials the load cycles through: below the sandbox's credential bound (src/sandbox/store.ts LIMITS.credentials). */
+const CREDENTIAL_POOL = 900;
+
 export async function hammerCredentials(
   url: string,
   request: SpecRequest,
@@ -384,7 +388,7 @@ export async function hammerCredentials(
         headers: request.headers,
         body: request.body,
         setupRequest: (req: autocannon.Request) => {
-          const credential = `bench-${counter++}`;
+          const credential = `bench-${counter++ % CREDENTIAL_POOL}`;
           return { ...req, headers: { ...req.headers, [credentialHeader]: bearer ? `Bearer ${credential}` : credential } };
         },
       },
@@ -420,8 +424,8 @@ export interface SandboxThroughput {
 /**
  * Sandbox-mode throughput beside the static mode's, for one request of an API: `rounds` rounds of
  * the static mock (response cache off: every request through Prism) and the sandbox (Prism, then
- * the state, the answer built from it and validated), each `seconds` long, every request with a
- * fresh credential. Both servers are given (started by the caller, each in its own process); with
+ * the state, the answer built from it and validated), each `seconds` long, the requests spread
+ * over 900 credentials. Both servers are given (started by the caller, each in its own process); with
  * their pids, the server CPU time per request too (from /proc).
  */
 export async function measureSandboxThroughput(

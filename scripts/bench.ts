@@ -295,7 +295,7 @@ async function sandboxThroughput(): Promise<void> {
       "The same representative POST of each API, sent to the static mock with its response cache off (every",
       "request through the fast path or Prism's pipeline) and to the sandbox (`mock --sandbox`: the same path, then the",
       "credential's state, the answer built from it, shaped and validated against the response schema). Every",
-      `request carries a fresh credential, so each creates its own state. autocannon for ${options.duration} s per server`,
+      `request carries the next of 900 credentials in turn (the sandbox keeps 1000), each with its own state. autocannon for ${options.duration} s per server`,
       `and cell, as ${ROUNDS} rounds of the two one after another (req/s: mean of the rounds; ratio and p99: median).`,
       "",
       table(

@@ -73,14 +73,14 @@ export interface paths {
         };
         /**
          * Every credential's state, in summary
-         * @description One line per credential that has state on this mock: its label (the first 12 hex digits of its hash, never the credential), its record count, clock offset, queued errors and delivery log length. Records of other credentials are not shown. Any credential may call it.
+         * @description One line per credential that has state on this mock: its label (the first 12 hex digits of its hash, never the credential), its record count, clock offset, queued errors and delivery log length. Records of other credentials are not shown. Only for the sandbox's operator: it exists only when an operator token is set, and needs it in `X-Sandbox-Operator-Token`.
          */
         get: operations["listStates"];
         put?: never;
         post?: never;
         /**
          * Reset every credential's state
-         * @description Forgets everything kept for every credential on this mock. Any credential may call it; on a shared sandbox, prefer `resetState`.
+         * @description Forgets everything kept for every credential on this mock and cancels their queued callbacks. Only for the sandbox's operator: it exists only when an operator token is set, and needs it in `X-Sandbox-Operator-Token`. A test resets its own state with `resetState`.
          */
         delete: operations["resetAllStates"];
         options?: never;
@@ -268,7 +268,7 @@ export interface paths {
         get?: never;
         /**
          * Register a callback URL
-         * @description Sets the URL the provider's dashboard would hold for this webhook, for the credential. Refused (400) for a webhook whose URL the sources say comes from elsewhere (Pay's `invoicePaid` goes to the merchant's `webhook_url`, set with `createMerchant` or `updateMerchant`).
+         * @description Sets the URL the provider's dashboard would hold for this webhook, for the credential. Refused (400) for a webhook whose URL the sources say comes from elsewhere (Pay's `invoicePaid` goes to the merchant's `webhook_url`, set with `createMerchant` or `updateMerchant`), and for a URL the callback policy refuses: a link-local or cloud metadata address in any mode, and on a shared sandbox a target its operator does not allow (a URL set through the API itself is held to the same policy when the callback is sent).
          */
         put: operations["registerCallback"];
         post?: never;
@@ -417,6 +417,41 @@ export interface components {
             /** @description The sandbox's bounds. */
             limits: {
                 [key: string]: number;
+            };
+            /** @description The memory budget and its use: the JSON bytes of every credential's records, one budget for all the mocks the command line started (in a program, for every sandbox of the process unless it is given its own), the credentials with state on this mock and the callbacks waiting to be delivered. */
+            memory?: {
+                /**
+                 * Format: int64
+                 * @description The budget (256 MiB unless the operator sets `--sandbox-memory`).
+                 */
+                budget_bytes: number;
+                /**
+                 * Format: int64
+                 * @description What the records take now.
+                 */
+                used_bytes: number;
+                /**
+                 * Format: int32
+                 * @description Credentials with state on this mock (at most `limits.credentials`).
+                 */
+                credentials: number;
+                /**
+                 * Format: int32
+                 * @description Callbacks waiting to be delivered or retried on this mock.
+                 */
+                queued_callbacks: number;
+            };
+            /** @description How this sandbox is shared (see the document's description, "Local and shared"). */
+            sharing?: {
+                /**
+                 * @description `local`: bound to loopback, callbacks reach any http(s) target but link-local and metadata addresses; `shared`: bound to another interface, callbacks reach only `callback_allow`.
+                 * @enum {string}
+                 */
+                mode: "local" | "shared";
+                /** @description The hosts, `*.domains`, addresses and CIDR networks the operator allows callbacks to (used in shared mode). */
+                callback_allow: string[];
+                /** @description True when an operator token is set (then `GET`/`DELETE /_sandbox/state/all` exist). */
+                operator_token: boolean;
             };
             retry: components["schemas"]["RetryPolicy"];
         };
@@ -733,7 +768,7 @@ export interface components {
             /** @description The body sent. */
             payload?: unknown;
             /**
-             * @description `pending` (sending or waiting to retry), `delivered` (2xx), `failed` (no 2xx after every attempt), `skipped` (no URL).
+             * @description `pending` (sending or waiting to retry), `delivered` (2xx), `failed` (no 2xx after every attempt, or not sent: see `note`: a target the callback policy refuses, a full queue, a reset), `skipped` (no URL).
              * @enum {string}
              */
             state: "pending" | "delivered" | "failed" | "skipped";
@@ -759,11 +794,11 @@ export interface components {
                  * @description The receiver's HTTP status; 0 when the request failed.
                  */
                 status?: number;
-                /** @description Why the request failed, when it did. */
+                /** @description Why the request failed, when it did; absent on a shared sandbox, where the log does not tell an open port from a closed one. */
                 error?: string;
                 /**
                  * Format: int32
-                 * @description How long it took.
+                 * @description How long it took; absent on a shared sandbox for a request that failed (a failed attempt there always waits its whole timeout).
                  */
                 duration_ms?: number;
             }[];
@@ -880,7 +915,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The call carries no credential (`Authorization: Bearer <value>` or the API's API-key header). */
+        /** @description The call carries no credential (`Authorization: Bearer <value>` or the API's API-key header; another scheme such as `Basic` carries none, as on the APIs' own operations). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -909,6 +944,33 @@ export interface components {
         };
         /** @description A bound of the sandbox would be exceeded, or the call conflicts with the record's or event's state. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The call does not carry the sandbox operator's token in `X-Sandbox-Operator-Token` (the same answer for a wrong one). */
+        OperatorOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The sandbox has no operator token, so the operations over every credential do not exist. */
+        NoOperator: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No room for a new credential: the sandbox holds state for its limit of credentials (1000) and every one was used in the last 10 minutes, so the newcomer is refused rather than pushing out a partner at work. Retry later, or reset states you no longer need. */
+        SandboxFull: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1014,6 +1076,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     resetState: {
@@ -1035,6 +1098,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     listStates: {
@@ -1055,7 +1119,8 @@ export interface operations {
                     "application/json": components["schemas"]["StateSummary"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NoOperator"];
         };
     };
     resetAllStates: {
@@ -1076,7 +1141,8 @@ export interface operations {
                     "application/json": components["schemas"]["ResetResult"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NoOperator"];
         };
     };
     getResource: {
@@ -1110,6 +1176,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     updateResourceStatus: {
@@ -1151,6 +1218,7 @@ export interface operations {
             409: components["responses"]["MoveRefused"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     updateResourceWithAction: {
@@ -1273,6 +1341,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     registerCallback: {
@@ -1308,6 +1377,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     deleteCallback: {
@@ -1336,6 +1406,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     listDeliveries: {
@@ -1362,7 +1433,9 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryLog"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     getClock: {
@@ -1384,6 +1457,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     advanceClock: {
@@ -1412,6 +1486,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     listErrors: {
@@ -1433,6 +1508,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     createError: {
@@ -1462,6 +1538,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     deleteErrors: {
@@ -1483,6 +1560,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
 }

@@ -1,11 +1,67 @@
 /**
  * `bank-api-contracts mock [alias...] [--sandbox]` (also `npm run mock`): every API's contract mock on
- * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports.
+ * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports, sharing
+ * one memory budget; `--callback-allow`, `--operator-token-file` and `--sandbox-memory` set how it is
+ * shared (docs/guides/shared-sandbox.md).
  */
-import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
 import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
 import { integer } from "./options.js";
+import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
+import { SandboxBudget } from "../sandbox/store.js";
+import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
+
+/** `--callback-allow`: entries separated by commas, the option repeatable. */
+const callbackTargets = (value: string, previous: string[] = []): string[] => {
+  try {
+    return [...previous, ...parseCallbackAllow(value)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+interface MockCliOptions {
+  portBase: number;
+  host: string;
+  sandbox?: boolean;
+  callbackAllow?: string[];
+  operatorTokenFile?: string;
+  sandboxMemory?: number;
+}
+
+/**
+ * The sandbox options of the command line: one budget for every mock started; the token read from
+ * its file (or the environment), never from argv. A problem is misuse: one line and the hint, exit 2.
+ */
+function sandboxOptions(options: MockCliOptions, cmd: Command) {
+  const given = ["callbackAllow", "operatorTokenFile", "sandboxMemory"].filter((k) => options[k as keyof MockCliOptions] !== undefined);
+  if (!options.sandbox) {
+    if (given.length > 0) cmd.error(`error: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --sandbox`);
+    return false;
+  }
+  let operatorToken: string | undefined;
+  if (options.operatorTokenFile !== undefined) {
+    try {
+      operatorToken = readFileSync(options.operatorTokenFile, "utf8").trim();
+    } catch (error) {
+      cmd.error(`error: cannot read --operator-token-file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    if (operatorToken === "") cmd.error("error: --operator-token-file is empty");
+  }
+  try {
+    OperatorToken.from(operatorToken);
+    parseCallbackAllow(process.env[CALLBACK_ALLOW_ENV]);
+  } catch (error) {
+    cmd.error(`error: ${(error as Error).message}`);
+  }
+  return {
+    ...(options.callbackAllow ? { callbackAllow: options.callbackAllow } : {}),
+    ...(operatorToken ? { operatorToken } : {}),
+    budget: new SandboxBudget(options.sandboxMemory === undefined ? undefined : options.sandboxMemory * 1024 * 1024),
+  };
+}
 
 /** `mock [alias...]`: also what `npm run mock` runs. */
 export function defineMock(command: Command, ctx: CliContext): Command {
@@ -26,15 +82,30 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       "--sandbox",
       "stateful sandbox: keep what each credential creates, move statuses, send callbacks; control API under /_sandbox/ on each port",
     )
-    .action(async (aliases: string[], options: { portBase: number; host: string; sandbox?: boolean }, cmd: Command) => {
+    .option(
+      "--callback-allow <targets>",
+      `sandbox bound to a non-loopback --host: the hosts, *.domains, addresses and CIDR networks callbacks may reach, comma separated (default: $${CALLBACK_ALLOW_ENV}, else none)`,
+      callbackTargets,
+    )
+    .option(
+      "--operator-token-file <path>",
+      `sandbox: a file holding the operator token that GET/DELETE /_sandbox/state/all need (or set $${OPERATOR_TOKEN_ENV}; never the token itself on the command line)`,
+    )
+    .option(
+      "--sandbox-memory <MiB>",
+      "sandbox: the memory budget of every credential's records together (default 256)",
+      integer("--sandbox-memory", 1, 65536),
+    )
+    .action(async (aliases: string[], options: MockCliOptions, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
+      const sandbox = sandboxOptions(options, cmd);
       // Handlers first, so that a signal during start-up also ends the run cleanly.
       const { signal, dispose } = untilSignal();
       const { startMocks } = await needs("prism", () => import("../mock/index.js"));
       const started = Date.now();
       let mocks;
       try {
-        mocks = await startMocks(entries, { portBase: options.portBase, host: options.host, sandbox: options.sandbox === true });
+        mocks = await startMocks(entries, { portBase: options.portBase, host: options.host, sandbox });
       } catch (error) {
         dispose();
         throw new CliFailure(withPortOption(error, "move the mocks with --port-base <n> (they take n, n+1, ... in registry order)"));

@@ -19,30 +19,13 @@
  * Requests that choose an answer (`Prefer`, `__code`/`__example`/`__dynamic`/`__seed`, `__server`)
  * and operations with callbacks always go through Prism's pipeline.
  */
-import type { Operation } from "./server.js";
-import { type Diagnostic, ERROR, type prismRoute } from "./prism-parts.js";
+import { ERROR } from "./prism-parts.js";
+import type { Answer, Diagnostic, Operation, RouteFunction } from "./types.js";
 
 /** At most this many routes (method and path) are remembered. */
 const ROUTES_KEPT = 1000;
 /** One operation's answers are kept for at most this many kinds (Accept values times outcomes). */
 export const KINDS_KEPT = 64;
-
-/** A kept answer: what Prism sent for the first request of a kind. */
-export interface Answer {
-  status: number;
-  /** Headers in the order Prism's answer sets them. */
-  headers: Array<[string, string]>;
-  /** The body bytes; undefined when they are rebuilt per request (`listsFindings`). */
-  body: Buffer | undefined;
-  /** A problem+json answer (no `sl-violations` header). */
-  problem: boolean;
-  /** Prism's 422 problem whose body lists the request's findings. */
-  listsFindings: boolean;
-  /** Prism's findings on its own answer (the example against the response schema), prefixed "response". */
-  outputFindings: Diagnostic[];
-  /** The body Prism chose (the example), for an `answer` hook. */
-  example: unknown;
-}
 
 /* ------------------------------------------------------------------ routing */
 
@@ -92,7 +75,7 @@ export interface FastPath {
   keep(op: Operation, kind: string, answer: Answer): void;
 }
 
-export function createFastPath(operations: Operation[], routeCached: typeof prismRoute): FastPath {
+export function createFastPath(operations: Operation[], routeCached: RouteFunction): FastPath {
   const byMethod = new Map<string, Compiled[]>();
   const unroutable = operations.some((op) => !op.path.startsWith("/"));
   for (const op of operations) {

@@ -105,7 +105,8 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   let closeSandbox = () => {};
   if (options.sandbox) {
     const { createSandbox } = await import("../sandbox/index.js");
-    const sandbox = createSandbox(entry, loadDocument(specPath), options.sandbox === true ? {} : options.sandbox, specPath);
+    const sandboxOptions = { binding: host, ...(options.sandbox === true ? {} : options.sandbox) };
+    const sandbox = createSandbox(entry, loadDocument(specPath), sandboxOptions, specPath);
     hooks = sandbox.hooks;
     closeSandbox = sandbox.close;
   }

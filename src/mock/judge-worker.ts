@@ -1,13 +1,14 @@
 /**
- * The worker of judge.ts: decodes a large request body and validates the request against its
+ * The worker of judge-thread.ts: decodes a large request body and validates the request against its
  * operation with the functions the mock runs on smaller bodies. One message in, one reply out.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
 import { parentPort } from "node:worker_threads";
-import { decodeBody, type JudgeReply, type JudgeRequest, type Judgement } from "./judge.js";
+import type { JudgeReply, JudgeRequest, Judgement } from "./judge-thread.js";
 import { ERROR } from "./prism-parts.js";
-import type { Operation } from "./server.js";
-import { BODY_BYTES, type Element, inputFindings } from "./validate.js";
+import { decodeBody } from "./receive.js";
+import { BODY_BYTES, type Element, type Operation } from "./types.js";
+import { inputFindings } from "./validate.js";
 
 const operations = new Map<number, Operation>();
 

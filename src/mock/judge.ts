@@ -1,195 +1,54 @@
 /**
- * Isolation of large requests: a request body over LARGE_BODY_BYTES is decoded, parsed and
- * validated by a worker thread of its mock, not by the thread that answers every mock's requests.
- * Parsing a 10 MB JSON body takes the better part of a second of CPU; on the shared thread it would
- * hold up the answers of every other API served by the process (and of the docs server). The
- * worker runs the same functions the mock runs on smaller bodies (`decodeBody`, then validate.ts's
- * `inputFindings`), so the findings, and so the answer, are the same; the thread that answers only
- * routes the request and sends the answer.
- *
- * - One worker per mock server, started on its first large request (start-up pays nothing), ended
- *   after IDLE_MS without work and when the server closes; it does not keep the process alive.
- * - The operation a request is judged against is sent to the worker once (a structured copy); the
- *   worker keeps its compiled validators as the mock does.
- * - The parsed body comes back only when the answer needs it (an `answer` hook, callbacks) and the
- *   request is valid; an invalid one comes back as its findings, which are bounded (validation of a
- *   large body stops at its first violation).
- * - Bounds: the worker's heap (WORKER_HEAP_MB) and the time of one judgement (JUDGE_MS): past it,
- *   the worker is ended and the request fails (a 500 problem that says so); the next large request
- *   starts a new worker.
+ * Stage 3 of a request's way through the mock (server.ts): judge the request. Its body is decoded
+ * as prism-http-server hands it to Prism: here when it is small, by the worker thread of
+ * judge-thread.ts when it is over LARGE_BODY_BYTES (so that one API's large request does not hold
+ * up the others); then Prism's security check and request validation (validate.ts) find what Prism
+ * would find.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
-import { isJsonMediaType } from "../document/media.js";
-import type { Diagnostic } from "./prism-parts.js";
-import type { Operation } from "./server.js";
-import type { Element } from "./validate.js";
+import type { Exchange, MockContext } from "./context.js";
+import { Judge } from "./judge-thread.js";
+import { LARGE_BODY_BYTES } from "./limits.js";
+import { type BodyError, decodeBody, INVALID_JSON, parseBody } from "./receive.js";
+import { hasCallbacks } from "./route.js";
+import { type Diagnostic, type Element, JUDGED, type Operation } from "./types.js";
+import { inputFindings, securityFindings } from "./validate.js";
+
+export { decodeBody, Judge, LARGE_BODY_BYTES };
+
+/** The request with its body (up to LARGE_BODY_BYTES) decoded, as Prism's components see it; bad JSON is a BodyError (400). */
+export function decodeHere({ request, raw }: Exchange, element: Omit<Element, "body">): Element | BodyError {
+  try {
+    return { ...element, body: parseBody(request, raw) };
+  } catch (error) {
+    return error as BodyError;
+  }
+}
 
 /**
- * Bodies larger than this are judged by the worker, and validated up to their first violation
- * (validate.ts DEVIATIONS largeBody).
+ * A body over LARGE_BODY_BYTES: the worker decodes it and finds its violations against the
+ * operation Prism routes the request to (`fast`: the route stage's, else Prism's router); it comes
+ * back as its findings (JUDGED), the body itself only when the answer needs it.
  */
-export const LARGE_BODY_BYTES = 256 * 1024;
-/** A judgement takes at most this long (a 10 MB body takes well under a second). */
-export const JUDGE_MS = 30_000;
-/** A worker without work for this long ends; the next large request starts another. */
-const IDLE_MS = 60_000;
-/** The worker's heap limit: a 10 MB body parses into far less. */
-const WORKER_HEAP_MB = 512;
-
-/** `application/json` and `application/*+json`, as type-is decides for prism-http-server (a malformed value is not JSON). */
-function isJsonContentType(value: string | undefined): boolean {
-  return value === "application/json" || isJsonMediaType(value);
+export async function judgeLarge(
+  context: MockContext,
+  { raw }: Exchange,
+  element: Omit<Element, "body">,
+  fast: Operation | undefined,
+): Promise<Element | BodyError> {
+  const operation = fast ?? context.router.operation(element);
+  const wantBody = context.hooks.answer !== undefined || hasCallbacks(operation);
+  context.judge ??= new Judge();
+  const judgement = await context.judge.judge(operation, element, raw.bytes, wantBody);
+  if (judgement.invalidJson) return INVALID_JSON();
+  return { ...element, body: judgement.body, [JUDGED]: { operation, findings: judgement.findings } };
 }
 
-/** The body as prism-http-server hands it to Prism: parsed JSON for a JSON Content-Type, else the text; `invalid` for bad JSON. */
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined): { value: unknown } | "invalid" {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  if (!isJsonContentType(contentType)) return { value: text };
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return "invalid";
-  }
-}
-
-/** What the worker found. */
-export type Judgement =
-  | { invalidJson: true }
-  | {
-      invalidJson: false;
-      /** validate.ts's inputFindings for the operation (undefined: none, or no operation). */
-      findings: Diagnostic[] | undefined;
-      /** The parsed body, when asked for and the request is valid. */
-      body?: unknown;
-    };
-
-/** A request to judge: the element without its body, the operation (if Prism routes it to one) and the body's bytes. */
-export interface JudgeRequest {
-  id: number;
-  /** The operation's number in this judge, and the operation itself the first time it is sent. */
-  operation?: { key: number; value?: Operation };
-  element: Omit<Element, "body">;
-  bytes: Uint8Array;
-  wantBody: boolean;
-}
-
-export type JudgeReply = { id: number; judgement: Judgement } | { id: number; failure: string };
-
-/** How to start the worker: the compiled module, or (running from source) the TypeScript one through tsx. */
-function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./judge-worker.js", import.meta.url), options);
-  // tsx's ES module entry (its package exports `import` condition), next to the CommonJS one require finds.
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
-  const entry = new URL("./judge-worker.ts", import.meta.url).href;
-  const code = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(code, { ...options, eval: true });
-}
-
-export class Judge {
-  readonly #timeoutMs: number;
-  readonly #idleMs: number;
-  #worker: Worker | undefined;
-  #nextId = 1;
-  readonly #pending = new Map<number, { resolve: (j: Judgement) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
-  /** Operations sent to the current worker, by object. */
-  #sent = new WeakMap<Operation, number>();
-  #nextKey = 1;
-  #idle: NodeJS.Timeout | undefined;
-  /** Judgements made (for the server's stats). */
-  count = 0;
-
-  /** `timeoutMs` and `idleMs` (JUDGE_MS and a minute by default) are options for tests. */
-  constructor({ timeoutMs = JUDGE_MS, idleMs = IDLE_MS }: { timeoutMs?: number; idleMs?: number } = {}) {
-    this.#timeoutMs = timeoutMs;
-    this.#idleMs = idleMs;
-  }
-
-  /** Whether a worker is running now. */
-  get running(): boolean {
-    return this.#worker !== undefined;
-  }
-
-  /** Judges a large body: its decoding, and its findings against `operation` when Prism routes the request to one. */
-  judge(operation: Operation | undefined, element: Omit<Element, "body">, bytes: Buffer, wantBody: boolean): Promise<Judgement> {
-    const worker = this.#ensure();
-    const id = this.#nextId++;
-    let op: JudgeRequest["operation"];
-    if (operation) {
-      const key = this.#sent.get(operation);
-      if (key !== undefined) op = { key };
-      else {
-        op = { key: this.#nextKey++, value: operation };
-        this.#sent.set(operation, op.key);
-      }
-    }
-    // The bytes are moved to the worker when they own their memory, else copied (a slice of a shared pool must not move).
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const payload = own ? bytes : Uint8Array.prototype.slice.call(bytes);
-    const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody };
-    return new Promise<Judgement>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#fail(new Error(`judging a request body took more than ${this.#timeoutMs} ms; the worker was stopped`));
-      }, this.#timeoutMs);
-      timer.unref();
-      this.#pending.set(id, { resolve, reject, timer });
-      this.count++;
-      worker.postMessage(message, [payload.buffer as ArrayBuffer]);
-    });
-  }
-
-  close(): Promise<void> {
-    const worker = this.#worker;
-    this.#fail(new Error("the mock was closed"));
-    return worker ? worker.terminate().then(() => undefined) : Promise.resolve();
-  }
-
-  #ensure(): Worker {
-    if (this.#idle) clearTimeout(this.#idle);
-    this.#idle = undefined;
-    if (this.#worker) return this.#worker;
-    const worker = startWorker();
-    worker.unref();
-    worker.on("message", (reply: JudgeReply) => {
-      const pending = this.#pending.get(reply.id);
-      if (!pending) return;
-      this.#pending.delete(reply.id);
-      clearTimeout(pending.timer);
-      if ("failure" in reply) pending.reject(new Error(`judging a request body failed: ${reply.failure}`));
-      else pending.resolve(reply.judgement);
-      if (this.#pending.size === 0 && this.#worker === worker) {
-        this.#idle = setTimeout(() => this.#fail(undefined), this.#idleMs);
-        this.#idle.unref();
-      }
-    });
-    worker.on("error", (error) => {
-      if (this.#worker === worker) this.#fail(new Error(`the worker judging request bodies failed: ${error.message}`));
-    });
-    worker.on("exit", () => {
-      if (this.#worker === worker) this.#fail(new Error("the worker judging request bodies stopped"));
-    });
-    this.#worker = worker;
-    this.#sent = new WeakMap();
-    return worker;
-  }
-
-  /** Ends the current worker; its pending judgements fail with `error`. */
-  #fail(error: Error | undefined): void {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    if (this.#idle) clearTimeout(this.#idle);
-    this.#idle = undefined;
-    for (const [id, pending] of this.#pending) {
-      this.#pending.delete(id);
-      clearTimeout(pending.timer);
-      pending.reject(error ?? new Error("the worker judging request bodies stopped"));
-    }
-    void worker?.terminate();
-  }
+/**
+ * What Prism's checks find in a request of `operation`: the security check's finding first, then
+ * the input's (validate.ts; for a large body, what the worker found); empty when it is valid.
+ */
+export function findingsOf(operation: Operation, input: Element): Diagnostic[] {
+  const security = securityFindings(operation, input);
+  const invalid = inputFindings(operation, input);
+  return security && invalid ? [...security, ...invalid] : (security ?? invalid ?? []);
 }

@@ -7,23 +7,14 @@
  */
 import { createRequire } from "node:module";
 import type { IHttpRequest } from "@stoplight/prism-http";
-import type { Operation } from "./server.js";
+import type { Diagnostic, Either, Operation, ProblemError } from "./types.js";
+
+export type { Diagnostic, Either, ProblemError };
 
 const require = createRequire(import.meta.url);
 const fromPrism = createRequire(require.resolve("@stoplight/prism-http"));
 const dist = (path: string) => fromPrism(`@stoplight/prism-http/dist/${path}`);
 const server = (path: string) => require(`@stoplight/prism-http-server/dist/${path}`);
-
-export type Either<L, R> = { _tag: "Left"; left: L } | { _tag: "Right"; right: R };
-
-/** A finding as Prism's validators report it (IPrismDiagnostic); severity 0 Error, 1 Warning, 2 Information, 3 Hint. */
-export interface Diagnostic {
-  path?: string[];
-  code?: string | number;
-  message: string;
-  severity: number;
-  tags?: string[];
-}
 
 export const ERROR = 0;
 export const WARNING = 1;
@@ -125,12 +116,6 @@ export const prismValidateSecurity = validator.validateSecurity as (options: {
 export const createUnprocessableEntityResponse = dist("mocker/index.js").createUnprocessableEntityResponse as (
   validations: Diagnostic[],
 ) => ProblemError;
-
-export interface ProblemError extends Error {
-  status?: number;
-  detail?: string;
-  additional?: { headers?: Record<string, string>; validation?: unknown[] };
-}
 
 const types = dist("types.js");
 const mockerErrors = dist("mocker/errors.js");

@@ -15,19 +15,16 @@
  * instance (server.ts), so Prism's own pipeline and the mock's fast path judge a request alike.
  */
 import { parseMediaType } from "../document/media.js";
-import { LARGE_BODY_BYTES } from "./judge.js";
-import type { Operation } from "./server.js";
+import { LARGE_BODY_BYTES } from "./limits.js";
 import {
   addFormats,
   type AjvInstance,
   ajvClasses,
   convertAjvErrors,
-  type Diagnostic,
   dateTimeFormat,
   type Deserializer,
   deserializers,
   ERROR,
-  type Either,
   findSecurityHandler,
   INFORMATION,
   INPUT,
@@ -47,6 +44,7 @@ import {
   apiKeyInHeader,
   wildcardMediaTypeMatch as wildcardMatch,
 } from "./prism-parts.js";
+import { BODY_BYTES, type Diagnostic, type Either, type Element, JUDGED, type Operation } from "./types.js";
 
 /**
  * Where the mock deliberately answers differently from stock Prism, each applied here
@@ -80,26 +78,7 @@ export const DEVIATIONS = [
 ] as const;
 
 export { LARGE_BODY_BYTES };
-
-/** What the server adds to Prism's request object: the body's size in bytes. */
-export const BODY_BYTES = Symbol("bodyBytes");
-
-/**
- * What the server adds for a large body judged by its worker (judge.ts): the operation it was
- * judged against and the findings; the body itself may have stayed in the worker.
- */
-export const JUDGED = Symbol("judged");
-
-/** The request as Prism's components see it (IHttpRequest), with the body's size. */
-export interface Element {
-  method: string;
-  url: { path: string; baseUrl?: string; query?: Record<string, string | string[]> };
-  /** Node's request headers: names in lower case. */
-  headers?: Record<string, string | string[] | undefined>;
-  body?: unknown;
-  [BODY_BYTES]?: number;
-  [JUDGED]?: { operation: Operation | undefined; findings: Diagnostic[] | undefined };
-}
+export { BODY_BYTES, type Element, JUDGED };
 
 /* ------------------------------------------------------------------ Ajv, as Prism sets it up */
 

@@ -35,8 +35,10 @@ export interface SandboxControl {
   describe(): Promise<SandboxSchemas["SandboxDescription"]>;
   state(): Promise<SandboxSchemas["State"]>;
   reset(): Promise<SandboxSchemas["ResetResult"]>;
-  listStates(): Promise<SandboxSchemas["StateSummary"]>;
-  resetAll(): Promise<SandboxSchemas["ResetResult"]>;
+  /** Every credential's state in summary: the sandbox operator's call, with the operator token (X-Sandbox-Operator-Token). */
+  listStates(operatorToken: string): Promise<SandboxSchemas["StateSummary"]>;
+  /** Resets every credential's state: the sandbox operator's call, with the operator token. */
+  resetAll(operatorToken: string): Promise<SandboxSchemas["ResetResult"]>;
   record(resource: string, id: string): Promise<SandboxSchemas["Record"]>;
   setStatus(resource: string, id: string, status: string, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["StatusMove"]>;
   /** Takes a named action of the record's lifecycle (`pay`, `fail`, `expire`, `cancel`...). */
@@ -79,8 +81,8 @@ export function sandboxControl(mockUrl: string, credential: string, options: { f
     describe: () => unwrap(client.GET("/_sandbox")),
     state: () => unwrap(client.GET("/_sandbox/state")),
     reset: () => unwrap(client.DELETE("/_sandbox/state")),
-    listStates: () => unwrap(client.GET("/_sandbox/state/all")),
-    resetAll: () => unwrap(client.DELETE("/_sandbox/state/all")),
+    listStates: (operatorToken) => unwrap(client.GET("/_sandbox/state/all", { headers: { "x-sandbox-operator-token": operatorToken } })),
+    resetAll: (operatorToken) => unwrap(client.DELETE("/_sandbox/state/all", { headers: { "x-sandbox-operator-token": operatorToken } })),
     record: (resource, id) => unwrap(client.GET("/_sandbox/resources/{resource}/{id}", { params: path(resource, id) })),
     setStatus: (resource, id, status, { deliverTwice } = {}) =>
       unwrap(

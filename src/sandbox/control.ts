@@ -15,7 +15,9 @@ import { type ResourceDeclaration, KINDS } from "./declaration.js";
 import { displayUrl, hasUserinfo } from "./delivery.js";
 import { ControlError, type ForcedRule, MAX_LATENCY_MS, type SandboxEngine, type StatusMove } from "./engine.js";
 import { MoveRefused, movesFrom, type SandboxEvent } from "./lifecycle.js";
-import { type CredentialState, type DeliveryEntry, LIMITS, LimitError, type StoredRecord } from "./store.js";
+import { OPERATOR_HEADER } from "./operator.js";
+import { TargetRefused } from "./targets.js";
+import { CapacityError, type CredentialState, type DeliveryEntry, LIMITS, LimitError, type StoredRecord } from "./store.js";
 import { newId } from "./template.js";
 
 /** The control API's OpenAPI document, shipped with the package. */
@@ -30,6 +32,7 @@ const REASONS: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  507: "Insufficient Storage",
 };
 
 type Json = any;
@@ -144,11 +147,13 @@ export class ControlApi {
       const failure =
         error instanceof ControlError
           ? error
-          : error instanceof LimitError
-            ? new ControlError(409, error.message)
-            : error instanceof MoveRefused
-              ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
-              : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
+          : error instanceof CapacityError
+            ? new ControlError(507, error.message)
+            : error instanceof LimitError
+              ? new ControlError(409, error.message)
+              : error instanceof MoveRefused
+                ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
+                : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
       const problem = {
         type: "about:blank",
         title: REASONS[failure.status] ?? "Internal Server Error",
@@ -174,7 +179,11 @@ export class ControlApi {
   }
 
   private credential(request: IncomingMessage): string {
-    const value = this.engine.controlCredential(request.headers);
+    // Only the Bearer scheme carries a credential, as on the APIs' own operations (Basic ... is no credential).
+    const authorization = request.headers.authorization;
+    const headers =
+      authorization === undefined || /^bearer\s/i.test(authorization) ? request.headers : { ...request.headers, authorization: undefined };
+    const value = this.engine.controlCredential(headers);
     if (!value) {
       throw new ControlError(
         401,
@@ -229,6 +238,8 @@ export class ControlApi {
       return this.documentText;
     }
     if (route.operationId === "getSandbox") return { status: 200, body: this.describe() };
+    this.checkQuery(route.operationId, url);
+    if (route.operationId === "listStates" || route.operationId === "resetAllStates") return this.overAll(request, url, route.operationId);
     const credential = this.credential(request);
     const body = ["POST", "PUT"].includes(route.method) ? this.parseBody(request, raw, route.operationId) : undefined;
     const state = engine.store.forCredential(credential);
@@ -239,21 +250,6 @@ export class ControlApi {
       case "resetState":
         engine.store.reset(credential);
         return { status: 200, body: { reset: 1 } };
-      case "listStates":
-        return {
-          status: 200,
-          body: {
-            credentials: engine.store.all().map((s) => ({
-              credential: s.label,
-              records: s.count,
-              clock_offset_seconds: Math.round(s.clockOffsetMs / 1000),
-              errors: s.errors.length,
-              deliveries: s.deliveries.length,
-            })),
-          },
-        };
-      case "resetAllStates":
-        return { status: 200, body: { reset: engine.store.reset() } };
       case "getResource": {
         const record = this.record(state, decode(match[1], "resource"), decode(match[2], "id"));
         return { status: 200, body: this.recordView(record) };
@@ -321,6 +317,12 @@ export class ControlApi {
         }
         if (hasUserinfo(url))
           throw new ControlError(400, "url must not carry a user name or password (the sandbox does not send them)", "url");
+        try {
+          engine.deliverer.targets.check(url);
+        } catch (error) {
+          if (error instanceof TargetRefused) throw new ControlError(400, error.message, "url");
+          throw error;
+        }
         state.callbackUrls.set(webhook, url);
         return { status: 200, body: { webhook, url: shown } };
       }
@@ -403,6 +405,51 @@ export class ControlApi {
       }
     }
     throw new ControlError(404, `no control operation ${route.operationId}`);
+  }
+
+  /** The query parameters against the control document (their schemas' limits): 400 naming the parameter. */
+  private checkQuery(operationId: string, url: URL): void {
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) query[name] ??= value;
+    const { violations } = this.validator.validateRequest({ operationId, params: { query }, body: undefined });
+    const wrong = violations.filter((v) => v.in === "query");
+    if (wrong.length > 0) {
+      throw new ControlError(400, wrong.map((v) => `${v.path.slice("query.".length)}: ${v.message}`).join("; "), wrong[0].path.slice(6));
+    }
+  }
+
+  /**
+   * The operations over every credential: absent (404) unless the sandbox has an operator token,
+   * then only for a call that carries it (401 otherwise, the same answer for a wrong or missing one).
+   */
+  private overAll(request: IncomingMessage, url: URL, operationId: string): { status: number; body: Json } {
+    const operator = this.engine.operator;
+    if (!operator) {
+      throw new ControlError(
+        404,
+        `no control operation at ${url.pathname}: the operations over every credential exist only when the sandbox's operator sets a token (see ${CONTROL_PREFIX}/openapi.yaml)`,
+      );
+    }
+    if (!operator.matches(request.headers[OPERATOR_HEADER])) {
+      throw new ControlError(
+        401,
+        `this operation acts on every credential's state: it needs the sandbox operator's token in ${OPERATOR_HEADER}`,
+      );
+    }
+    const store = this.engine.store;
+    if (operationId === "resetAllStates") return { status: 200, body: { reset: store.reset() } };
+    return {
+      status: 200,
+      body: {
+        credentials: store.all().map((s) => ({
+          credential: s.label,
+          records: s.count,
+          clock_offset_seconds: Math.round(s.clockOffsetMs / 1000),
+          errors: s.errors.length,
+          deliveries: s.deliveries.length,
+        })),
+      },
+    };
   }
 
   /** The error statuses (400-599) an operation declares; a range (`4XX`) or `default` stands for each status it covers. */
@@ -602,6 +649,16 @@ export class ControlApi {
       operations,
       webhooks: Object.keys(engine.doc.webhooks ?? {}),
       limits,
+      memory: {
+        budget_bytes: engine.store.budget.limit,
+        used_bytes: engine.store.budget.used,
+        credentials: engine.store.size,
+        queued_callbacks: engine.deliverer.queued(),
+      },
+      sharing: {
+        ...engine.deliverer.targets.describe(),
+        operator_token: engine.operator !== undefined,
+      },
       retry: {
         attempts: policy.attempts,
         base_delay_ms: policy.baseDelayMs,

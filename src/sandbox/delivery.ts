@@ -10,11 +10,19 @@
  * attempt is recorded in the credential's delivery log (src/sandbox/store.ts), which the control
  * API shows. This retry policy is the sandbox's own: the sources do not show the provider's.
  * Nothing is sent to a URL with userinfo or to a reserved example domain (the specs' examples use
- * them): such an event is logged as failed with the reason.
+ * them), nor to a target the callback policy (./targets.ts) refuses: such an event is logged as
+ * failed with the reason. On a shared sandbox (the policy's `opaque`), a failed attempt is logged
+ * without its error or duration, and the next attempt waits as if it had run its whole timeout, so
+ * the log cannot tell an open port from a closed or filtered one.
+ *
+ * The queue is bounded: at most LIMITS.deliveryQueue events wait per credential and
+ * LIMITS.deliveryQueueTotal per mock; an event beyond is logged as failed and not sent. Resetting or
+ * dropping a credential's state (`cancel`) cancels what was queued for it, in flight included.
  */
 import { randomUUID } from "node:crypto";
 import { sendCallback } from "../callbacks/send.js";
 import { type CredentialState, type DeliveryEntry, LIMITS } from "./store.js";
+import { TargetPolicy, TargetRefused } from "./targets.js";
 
 export interface RetryPolicy {
   /** Attempts per delivery, the first included (1-10). */
@@ -87,7 +95,17 @@ export interface DelivererOptions {
   /** Registry the alias is looked up in (default: the package's own). */
   registry?: string;
   retry?: Partial<RetryPolicy>;
+  /** Where callbacks may go (default: a local policy: anything but link-local and metadata addresses). */
+  targets?: TargetPolicy;
+  /** fetch used to deliver (tests); default: the policy's, which checks each resolved address. */
   fetch?: typeof fetch;
+}
+
+/** A credential's place in the delivery queue. */
+interface Lane {
+  tail: Promise<void>;
+  waiting: number;
+  cancelled: AbortController;
 }
 
 export interface CallbackEvent {
@@ -106,14 +124,18 @@ export interface CallbackEvent {
 
 export class Deliverer {
   readonly policy: RetryPolicy;
-  private readonly queues = new WeakMap<CredentialState, Promise<void>>();
+  readonly targets: TargetPolicy;
+  private readonly lanes = new WeakMap<CredentialState, Lane>();
   private readonly pending = new Set<Promise<void>>();
   private readonly closing = new AbortController();
   private readonly fetch: typeof fetch;
+  /** Events waiting or being delivered, every credential together. */
+  private waiting = 0;
 
   constructor(private readonly options: DelivererOptions) {
     this.policy = boundedRetry(options.retry);
-    const base = options.fetch ?? fetch;
+    this.targets = options.targets ?? new TargetPolicy();
+    const base = options.fetch ?? this.targets.fetch;
     // Never follow a redirect: a 3xx is an answer like any other non-2xx.
     this.fetch = ((input: RequestInfo | URL, init?: RequestInit) => base(input, { ...init, redirect: "manual" })) as typeof fetch;
   }
@@ -161,13 +183,53 @@ export class Deliverer {
       state.log(entry);
       return entry;
     }
+    try {
+      this.targets.check(event.url);
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      entry.state = "failed";
+      entry.note = error.message;
+      state.log(entry);
+      return entry;
+    }
+    let lane = this.lanes.get(state);
+    if (!lane) {
+      lane = { tail: Promise.resolve(), waiting: 0, cancelled: new AbortController() };
+      this.lanes.set(state, lane);
+    }
+    if (lane.waiting >= LIMITS.deliveryQueue || this.waiting >= LIMITS.deliveryQueueTotal) {
+      entry.state = "failed";
+      entry.note =
+        lane.waiting >= LIMITS.deliveryQueue
+          ? `${LIMITS.deliveryQueue} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`
+          : `${LIMITS.deliveryQueueTotal} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`;
+      state.log(entry);
+      return entry;
+    }
     state.log(entry);
-    const previous = this.queues.get(state) ?? Promise.resolve();
-    const run = previous.then(() => this.deliver(entry, event.url!));
-    this.queues.set(state, run);
+    const current = lane;
+    current.waiting++;
+    this.waiting++;
+    const run = current.tail.then(() => this.deliver(entry, event.url!, current.cancelled.signal));
+    current.tail = run;
     this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    void run.finally(() => {
+      current.waiting--;
+      this.waiting--;
+      this.pending.delete(run);
+    });
     return entry;
+  }
+
+  /** How many events wait to be delivered for `state` (undefined: every credential together). */
+  queued(state?: CredentialState): number {
+    return state === undefined ? this.waiting : (this.lanes.get(state)?.waiting ?? 0);
+  }
+
+  /** Cancels every delivery queued for a credential (its state was reset or dropped), the one in flight included. */
+  cancel(state: CredentialState): void {
+    this.lanes.get(state)?.cancelled.abort();
+    this.lanes.delete(state);
   }
 
   /** Resolves when every delivery queued so far has finished (delivered, failed or cancelled). */
@@ -180,23 +242,31 @@ export class Deliverer {
     this.closing.abort();
   }
 
-  private wait(ms: number): Promise<boolean> {
-    if (this.closing.signal.aborted) return Promise.resolve(false);
+  private wait(ms: number, cancelled: AbortSignal): Promise<boolean> {
+    if (this.closing.signal.aborted || cancelled.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.closing.signal.removeEventListener("abort", stop);
+        cancelled.removeEventListener("abort", stop);
         resolve(true);
       }, ms);
       const stop = () => {
         clearTimeout(timer);
+        this.closing.signal.removeEventListener("abort", stop);
+        cancelled.removeEventListener("abort", stop);
         resolve(false);
       };
       this.closing.signal.addEventListener("abort", stop, { once: true });
+      cancelled.addEventListener("abort", stop, { once: true });
     });
   }
 
-  private async attempt(entry: DeliveryEntry, url: string): Promise<boolean> {
+  private async attempt(entry: DeliveryEntry, url: string, cancelled: AbortSignal): Promise<boolean> {
     const started = performance.now();
+    const send = this.fetch;
+    // A cancelled credential's attempt in flight is aborted too.
+    const fetchWithCancel = ((input: RequestInfo | URL, init?: RequestInit) =>
+      send(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, cancelled]) : cancelled })) as typeof fetch;
     let status = 0;
     let error: string | undefined;
     try {
@@ -206,7 +276,7 @@ export class Deliverer {
         idempotencyKey: entry.idempotencyKey,
         timeoutMs: this.policy.timeoutMs,
         registry: this.options.registry,
-        fetch: this.fetch,
+        fetch: fetchWithCancel,
       });
       const delivery = result.deliveries[0];
       status = delivery.status;
@@ -214,31 +284,39 @@ export class Deliverer {
     } catch (failure) {
       error = (failure as Error).message;
     }
+    const elapsed = performance.now() - started;
+    const opaque = this.targets.opaque;
     if (entry.attempts.length < LIMITS.attemptsLogged) {
       entry.attempts.push({
-        at: new Date().toISOString(),
+        at: new Date(Date.now() - elapsed).toISOString(),
         status,
-        ...(error ? { error } : {}),
-        durationMs: Math.round(performance.now() - started),
+        // A shared sandbox shows neither why nor how fast an attempt failed (a port scanner's answers).
+        ...(error && !opaque ? { error } : {}),
+        ...(opaque && status === 0 ? {} : { durationMs: Math.round(elapsed) }),
       });
     }
-    return status >= 200 && status < 300;
+    const ok = status >= 200 && status < 300;
+    // ... and a failure takes as long as the attempt's whole timeout before anything else happens.
+    if (opaque && status === 0 && elapsed < this.policy.timeoutMs) await this.wait(this.policy.timeoutMs - elapsed, cancelled);
+    return ok;
   }
 
-  private async deliver(entry: DeliveryEntry, url: string): Promise<void> {
+  private async deliver(entry: DeliveryEntry, url: string, cancelled: AbortSignal): Promise<void> {
     for (let time = 1; time <= entry.times; time++) {
       let ok = false;
       for (let n = 1; n <= this.policy.attempts; n++) {
-        if (this.closing.signal.aborted) break;
-        if (n > 1 && !(await this.wait(backoff(this.policy, n)))) break;
-        ok = await this.attempt(entry, url);
+        if (this.closing.signal.aborted || cancelled.aborted) break;
+        if (n > 1 && !(await this.wait(backoff(this.policy, n), cancelled))) break;
+        ok = await this.attempt(entry, url, cancelled);
         if (ok) break;
       }
       if (!ok) {
         entry.state = "failed";
-        entry.note = this.closing.signal.aborted
-          ? "the sandbox stopped before the delivery succeeded"
-          : `no 2xx answer after ${this.policy.attempts} attempt(s)`;
+        entry.note = cancelled.aborted
+          ? "the credential's state was reset or dropped before the delivery succeeded"
+          : this.closing.signal.aborted
+            ? "the sandbox stopped before the delivery succeeded"
+            : `no 2xx answer after ${this.policy.attempts} attempt(s)`;
         return;
       }
       entry.deliveredCount++;

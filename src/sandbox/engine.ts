@@ -35,10 +35,12 @@ import { type Declaration, type ResourceDeclaration, declarationOf } from "./dec
 import { Deliverer, type RetryPolicy } from "./delivery.js";
 import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./lifecycle.js";
 import { plain, shape } from "./shape.js";
+import type { OperatorToken } from "./operator.js";
+import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
 import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
 
-export interface SandboxOptions {
+export interface SandboxOptions extends SharedSandboxOptions {
   /** Declaration to use instead of `sandbox.yaml` beside the API's root spec. */
   declarationPath?: string;
   /** Registry the API is looked up in when callbacks are sent (default: the package's own). */
@@ -168,7 +170,9 @@ function pathMatcher(template: string): (path: string) => Record<string, string>
 }
 
 export class SandboxEngine {
-  readonly store = new SandboxStore();
+  readonly store: SandboxStore;
+  /** The operator's token; without one, the operations over every credential do not exist. */
+  readonly operator: OperatorToken | undefined;
   readonly declaration: Declaration | undefined;
   readonly deliverer: Deliverer;
   readonly operations: Operation[];
@@ -194,13 +198,23 @@ export class SandboxEngine {
     this.declaration = declarationOf(entry, doc, options.declarationPath, this.statusChecks);
     this.operations = operations(doc);
     this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
-    this.deliverer = new Deliverer({ alias: entry.alias, registry: options.registry, retry: options.retry, fetch: options.fetch });
+    const shared = sharedSettings(options);
+    this.operator = shared.operator;
+    this.deliverer = new Deliverer({
+      alias: entry.alias,
+      registry: options.registry,
+      retry: options.retry,
+      fetch: options.fetch,
+      targets: shared.targets,
+    });
+    this.store = new SandboxStore({ budget: shared.budget, onDrop: (state) => this.deliverer.cancel(state) });
   }
 
   close(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.deliverer.close();
+    this.store.reset(); // gives the memory budget back
   }
 
   operation(operationId: string): Operation | undefined {
@@ -253,7 +267,13 @@ export class SandboxEngine {
   answer(request: SandboxRequest): SandboxAnswer | undefined {
     const op = this.operation(request.operationId);
     if (!op) return undefined;
-    const state = this.store.forCredential(this.credentialOf(op, request.headers, request.query));
+    let state: CredentialState;
+    try {
+      state = this.store.forCredential(this.credentialOf(op, request.headers, request.query));
+    } catch (error) {
+      if (!(error instanceof LimitError)) throw error;
+      return limitAnswer(error);
+    }
     this.tick(state, "expiry");
     const forced = (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
     if (forced) {
@@ -276,11 +296,7 @@ export class SandboxEngine {
     } catch (error) {
       if (error instanceof Rollback) return error.answer;
       if (!(error instanceof LimitError)) throw error;
-      return {
-        status: 507,
-        headers: { "Content-Type": "application/problem+json" },
-        body: { type: "about:blank", title: "Sandbox limit reached", status: 507, detail: error.message },
-      };
+      return limitAnswer(error);
     }
   }
 
@@ -314,7 +330,19 @@ export class SandboxEngine {
 
   /** The findings of the contract validator on an answer, as sl-violations. */
   validateAnswer(operationId: string, answer: SandboxAnswer): AnswerViolation[] {
-    if (answer.status === 507) return []; // the sandbox's own limit answer, not the API's
+    if (answer.status === 507) {
+      // The sandbox's own limit answer: a deviation from the contract when the operation does not declare 507.
+      const op = this.operation(operationId);
+      if (op && responseKey(op, 507) !== undefined) return [];
+      return [
+        {
+          location: ["response", "status"],
+          severity: "Error",
+          code: "sandbox-limit",
+          message: `507 is the sandbox's own answer when one of its bounds is reached (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
+        },
+      ];
+    }
     const { violations } = this.validator.validateResponse({ operationId, status: answer.status, body: answer.body });
     return toSlViolations(violations);
   }
@@ -431,6 +459,7 @@ export class SandboxEngine {
         undo.push(() => {
           state.of(record.resource).set(record.id, record);
           state.bytes += record.bytes;
+          state.budget.add(record.bytes);
           state.count += 1;
         });
     };
@@ -811,6 +840,13 @@ export class SandboxEngine {
     return moves;
   }
 }
+
+/** The answer when a sandbox bound is reached (its own status, reported as a deviation by validateAnswer). */
+const limitAnswer = (error: LimitError): SandboxAnswer => ({
+  status: 507,
+  headers: { "Content-Type": "application/problem+json" },
+  body: { type: "about:blank", title: "Sandbox limit reached", status: 507, detail: error.message },
+});
 
 const NOT_FOUND = Symbol("not found");
 

@@ -6,7 +6,7 @@
  * answers 401, 404, 405, 415 or 422 gets exactly Prism's answer. See README.md in this folder.
  */
 import type { Doc } from "../document/index.js";
-import type { MockHooks } from "../mock/server.js";
+import type { MockHooks } from "../mock/types.js";
 import type { ApiEntry } from "../registry.js";
 import { ControlApi } from "./control.js";
 import { SandboxEngine, type SandboxOptions } from "./engine.js";

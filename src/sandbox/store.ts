@@ -5,9 +5,13 @@
  * resource, its clock offset, the callback URLs registered for it, the error statuses queued for
  * its next calls and its callback delivery log.
  *
- * Everything is bounded (see LIMITS): records and bytes per credential, credentials per instance
- * (the least recently used bucket is dropped when a new credential arrives at the limit), queued
- * errors, delivery log entries, clock advance.
+ * Everything is bounded (see LIMITS): records and bytes per credential, one memory budget for every
+ * store that shares it (SandboxBudget: by default one for the whole process), credentials per
+ * instance, queued errors, delivery log entries, clock advance. At the credential limit a new
+ * credential takes the place of the least recently used one only when that one has been idle for
+ * `evictIdleSeconds`; otherwise the newcomer is refused (CapacityError, answered 507), so a flood of
+ * made-up credentials never pushes out a partner who is working. A record's size is the size of its
+ * JSON form, kept member by member: an update measures only the members that changed.
  */
 import { createHash } from "node:crypto";
 import { type Json, sizeOf } from "./template.js";
@@ -34,7 +38,66 @@ export const LIMITS = {
   controlBodyBytes: 64 * 1024,
   /** Length of a callback URL. */
   urlLength: 2048,
+  /** A credential used within this many seconds is never dropped to make room for a new one. */
+  evictIdleSeconds: 600,
+  /** The default memory budget of the sandbox (records' JSON bytes), shared by every store of the process. */
+  memoryBytes: 256 * 1024 * 1024,
+  /** Callbacks waiting to be delivered (or retried), per credential and per mock instance. */
+  deliveryQueue: 20,
+  deliveryQueueTotal: 500,
 } as const;
+
+/**
+ * The memory the sandbox's records may take, in bytes of their JSON form: one budget for every
+ * store given it (the CLI gives one to all the mocks it starts; without one, every store of the
+ * process shares DEFAULT_BUDGET).
+ */
+export class SandboxBudget {
+  used = 0;
+  constructor(readonly limit: number = LIMITS.memoryBytes) {
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new RangeError(`the sandbox's memory budget must be a positive integer, got ${limit}`);
+  }
+
+  /** Whether `bytes` more fit. */
+  fits(bytes: number): boolean {
+    return this.used + bytes <= this.limit;
+  }
+
+  add(bytes: number): void {
+    this.used = Math.max(0, this.used + bytes);
+  }
+}
+
+/** The budget of every store not given one: the whole process's. */
+export const DEFAULT_BUDGET = new SandboxBudget();
+
+const memberSize = (key: string, value: unknown) =>
+  value === undefined || typeof value === "function" ? 0 : Buffer.byteLength(JSON.stringify(key)) + 1 + sizeOf(value);
+
+/**
+ * The JSON size of a record and of each of its members; members that are the same value as in
+ * `previous` keep their measured size (an update spreads the old record: untouched members are
+ * the same references).
+ */
+function measure(data: Json, previous?: { data: Json; sizes?: Map<string, number> }): { bytes: number; sizes?: Map<string, number> } {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { bytes: sizeOf(data) };
+  const sizes = new Map<string, number>();
+  let bytes = 2;
+  let members = 0;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    const size =
+      previous?.sizes?.has(key) && previous.data !== null && typeof previous.data === "object" && previous.data[key] === value
+        ? previous.sizes.get(key)!
+        : memberSize(key, value);
+    sizes.set(key, size);
+    if (size === 0) continue;
+    bytes += size;
+    members++;
+  }
+  return { bytes: bytes + Math.max(0, members - 1), sizes };
+}
 
 /** One stored resource. */
 export interface StoredRecord {
@@ -47,6 +110,8 @@ export interface StoredRecord {
   /** When the record expires (sandbox clock, ms), if an expiry rule applies. */
   expiresAt?: number;
   bytes: number;
+  /** The JSON size of each member (see measure()). */
+  sizes?: Map<string, number>;
 }
 
 export interface ErrorRule {
@@ -61,7 +126,8 @@ export interface DeliveryAttempt {
   /** HTTP status; 0 when the request failed. */
   status: number;
   error?: string;
-  durationMs: number;
+  /** How long it took; absent on a shared sandbox for a failed request (see delivery.ts). */
+  durationMs?: number;
 }
 
 export interface DeliveryEntry {
@@ -96,7 +162,10 @@ export class CredentialState {
   private seq = 0;
   lastUsed = Date.now();
 
-  constructor(readonly key: string) {}
+  constructor(
+    readonly key: string,
+    readonly budget: SandboxBudget = new SandboxBudget(),
+  ) {}
 
   /** The name shown for this credential: the first 12 hex digits of its hash. */
   get label(): string {
@@ -122,29 +191,41 @@ export class CredentialState {
 
   /** Stores a new record; throws a LimitError when a bound would be exceeded. */
   add(resource: string, id: string, data: Json, expiresAt?: number): StoredRecord {
-    const bytes = sizeOf(data);
+    const { bytes, sizes } = measure(data);
     this.checkRoom(bytes, 1);
-    const record: StoredRecord = { resource, id, data, seq: ++this.seq, expiresAt, bytes };
+    const record: StoredRecord = { resource, id, data, seq: ++this.seq, expiresAt, bytes, sizes };
     this.of(resource).set(id, record);
     this.bytes += bytes;
+    this.budget.add(bytes);
     this.count += 1;
     return record;
   }
 
   /** Replaces a record's data (after an update); throws a LimitError when a bound would be exceeded. */
   replace(record: StoredRecord, data: Json): void {
-    const bytes = sizeOf(data);
+    const { bytes, sizes } = measure(data, record);
     this.checkRoom(bytes - record.bytes, 0, bytes);
     this.bytes += bytes - record.bytes;
+    this.budget.add(bytes - record.bytes);
     record.bytes = bytes;
+    record.sizes = sizes;
     record.data = data;
   }
 
   remove(record: StoredRecord): void {
     if (this.records.get(record.resource)?.delete(record.id)) {
       this.bytes -= record.bytes;
+      this.budget.add(-record.bytes);
       this.count -= 1;
     }
+  }
+
+  /** Gives the budget back everything this credential holds (when it is dropped). */
+  release(): void {
+    this.budget.add(-this.bytes);
+    this.bytes = 0;
+    this.count = 0;
+    this.records.clear();
   }
 
   private checkRoom(addedBytes: number, addedRecords: number, recordBytes = addedBytes): void {
@@ -159,6 +240,11 @@ export class CredentialState {
     if (this.bytes + addedBytes > LIMITS.bytes) {
       throw new LimitError(
         `this credential's records would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
+      );
+    }
+    if (addedBytes > 0 && !this.budget.fits(addedBytes)) {
+      throw new LimitError(
+        `the sandbox's memory budget (${this.budget.limit} bytes for every credential together) is used up; reset states you no longer need (DELETE /_sandbox/state) or ask its operator for a larger budget`,
       );
     }
   }
@@ -179,32 +265,70 @@ export class LimitError extends Error {
   override readonly name = "LimitError";
 }
 
+/** No room for a new credential: every state is in recent use. Answered 507 with the message. */
+export class CapacityError extends LimitError {}
+
 /** The key of a credential: SHA-256 of its value, hex. */
 export const credentialKey = (value: string) => createHash("sha256").update(value).digest("hex");
 
+export interface SandboxStoreOptions {
+  /** The memory budget (default: DEFAULT_BUDGET, the process's). */
+  budget?: SandboxBudget;
+  /** Called for every state dropped (reset, eviction, close): what was queued for it is cancelled there. */
+  onDrop?: (state: CredentialState) => void;
+  /** The real clock, ms (tests). */
+  now?: () => number;
+}
+
 export class SandboxStore {
   private readonly states = new Map<string, CredentialState>();
+  readonly budget: SandboxBudget;
+  onDrop?: (state: CredentialState) => void;
+  private readonly now: () => number;
 
-  /** The bucket of a credential value (created on first use; the least recently used one is dropped at the limit). */
+  constructor(options: SandboxStoreOptions = {}) {
+    this.budget = options.budget ?? DEFAULT_BUDGET;
+    this.onDrop = options.onDrop;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The bucket of a credential value (created on first use; see forKey). */
   forCredential(value: string): CredentialState {
     return this.forKey(credentialKey(value));
   }
 
+  /**
+   * The bucket of a key, created on first use. At the credential limit, the least recently used
+   * bucket is dropped for a new one only when it has been idle for `evictIdleSeconds`; otherwise
+   * the new credential is refused with a CapacityError.
+   */
   forKey(key: string): CredentialState {
+    const now = this.now();
     let state = this.states.get(key);
     if (state) {
       // Map order is insertion order: move it to the young end.
       this.states.delete(key);
     } else {
-      state = new CredentialState(key);
       if (this.states.size >= LIMITS.credentials) {
-        const oldest = this.states.keys().next().value;
-        if (oldest !== undefined) this.states.delete(oldest);
+        const oldest = this.states.values().next().value;
+        if (oldest === undefined || now - oldest.lastUsed < LIMITS.evictIdleSeconds * 1000) {
+          throw new CapacityError(
+            `the sandbox holds state for ${this.states.size} credentials, its limit, and every one was used in the last ${LIMITS.evictIdleSeconds} seconds: a new credential is refused rather than pushing out one in use; retry later, or reset states you no longer need (DELETE /_sandbox/state)`,
+          );
+        }
+        this.drop(oldest);
       }
+      state = new CredentialState(key, this.budget);
     }
-    state.lastUsed = Date.now();
+    state.lastUsed = now;
     this.states.set(key, state);
     return state;
+  }
+
+  private drop(state: CredentialState): void {
+    this.states.delete(state.key);
+    state.release();
+    this.onDrop?.(state);
   }
 
   /** The bucket of a credential, if it has one; does not create it. */
@@ -216,12 +340,20 @@ export class SandboxStore {
     return [...this.states.values()];
   }
 
+  /** The number of credentials with state. */
+  get size(): number {
+    return this.states.size;
+  }
+
   reset(value?: string): number {
     if (value === undefined) {
-      const n = this.states.size;
-      this.states.clear();
-      return n;
+      const states = this.all();
+      for (const state of states) this.drop(state);
+      return states.length;
     }
-    return this.states.delete(credentialKey(value)) ? 1 : 0;
+    const state = this.states.get(credentialKey(value));
+    if (!state) return 0;
+    this.drop(state);
+    return 1;
   }
 }

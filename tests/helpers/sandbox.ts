@@ -51,6 +51,13 @@ export interface Receiver {
   eventCount(n: number): Promise<CallbackEvent[]>;
   /** Resolves when `n` deliveries have been answered. */
   deliveryCount(n: number): Promise<Array<{ key?: string; status: number }>>;
+  /**
+   * Resolves with every delivery answered so far once one carrying `key` has been answered. The
+   * sandbox delivers a credential's events one after the other, in order: once a later event's key
+   * arrives, every delivery of the earlier ones has too, so a test asserts on their number at once
+   * (a missing second delivery fails by name instead of waiting for the test's timeout).
+   */
+  deliveriesThrough(key: string): Promise<Array<{ key?: string; status: number }>>;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,11 @@ export async function startReceiver(
     deliveryCount: (n) =>
       until(
         () => deliveries.length >= n,
+        () => deliveries,
+      ),
+    deliveriesThrough: (key) =>
+      until(
+        () => deliveries.some((d) => d.key === key),
         () => deliveries,
       ),
     close: () =>

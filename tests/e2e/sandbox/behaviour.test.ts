@@ -94,15 +94,19 @@ describe.each(CASES.map((c) => [c.alias, c] as const))("%s", (alias, c: ApiCase)
         expect(move).toMatchObject({ from: c.initialStatus, to: c.moveTo, changed: true });
         expect(status(await readBack(credential, id))).toBe(c.moveTo);
         if (c.callback && receiver) {
-          expect(move.deliveries).toHaveLength(1);
+          expect(move.deliveries).toEqual([expect.objectContaining({ times: 2 })]);
           const key = move.deliveries[0].idempotency_key;
-          const deliveries = await receiver.deliveryCount(2);
-          await receiver.eventCount(1);
+          // A later event of the same credential marks the end: its key arrives after every delivery of the first.
+          const { id: later } = await create(credential);
+          const markerKey = (await control.setStatus(c.resource, later, c.moveTo)).deliveries[0].idempotency_key!;
+          const deliveries = await receiver.deliveriesThrough(markerKey);
           expect(deliveries.map((d) => [d.key, d.status])).toEqual([
             [key, 200],
             [key, 200],
+            [markerKey, 200],
           ]);
-          expect(receiver.events).toHaveLength(1);
+          await receiver.eventCount(2);
+          expect(receiver.events).toHaveLength(2);
           expect(receiver.events[0].payload).toMatchObject(c.callback.payload(id) as object);
         } else {
           expect(move.deliveries).toEqual([]);

@@ -298,6 +298,41 @@ describe("verification before anything acts", () => {
     expect(seen).toEqual([{ raw: JSON.stringify(valid), key: "key-00000101", payload: valid }]);
   });
 
+  it("only an explicit true verifies: a hook answering anything else (undefined, a truthy value, a promise of one) is answered 403, and nothing acts", async () => {
+    const answers: unknown[] = [
+      undefined,
+      null,
+      false,
+      1,
+      "true",
+      "yes",
+      {},
+      [],
+      Promise.resolve(undefined),
+      Promise.resolve("true"),
+      Promise.resolve(1),
+    ];
+    const events: CallbackEvent[] = [];
+    const store = createMemoryStore();
+    for (const [i, answer] of answers.entries()) {
+      const handler = createCallbackHandler(ALIAS, "orderPaid", (e) => void events.push(e), {
+        registry,
+        store,
+        verify: () => answer as boolean,
+      });
+      const response = await deliver(handler, valid, `key-0000030${i}`.slice(-12));
+      expect(response.status, String(answer)).toBe(403);
+      expect(await response.json()).toEqual({ error: "the callback could not be verified" });
+    }
+    expect(events).toEqual([]);
+    expect(store.size).toBe(0);
+    for (const answer of [true, Promise.resolve(true)]) {
+      const handler = createCallbackHandler(ALIAS, "orderPaid", (e) => void events.push(e), { registry, store, verify: () => answer });
+      expect((await deliver(handler, valid, `key-true-${events.length}-0001`)).status).toBe(200);
+    }
+    expect(events).toHaveLength(2);
+  });
+
   it("a hook that throws or runs past verifyTimeoutMs is answered 503 (retry), and nothing acts", async () => {
     let calls = 0;
     const errors: unknown[] = [];

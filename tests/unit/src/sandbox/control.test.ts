@@ -17,12 +17,14 @@ import { call, controlViolations, controlValidator } from "../../../helpers/sand
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);
 const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
-const headers = { authorization: "Bearer control-token" };
+/** The operator token (GET/DELETE /_sandbox/state/all need it); the other operations ignore the header. */
+const operatorToken = "operator-token-of-the-control-tests";
+const headers = { authorization: "Bearer control-token", "x-sandbox-operator-token": operatorToken };
 
 let mock: MockServer;
 let orderId: string;
 beforeAll(async () => {
-  mock = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath } });
+  mock = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath, operatorToken } });
   const created = await call(mock.url, "POST", "/v1/order", { headers, body: { merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" } } });
   orderId = created.body.order_id;
 });

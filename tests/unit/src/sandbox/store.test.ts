@@ -1,7 +1,8 @@
 /** The sandbox's state store (src/sandbox/store.ts): keyed by a hash of the credential, bounded. */
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { CredentialState, LimitError, LIMITS, SandboxStore } from "../../../../src/sandbox/store.js";
+import { describe, expect, it, vi } from "vitest";
+import { CapacityError, CredentialState, LimitError, LIMITS, SandboxBudget, SandboxStore } from "../../../../src/sandbox/store.js";
+import { sizeOf } from "../../../../src/sandbox/template.js";
 
 describe("SandboxStore", () => {
   it("keys a credential's state by the SHA-256 of its value, never the value", () => {
@@ -14,15 +15,37 @@ describe("SandboxStore", () => {
     expect(JSON.stringify(store.all().map((s) => [s.key, s.label]))).not.toContain("secret-token");
   });
 
-  it("drops the least recently used credential beyond the limit", () => {
-    const store = new SandboxStore();
+  it("drops the least recently used credential for a new one only when it has been idle", () => {
+    let now = 1_000_000;
+    const dropped: string[] = [];
+    const store = new SandboxStore({ now: () => now, onDrop: (s) => dropped.push(s.key) });
     for (let i = 0; i < LIMITS.credentials; i++) store.forCredential(`c${i}`);
-    store.forCredential("c0"); // used again: now the youngest
+    now += LIMITS.evictIdleSeconds * 1000; // every credential is now idle for the whole window...
+    store.forCredential("c0"); // ...but c0, used again: now the youngest
     store.forCredential("new");
     expect(store.all()).toHaveLength(LIMITS.credentials);
     expect(store.peek("c1")).toBeUndefined();
     expect(store.peek("c0")).toBeDefined();
     expect(store.peek("new")).toBeDefined();
+    expect(dropped).toEqual([createHash("sha256").update("c1").digest("hex")]);
+  });
+
+  it("refuses a new credential rather than dropping one in recent use (a flood of made-up credentials)", () => {
+    let now = 1_000_000;
+    const store = new SandboxStore({ now: () => now });
+    const partner = store.forCredential("partner");
+    partner.add("invoice", "inv_1", { amount: 1 });
+    for (let i = 1; i < LIMITS.credentials; i++) store.forCredential(`flood-${i}`);
+    now += 1000;
+    for (let i = 0; i < 50; i++) {
+      expect(() => store.forCredential(`flood-more-${i}`)).toThrow(CapacityError);
+    }
+    expect(() => store.forCredential("one-more")).toThrow(
+      /holds state for 1000 credentials, its limit, and every one was used in the last 600 seconds: a new credential is refused/,
+    );
+    expect(store.peek("partner")).toBe(partner);
+    expect(store.forCredential("partner").get("invoice", "inv_1")?.data).toEqual({ amount: 1 });
+    expect(store.size).toBe(LIMITS.credentials);
   });
 
   it("resets one credential or all", () => {
@@ -65,5 +88,77 @@ describe("CredentialState bounds", () => {
     state.remove(record);
     expect(state.bytes).toBe(0);
     expect(state.count).toBe(0);
+  });
+});
+
+describe("one memory budget for every credential", () => {
+  it("refuses a record that would take the sandbox past its budget, whichever credential holds the rest", () => {
+    const budget = new SandboxBudget(10_000);
+    const store = new SandboxStore({ budget });
+    const big = { text: "x".repeat(3000) };
+    for (const name of ["a", "b", "c"]) store.forCredential(name).add("r", "1", big);
+    expect(budget.used).toBe(3 * sizeOf(big));
+    expect(() => store.forCredential("d").add("r", "1", big)).toThrow(LimitError);
+    expect(() => store.forCredential("d").add("r", "1", big)).toThrow(
+      /the sandbox's memory budget \(10000 bytes for every credential together\) is used up; reset states you no longer need/,
+    );
+    const record = store.forCredential("a").get("r", "1")!;
+    expect(() => store.forCredential("a").replace(record, { text: "x".repeat(4000) })).toThrow(LimitError);
+    // Shrinking always fits; a reset gives its bytes back.
+    store.forCredential("a").replace(record, { text: "x" });
+    expect(budget.used).toBe(2 * sizeOf(big) + sizeOf({ text: "x" }));
+    expect(store.reset("b")).toBe(1);
+    expect(budget.used).toBe(sizeOf(big) + sizeOf({ text: "x" }));
+    store.forCredential("d").add("r", "1", big);
+    store.reset();
+    expect(budget.used).toBe(0);
+  });
+
+  it("is shared by the stores given the same budget, and by default by every store of the process", () => {
+    const budget = new SandboxBudget(1000);
+    const one = new SandboxStore({ budget });
+    const two = new SandboxStore({ budget });
+    one.forCredential("a").add("r", "1", { text: "x".repeat(600) });
+    expect(() => two.forCredential("a").add("r", "1", { text: "x".repeat(600) })).toThrow(LimitError);
+    expect(new SandboxStore().budget).toBe(new SandboxStore().budget);
+    expect(new SandboxStore().budget.limit).toBe(LIMITS.memoryBytes);
+  });
+});
+
+describe("record sizes kept as records change", () => {
+  const records: unknown[] = [
+    { a: 1 },
+    {},
+    { a: "é€😀", b: [1, { c: null }], d: { e: true }, skipped: undefined },
+    { when: new Date(0), n: -1.5e300, s: '"quoted"\n' },
+  ];
+  it("counts the bytes of the JSON form, on add and on every update", () => {
+    const state = new CredentialState("k");
+    const record = state.add("r", "1", records[0]);
+    expect(record.bytes).toBe(sizeOf(records[0]));
+    let previous = record.data;
+    for (const next of [...records.slice(1), records[0]]) {
+      state.replace(record, { ...(next as object) });
+      expect(record.bytes, JSON.stringify(next)).toBe(sizeOf(next));
+      expect(state.bytes).toBe(sizeOf(next));
+      previous = next;
+    }
+    expect(previous).toBe(records[0]);
+  });
+
+  it("measures only the members an update changed", () => {
+    const state = new CredentialState("k");
+    const large = { text: "x".repeat(100_000) };
+    const record = state.add("r", "1", { status: "CREATED", large });
+    const spy = vi.spyOn(JSON, "stringify");
+    try {
+      state.replace(record, { ...record.data, status: "PAID" });
+      const measured = spy.mock.calls.map(([value]) => value);
+      expect(measured).not.toContain(large);
+      expect(measured).not.toContainEqual(expect.objectContaining({ large }));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(record.bytes).toBe(sizeOf({ status: "PAID", large }));
   });
 });

@@ -1,0 +1,239 @@
+/**
+ * The last stage of a request's way through the mock (server.ts): write the answer as
+ * prism-http-server (micri's `send`) writes it: the CORS headers, `sl-violations` with the
+ * request's findings, then the answer's own headers, Content-Length and the body; a problem+json
+ * answer for Prism's errors; micri's error body for a body that could not be read.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_LISTED_VIOLATIONS, MAX_SAFE_HEADER_LENGTH } from "./limits.js";
+import { ProblemJsonError } from "./prism-parts.js";
+import type { ResponseCache } from "./response-cache.js";
+import type { Answer, Diagnostic, ProblemError, Violation } from "./types.js";
+
+/** Response headers in order: name (its case kept) and value. */
+export type Pairs = Array<[string, string | number]>;
+
+/** Where an answer is kept for identical requests (the response cache and the request's key). */
+export interface Keep {
+  cache: ResponseCache;
+  key: string;
+}
+
+/**
+ * The CORS headers of every answer. Prism echoes the request's Origin with
+ * `Access-Control-Allow-Credentials: true`, which lets any web page read answers made with the
+ * visitor's credentials; the mock allows every origin (`*`) without credentials (DEVIATIONS cors).
+ */
+export function corsPairs(request: IncomingMessage): Pairs {
+  const { headers } = request;
+  return [
+    ["Access-Control-Allow-Origin", "*"],
+    ["Access-Control-Allow-Headers", headers["access-control-request-headers"] || "*"],
+    ["Access-Control-Expose-Headers", (headers["access-control-expose-headers"] as string | undefined) || "*"],
+  ];
+}
+
+/** The CORS headers of a request that asks for no particular ones. */
+const DEFAULT_CORS: ReadonlyArray<string | number> = corsPairs({ headers: {} } as IncomingMessage).flat();
+
+/** Sets a header as Node's setHeader does: a name already there (in any case) is replaced where it stands. */
+export function setPair(pairs: Pairs, name: string, value: string | number): void {
+  const lower = name.toLowerCase();
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i][0].toLowerCase() === lower) {
+      pairs[i] = [name, value];
+      return;
+    }
+  }
+  pairs.push([name, value]);
+}
+
+const SEVERITY = ["Error", "Warning", "Information", "Hint"];
+
+/** Prism's findings as violations of the request or the response (`prefix`). */
+export function violationsOf(prefix: string, details: Diagnostic[]): Violation[] {
+  return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
+}
+
+/**
+ * prism-http-server's sl-violations value (the JSON array, cut at MAX_SAFE_HEADER_LENGTH characters
+ * and prefixed "Too many violations! "), built only as far as the cut: the same value for any
+ * number of violations.
+ */
+export function violationsHeader(violations: Violation[]): string {
+  let value = "[";
+  for (let i = 0; i < violations.length; i++) {
+    value += (i > 0 ? "," : "") + JSON.stringify(violations[i]);
+    if (value.length > MAX_SAFE_HEADER_LENGTH) return `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
+  }
+  value += "]";
+  return value.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}` : value;
+}
+
+/** A problem+json body; a list of violations is cut to MAX_LISTED_VIOLATIONS and a count (DEVIATIONS violationCap). */
+export function problemBody(error: ProblemError): string {
+  const listed = error.additional?.validation;
+  if (Array.isArray(listed) && listed.length > MAX_LISTED_VIOLATIONS) {
+    const more = listed.length - MAX_LISTED_VIOLATIONS;
+    const capped = Object.assign(Object.create(Object.getPrototypeOf(error)), error, {
+      additional: {
+        ...error.additional,
+        validation: [
+          ...listed.slice(0, MAX_LISTED_VIOLATIONS),
+          { location: [], severity: "Information", code: "violations-capped", message: `${more} more violations not listed` },
+        ],
+      },
+    });
+    return JSON.stringify(ProblemJsonError.toProblemJson(capped));
+  }
+  return JSON.stringify(ProblemJsonError.toProblemJson(error));
+}
+
+/**
+ * Runs `make` with no stack trace captured: Prism builds a problem body as an Error (its
+ * ProblemJsonError), whose stack, never sent, cost more than the rest of the answer.
+ */
+export function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * Ends the response as prism-http-server (micri's `send`) does: a body gets Content-Length, and a
+ * text Content-Type when it has none; no body, no Content-Length (Node adds `0` where a body is
+ * allowed). With `keep`, the answer is kept for identical requests (never a 5xx).
+ */
+export function emit(response: ServerResponse, status: number, pairs: Pairs, body: Buffer | undefined, keep?: Keep): void {
+  if (body !== undefined) {
+    if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
+    setPair(pairs, "Content-Length", body.length);
+  }
+  if (keep && status < 500) keep.cache.set(keep.key, { status, headers: pairs, body });
+  if (body === undefined) {
+    for (const [name, value] of pairs) response.setHeader(name, value);
+    response.statusCode = status;
+    response.end();
+    return;
+  }
+  const flat: Array<string | number> = [];
+  for (const [name, value] of pairs) flat.push(name, value);
+  response.writeHead(status, flat as string[]);
+  response.end(body);
+}
+
+/** An answer with its headers in prism-http-server's order: CORS, `sl-violations`, the answer's own. */
+export function write(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  violations: Violation[] | undefined,
+  headers: Array<[string, string]>,
+  body: Buffer | undefined,
+  keep?: Keep,
+): void {
+  const pairs = corsPairs(request);
+  if (violations && violations.length > 0) pairs.push(["sl-violations", violationsHeader(violations)]);
+  for (const [name, value] of headers) setPair(pairs, name, value);
+  emit(response, status, pairs, body, keep);
+}
+
+/** An answer's own headers as `write` orders them (Content-Type default, Content-Length), kept per answer. */
+type Tail = { own: Array<string | number>; whole: Array<string | number> } | null;
+const tails = new WeakMap<Answer, Tail>();
+
+/** null when the answer's headers would interleave with the CORS or sl-violations headers, or it has no body. */
+function tailOf(answer: Answer): Tail {
+  let tail = tails.get(answer);
+  if (tail === undefined) {
+    const reserved = new Set([...DEFAULT_CORS.filter((_, i) => i % 2 === 0).map((name) => String(name).toLowerCase()), "sl-violations"]);
+    if (answer.body === undefined || answer.headers.some(([name]) => reserved.has(name.toLowerCase()))) tail = null;
+    else {
+      const pairs: Pairs = [];
+      for (const [name, value] of answer.headers) setPair(pairs, name, value);
+      if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
+      setPair(pairs, "Content-Length", answer.body.length);
+      const own = pairs.flat();
+      tail = { own, whole: [...DEFAULT_CORS, ...own] };
+    }
+    tails.set(answer, tail);
+  }
+  return tail;
+}
+
+/**
+ * A kept answer (not a problem) with the request's violations: the same bytes `write` sends, with
+ * the answer's own headers put in order once per answer; only the CORS values and `sl-violations`
+ * are the request's. With `keep`, through `write` (the cache keeps the pairs).
+ */
+export function writeAnswer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: Answer,
+  violations: Violation[] | undefined,
+  keep?: Keep,
+): void {
+  const tail = keep === undefined ? tailOf(answer) : undefined;
+  if (!tail) {
+    write(request, response, answer.status, violations, answer.headers, answer.body, keep);
+    return;
+  }
+  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
+  let flat: Array<string | number>;
+  if (plainCors && !violations) flat = tail.whole;
+  else {
+    flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
+    if (violations) flat.push("sl-violations", violationsHeader(violations));
+    for (const item of tail.own) flat.push(item);
+  }
+  response.writeHead(answer.status, flat as string[]);
+  response.end(answer.body);
+}
+
+/** A problem+json answer, after `pairs` (the CORS headers, and whatever was set before the failure); `allow` for a 405. */
+export function writeProblem(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: ProblemError,
+  { keep, allow, pairs = corsPairs(request) }: { keep?: Keep; allow?: () => string; pairs?: Pairs } = {},
+): void {
+  if (response.writableEnded) return;
+  setPair(pairs, "content-type", "application/problem+json");
+  for (const [name, value] of Object.entries(error.additional?.headers ?? {})) setPair(pairs, name, value);
+  if (error.status === 405 && allow) setPair(pairs, "Allow", allow());
+  emit(response, error.status || 500, pairs, Buffer.from(problemBody(error)), keep);
+}
+
+/** A body that could not be read (413, 400): micri's error answer. */
+export function sendBodyError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: { status: number; code: string; message: string },
+): void {
+  const pairs = corsPairs(request);
+  pairs.push(["Content-Type", "application/json; charset=utf-8"]);
+  if (error.status === 413) pairs.push(["Connection", "close"]);
+  emit(response, error.status, pairs, Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } })));
+}
+
+/** Whether a request is a CORS preflight (answered 204 before its body is read). */
+export function isPreflight(request: IncomingMessage): boolean {
+  const { headers } = request;
+  return request.method === "OPTIONS" && Boolean(headers.origin) && Boolean(headers["access-control-request-method"]);
+}
+
+/** The answer to a CORS preflight: 204 allowing the method asked for. */
+export function writePreflight(request: IncomingMessage, response: ServerResponse): void {
+  request.resume();
+  const pairs = corsPairs(request);
+  pairs.push([
+    "Access-Control-Allow-Methods",
+    request.headers["access-control-request-method"] || "GET,DELETE,HEAD,PATCH,POST,PUT,OPTIONS",
+  ]);
+  pairs.push(["Content-Length", "0"]);
+  emit(response, 204, pairs, undefined);
+}

@@ -1,0 +1,185 @@
+/**
+ * The delivery queue's bounds and the callback policy in src/sandbox/delivery.ts: at most
+ * LIMITS.deliveryQueue events waiting per credential and LIMITS.deliveryQueueTotal per mock; a
+ * reset or dropped credential's queue cancelled, the attempt in flight included; targets the
+ * policy refuses never sent; on a shared sandbox, failures logged without the error or duration
+ * that would tell an open port from a closed one. Receivers hold their answers until released: no
+ * sleeps.
+ */
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { Deliverer } from "../../../../src/sandbox/delivery.js";
+import { CredentialState, LIMITS } from "../../../../src/sandbox/store.js";
+import { TargetPolicy } from "../../../../src/sandbox/targets.js";
+
+const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+const [shop] = loadRegistry(registry);
+const servers: Server[] = [];
+const deliverers: Deliverer[] = [];
+afterEach(async () => {
+  for (const d of deliverers.splice(0)) d.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/** A receiver that answers nothing until `release()` (then 200 to all, later ones at once); `arrived(n)` resolves once n requests are in. */
+async function holdingReceiver() {
+  const held: Array<{ req: IncomingMessage; res: ServerResponse }> = [];
+  const waiters: Array<() => void> = [];
+  let open = false;
+  const server = createServer((req, res) => {
+    held.push({ req, res });
+    if (open) res.writeHead(200).end();
+    for (const w of waiters.splice(0)) w();
+  });
+  servers.push(server);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const arrived = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (held.length >= n ? resolve() : waiters.push(check));
+      check();
+    });
+  const release = () => {
+    open = true;
+    for (const { res } of held) if (!res.writableEnded && !res.destroyed) res.writeHead(200).end();
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, held, arrived, release };
+}
+
+const event = (url: string, resourceId = "o-1") => ({
+  webhook: "orderPaid",
+  resource: "order",
+  resourceId,
+  event: { from: "CREATED", to: "PAID", cause: "control" },
+  url,
+  payload: { order_id: resourceId, status: "PAID" },
+  times: 1,
+});
+
+function deliverer(options: { targets?: TargetPolicy; attempts?: number } = {}) {
+  const d = new Deliverer({
+    alias: shop.alias,
+    registry,
+    retry: { attempts: options.attempts ?? 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 },
+    targets: options.targets,
+  });
+  deliverers.push(d);
+  return d;
+}
+
+describe("the delivery queue", () => {
+  it(`holds at most ${LIMITS.deliveryQueue} events per credential; beyond, the event is logged as failed and not sent`, async () => {
+    const target = await holdingReceiver();
+    const d = deliverer();
+    const state = new CredentialState("k");
+    const queued = Array.from({ length: LIMITS.deliveryQueue }, (_, i) => d.enqueue(state, event(target.url, `o-${i}`)));
+    expect(queued.every((e) => e.state === "pending")).toBe(true);
+    expect(d.queued(state)).toBe(LIMITS.deliveryQueue);
+    const refused = d.enqueue(state, event(target.url, "o-over"));
+    expect(refused).toMatchObject({ state: "failed", attempts: [] });
+    expect(refused.note).toBe(
+      `${LIMITS.deliveryQueue} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`,
+    );
+    // Another credential has its own room.
+    expect(d.enqueue(new CredentialState("other"), event(target.url, "o-other")).state).toBe("pending");
+    await target.arrived(2);
+    target.release();
+    await d.idle();
+    expect(queued.every((e) => e.state === "delivered")).toBe(true);
+    expect(target.held.map((h) => h.req.url)).toHaveLength(LIMITS.deliveryQueue + 1);
+  });
+
+  it(`holds at most ${LIMITS.deliveryQueueTotal} events per mock, every credential together`, async () => {
+    const target = await holdingReceiver();
+    const d = deliverer();
+    const lanes = Math.ceil(LIMITS.deliveryQueueTotal / LIMITS.deliveryQueue);
+    let sent = 0;
+    for (let lane = 0; lane < lanes; lane++) {
+      const state = new CredentialState(`k${lane}`);
+      for (let i = 0; i < LIMITS.deliveryQueue && sent < LIMITS.deliveryQueueTotal; i++, sent++) d.enqueue(state, event(target.url));
+    }
+    expect(d.queued()).toBe(LIMITS.deliveryQueueTotal);
+    const refused = d.enqueue(new CredentialState("late"), event(target.url));
+    expect(refused).toMatchObject({ state: "failed", attempts: [] });
+    expect(refused.note).toBe(
+      `${LIMITS.deliveryQueueTotal} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`,
+    );
+  });
+
+  it("a cancelled credential's queue is dropped, the attempt in flight aborted, nothing more sent", async () => {
+    const target = await holdingReceiver();
+    const d = deliverer({ attempts: 3 });
+    const state = new CredentialState("k");
+    const entries = [1, 2, 3].map((i) => d.enqueue(state, event(target.url, `o-${i}`)));
+    await target.arrived(1);
+    const inFlight = target.held[0].req;
+    const closed = new Promise((resolve) => inFlight.on("close", resolve));
+    inFlight.on("error", () => undefined); // the sender's abort reaches the server as "aborted"
+
+    d.cancel(state);
+    await d.idle();
+    await closed; // the request in flight was aborted
+    expect(entries.map((e) => e.state)).toEqual(["failed", "failed", "failed"]);
+    for (const entry of entries) expect(entry.note).toBe("the credential's state was reset or dropped before the delivery succeeded");
+    expect(target.held).toHaveLength(1);
+    expect(d.queued()).toBe(0);
+    // The credential starts again with an empty queue.
+    const fresh = new CredentialState("k");
+    expect(d.enqueue(fresh, event(target.url, "o-4")).state).toBe("pending");
+  });
+});
+
+describe("the callback policy at delivery", () => {
+  it("sends nothing to a target the policy refuses, saying why", async () => {
+    const target = await holdingReceiver();
+    const local = deliverer();
+    const state = new CredentialState("k");
+    const metadata = local.enqueue(state, event("http://[::ffff:a9fe:a9fe]/latest/meta-data/"));
+    expect(metadata).toMatchObject({ state: "failed", attempts: [] });
+    expect(metadata.note).toMatch(/link-local or cloud metadata address, which the sandbox never reaches/);
+    const shared = deliverer({ targets: new TargetPolicy({ binding: "0.0.0.0" }) });
+    const refused = shared.enqueue(state, event(target.url));
+    expect(refused).toMatchObject({ state: "failed", attempts: [] });
+    expect(refused.note).toMatch(/shared .* allows no callback targets/);
+    await Promise.all([local.idle(), shared.idle()]);
+    expect(target.held).toEqual([]);
+  });
+
+  it("on a shared sandbox, a failed attempt shows neither its error nor its duration; on a local one it does", async () => {
+    const closed = createServer();
+    closed.listen(0, "127.0.0.1");
+    await once(closed, "listening");
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const url = `http://127.0.0.1:${port}/hook`; // nothing listens: connection refused at once
+    const retry = { attempts: 2, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 100 };
+    const shared = new Deliverer({
+      alias: shop.alias,
+      registry,
+      retry,
+      targets: new TargetPolicy({ binding: "0.0.0.0", callbackAllow: ["127.0.0.1"] }),
+    });
+    const local = new Deliverer({ alias: shop.alias, registry, retry });
+    deliverers.push(shared, local);
+    const opaque = shared.enqueue(new CredentialState("a"), event(url));
+    const detailed = local.enqueue(new CredentialState("b"), event(url));
+    await Promise.all([shared.idle(), local.idle()]);
+    expect(opaque).toMatchObject({ state: "failed", note: "no 2xx answer after 2 attempt(s)" });
+    expect(opaque.attempts).toEqual([
+      { at: expect.any(String), status: 0 },
+      { at: expect.any(String), status: 0 },
+    ]);
+    // The next attempt waited the whole timeout, as after a target that never answers.
+    expect(Date.parse(opaque.attempts[1].at) - Date.parse(opaque.attempts[0].at)).toBeGreaterThanOrEqual(retry.timeoutMs - 2);
+    expect(detailed.attempts).toHaveLength(2);
+    for (const attempt of detailed.attempts)
+      expect(attempt).toMatchObject({ status: 0, error: expect.any(String), durationMs: expect.any(Number) });
+  });
+});
