@@ -19,6 +19,7 @@ import { parse } from "yaml";
 import { redoclyCli, withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/registry.js";
 import { runCommand, runProgram, script } from "./lib/cli.js";
+import { generateSandboxDeclarationTypes } from "./lib/sandbox-declarations.js";
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
@@ -285,6 +286,13 @@ export async function generate(configPath: string, check: boolean): Promise<numb
   let sandboxFiles: GeneratedFile[];
   try {
     sandboxFiles = await generateSandboxTypes(base);
+    if (sandboxFiles.length > 0)
+      sandboxFiles.push(
+        generateSandboxDeclarationTypes(
+          generated.map((g) => g.entry),
+          REGENERATE,
+        ),
+      );
   } catch (error) {
     throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }
