@@ -22,22 +22,18 @@ export type SandboxSchemas = components["schemas"];
 type Api = ApiAlias | undefined;
 /** The resources of `A`'s sandbox declaration. */
 export type SandboxResource<A extends Api> = A extends ApiAlias ? keyof SandboxDeclarations[A] & string : string;
+/** The `K` names (statuses or actions) of resource `R` of `A`'s declaration; any string without an API. */
+type DeclaredNames<A extends Api, R extends string, K extends "statuses" | "actions"> = A extends ApiAlias
+  ? R extends keyof SandboxDeclarations[A]
+    ? SandboxDeclarations[A][R] extends Record<K, infer S>
+      ? S
+      : never
+    : never
+  : string;
 /** The statuses the lifecycle of resource `R` of `A` names. */
-export type SandboxStatus<A extends Api, R extends string> = A extends ApiAlias
-  ? R extends keyof SandboxDeclarations[A]
-    ? SandboxDeclarations[A][R] extends { statuses: infer S }
-      ? S
-      : never
-    : never
-  : string;
+export type SandboxStatus<A extends Api, R extends string> = DeclaredNames<A, R, "statuses">;
 /** The actions of the lifecycle of resource `R` of `A`. */
-export type SandboxAction<A extends Api, R extends string> = A extends ApiAlias
-  ? R extends keyof SandboxDeclarations[A]
-    ? SandboxDeclarations[A][R] extends { actions: infer S }
-      ? S
-      : never
-    : never
-  : string;
+export type SandboxAction<A extends Api, R extends string> = DeclaredNames<A, R, "actions">;
 /** The operationIds of `A`. */
 export type SandboxOperation<A extends Api> = A extends ApiAlias ? OperationId<A> : string;
 
