@@ -285,7 +285,7 @@ export class SandboxEngine {
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
-    const params: Record<string, unknown> = { ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) };
+    const params: Record<string, unknown> = nestDotted({ ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) });
     try {
       return this.transaction(state, () => {
         const body = this.run(state, op, request.body, params);
@@ -849,6 +849,23 @@ const limitAnswer = (error: LimitError): SandboxAnswer => ({
 });
 
 const NOT_FOUND = Symbol("not found");
+
+/**
+ * Query parameters named with dots (`start_date.year`) are also readable as members
+ * (`$params.start_date.year`): each is kept under its own name and nested under its first part.
+ */
+function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(params)) {
+    const dot = name.indexOf(".");
+    if (dot <= 0) continue;
+    const [head, ...rest] = name.split(".");
+    let node = (params[head] ??= {}) as Record<string, unknown>;
+    if (!isPlainObject(node)) continue;
+    for (const part of rest.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[rest.at(-1)!] = value;
+  }
+  return params;
+}
 
 /** Thrown inside a transaction to answer without keeping what the request changed. */
 class Rollback extends Error {

@@ -23,7 +23,8 @@
  *   is a string the regular expression matches; `{ $add: [template, ...] }`: the sum of integers
  *   (or integer strings, e.g. amounts in minor units) as a string, `$sub` the first minus the others; `{ $size: ref }`: a list's
  *   length; `{ $lookup: template, in: { key: value }, otherwise?: template }`: the value for a key
- *   (the key itself when absent and no `otherwise`).
+ *   (the key itself when absent and no `otherwise`); `{ $date: template, end?: true }`: the instant a
+ *   `{year, month, day}` object names (its day's start, or its last millisecond with `end`).
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
@@ -107,6 +108,7 @@ export const OPERATORS = [
   "$sub",
   "$size",
   "$lookup",
+  "$date",
 ] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
@@ -243,6 +245,15 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     const [head = 0n, ...rest] = values;
     return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
   }
+  if (operator === "$date") {
+    // { year, month, day } (numbers or strings): the start of that day (UTC), or its last millisecond with `end: true`.
+    const date = evaluate(template.$date, ctx);
+    if (!isPlainObject(date)) return undefined;
+    const [year, month, day] = [date.year, date.month ?? 1, date.day ?? 1].map(Number);
+    if (![year, month, day].every(Number.isInteger) || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+    const start = Date.UTC(year, month - 1, day);
+    return Number.isFinite(start) ? new Instant(template.end === true ? start + 86_399_999 : start) : undefined;
+  }
   if (operator === "$size") {
     const value = evaluate(template.$size, ctx);
     return Array.isArray(value) ? value.length : 0;
@@ -341,6 +352,7 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     if (key === "ci" && (operators[0] === "$eq" || operators[0] === "$in")) continue;
     if (key === "pattern" && operators[0] === "$match") continue;
     if (key === "in" && operators[0] === "$lookup") continue;
+    if (key === "end" && operators[0] === "$date") continue;
     if (key === "values" && operators[0] === "$in" && Array.isArray(sub)) continue;
     if (key === "...") {
       if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);

@@ -95,6 +95,26 @@ describe("disbursement@1.0.0", () => {
     expect(listed.body.disbursements[0].status).toBe("SUCCESS");
   });
 
+  it("lists by creation-date range (start_date.* to end_date.*, whole days)", async () => {
+    const { call } = partner();
+    const id = (await call("createDisbursements", { credentials, disbursements: [item("dated-1")] })).body.result[0].disbursement
+      .disbursement_id;
+    const day = (offset: number, prefix: string) => {
+      const date = new Date(Date.now() + offset * 86_400_000);
+      return {
+        [`${prefix}.year`]: String(date.getUTCFullYear()),
+        [`${prefix}.month`]: String(date.getUTCMonth() + 1),
+        [`${prefix}.day`]: String(date.getUTCDate()),
+      };
+    };
+    const ids = async (query: Record<string, string>) =>
+      (await call("listDisbursements", undefined, query)).body.disbursements.map((d: { disbursement_id: string }) => d.disbursement_id);
+    expect(await ids({ ...day(0, "start_date"), ...day(0, "end_date") })).toEqual([id]);
+    expect(await ids(day(1, "start_date"))).toEqual([]);
+    expect(await ids(day(-1, "end_date"))).toEqual([]);
+    expect(await ids(day(-1, "start_date"))).toEqual([id]);
+  });
+
   it("an item that errors carries result.error, in its place among the others", async () => {
     const { call } = partner();
     const created = await call("createDisbursements", {
