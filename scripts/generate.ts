@@ -21,6 +21,7 @@ import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/regis
 import { type Doc, operations, parseDocument } from "../src/document/index.js";
 import { runCommand, runProgram, script } from "./lib/cli.js";
 import { FIELD_TESTS, renderFieldTests } from "./lib/field-tests.js";
+import { generateSandboxDeclarationTypes } from "./lib/sandbox-declarations.js";
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
@@ -313,6 +314,13 @@ export async function generate(configPath: string, check: boolean): Promise<numb
   let sandboxFiles: GeneratedFile[];
   try {
     sandboxFiles = await generateSandboxTypes(base);
+    if (sandboxFiles.length > 0)
+      sandboxFiles.push(
+        generateSandboxDeclarationTypes(
+          generated.map((g) => g.entry),
+          REGENERATE,
+        ),
+      );
   } catch (error) {
     throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }

@@ -50,7 +50,7 @@ import { ResponseCache } from "./response-cache.js";
 import { createRouter, fastRoute, requestElement } from "./route.js";
 import type { Element, MockHooks, Operation, RawBody } from "./types.js";
 import { components } from "./validate.js";
-import { isPreflight, sendBodyError, writePreflight, writeProblem } from "./write.js";
+import { corsPairs, isPreflight, sendBodyError, writePreflight, writeProblem } from "./write.js";
 
 export { MAX_LISTED_VIOLATIONS } from "./limits.js";
 export { requestElement } from "./route.js";
@@ -124,7 +124,12 @@ export function afterReceive(context: MockContext, exchange: Exchange): Promise<
   const { intercept } = context.hooks;
   if (intercept) {
     return (async () => {
+      // What the hook answers (the control API) carries the CORS headers every other answer has, so a
+      // page (the docs' request console) can read it; a request the hook passes gets them later.
+      const cors = corsPairs(exchange.request);
+      for (const [name, value] of cors) exchange.response.setHeader(name, value);
       if (await intercept(exchange.request, exchange.response, exchange.raw.bytes)) return;
+      for (const [name] of cors) exchange.response.removeHeader(name);
       await routeJudgeAnswer(context, exchange);
     })();
   }
