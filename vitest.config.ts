@@ -4,16 +4,19 @@ import { defineConfig, type Plugin } from "vitest/config";
 // expectTypeOf assertion fails or a `@ts-expect-error` line stops erroring; vitest runs the rest.
 //
 // Two tiers (tests/README.md):
-// - quick (`npm run test:quick`): tests/unit and tests/apis, except files named *.spawn.test.ts. No
-//   child process, install or browser: tests/setup/no-processes.ts makes starting one throw.
+// - quick (`npm run test:quick`): tests/unit and tests/apis, except files named *.spawn.test.ts or
+//   *.slow.test.ts. No child process, install or browser: tests/setup/no-processes.ts makes starting
+//   one throw; no worker thread with a time limit of seconds, no mock of every API (*.slow.test.ts).
 // - full (`npm test`, `npm run test:vitest`): every project, the quick ones included; `full` holds
-//   tests/e2e and every *.spawn.test.ts.
+//   tests/e2e, every *.spawn.test.ts and every *.slow.test.ts.
 
 /** Test files that need a fresh module registry of their own (they look at what a module loaded). */
 const ISOLATED = ["tests/unit/src/mock/lazy-modules.test.ts"];
 const EXCLUDE = ["**/node_modules/**", ".tmp/**"];
 const QUICK = ["tests/unit/**/*.test.ts", "tests/apis/**/*.test.ts"];
 const SPAWNS = "**/*.spawn.test.ts";
+/** In-process, but integration tests by nature: worker threads with time limits of seconds, every API's mock. */
+const SLOW = "**/*.slow.test.ts";
 const NO_PROCESSES = ["tests/setup/no-processes.ts"];
 
 /**
@@ -46,10 +49,10 @@ export default defineConfig({
       // once per worker, not once per file): no file changes global state that outlives it.
       {
         extends: true,
-        test: { name: "quick", isolate: false, include: QUICK, exclude: [...EXCLUDE, ...ISOLATED, SPAWNS], setupFiles: NO_PROCESSES },
+        test: { name: "quick", isolate: false, include: QUICK, exclude: [...EXCLUDE, ...ISOLATED, SPAWNS, SLOW], setupFiles: NO_PROCESSES },
       },
       { extends: true, test: { name: "quick-isolated", isolate: true, include: ISOLATED, exclude: EXCLUDE, setupFiles: NO_PROCESSES } },
-      { extends: true, test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS], exclude: EXCLUDE } },
+      { extends: true, test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS, SLOW], exclude: EXCLUDE } },
     ],
   },
 });

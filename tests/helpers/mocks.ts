@@ -19,3 +19,13 @@ export function mocksOfEveryApi(): Map<string, MockServer> {
   afterAll(() => closeMocks([...mocks.values()]));
   return mocks;
 }
+
+/** How many times a test asks for a dynamic answer where generated data may vary. */
+export const DYNAMIC_TRIES = 5;
+
+/** A request with `Prefer: dynamic=true` (Prism generates the answer from the schema), its answer parsed. */
+export async function dynamic(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), prefer: "dynamic=true" } });
+  const text = await response.text();
+  return { status: response.status, violations: response.headers.get("sl-violations"), body: text ? JSON.parse(text) : undefined };
+}

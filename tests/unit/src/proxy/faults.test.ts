@@ -18,7 +18,7 @@ import {
   type Server,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProxyExchange, type ProxyServer, startProxy } from "../../../../src/proxy/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { named } from "../../../helpers/registry.js";
@@ -129,6 +129,22 @@ it("runs on every API that has an operation with a JSON example", () => {
   expect(contractCases.length).toBeGreaterThanOrEqual(7);
   expect(new Set(contractCases.map((c) => c.alias)).size).toBe(contractCases.length);
 });
+
+/**
+ * Runs `exchange` with the proxy's clock faked: once `stalled()` (the upstream holds the request or
+ * has sent part of its answer), timeoutMs passes at once rather than in real time.
+ */
+async function pastTimeout<T>(exchange: () => Promise<T>, stalled: () => boolean): Promise<T> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    const answer = exchange();
+    await vi.waitFor(() => expect(stalled(), "the upstream to hold the request").toBe(true));
+    vi.advanceTimersByTime(500);
+    return await answer;
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 describe.each(named(contractCases))("proxy %s", (_, c) => {
   let up: Upstream;
@@ -294,7 +310,7 @@ describe.each(named(contractCases))("proxy %s", (_, c) => {
   it("answers 504 when the upstream does not answer within timeoutMs, and reports it", async () => {
     reset();
     up.handle = () => undefined; // never answers
-    const answer = await send(proxy.url, { path, headers: flat(credentials) });
+    const answer = await pastTimeout(() => send(proxy.url, { path, headers: flat(credentials) }), () => up.received.length > 0);
     expect(answer.status).toBe(504);
     expect(JSON.parse(answer.body.toString()).error).toMatch(/did not answer within 500 ms/);
     expect(exchanges).toEqual([expect.objectContaining({ status: 504, error: expect.stringMatching(/within 500 ms/) })]);
@@ -302,11 +318,12 @@ describe.each(named(contractCases))("proxy %s", (_, c) => {
 
   it("answers 504 when the upstream sends part of a body and stalls", async () => {
     reset();
+    let sent = false;
     up.handle = (_, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
-      response.write('{"partial": ');
+      response.write('{"partial": ', () => (sent = true));
     };
-    const answer = await send(proxy.url, { path, headers: flat(credentials) });
+    const answer = await pastTimeout(() => send(proxy.url, { path, headers: flat(credentials) }), () => sent);
     expect(answer.status).toBe(504);
     expect(exchanges[0]).toMatchObject({ status: 504 });
   });
