@@ -310,7 +310,10 @@ describe.each(named(contractCases))("proxy %s", (_, c) => {
   it("answers 504 when the upstream does not answer within timeoutMs, and reports it", async () => {
     reset();
     up.handle = () => undefined; // never answers
-    const answer = await pastTimeout(() => send(proxy.url, { path, headers: flat(credentials) }), () => up.received.length > 0);
+    const answer = await pastTimeout(
+      () => send(proxy.url, { path, headers: flat(credentials) }),
+      () => up.received.length > 0,
+    );
     expect(answer.status).toBe(504);
     expect(JSON.parse(answer.body.toString()).error).toMatch(/did not answer within 500 ms/);
     expect(exchanges).toEqual([expect.objectContaining({ status: 504, error: expect.stringMatching(/within 500 ms/) })]);
@@ -323,7 +326,10 @@ describe.each(named(contractCases))("proxy %s", (_, c) => {
       response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       response.write('{"partial": ', () => (sent = true));
     };
-    const answer = await pastTimeout(() => send(proxy.url, { path, headers: flat(credentials) }), () => sent);
+    const answer = await pastTimeout(
+      () => send(proxy.url, { path, headers: flat(credentials) }),
+      () => sent,
+    );
     expect(answer.status).toBe(504);
     expect(exchanges[0]).toMatchObject({ status: 504 });
   });
