@@ -95,18 +95,19 @@ async function listed(...args: string[]): Promise<string[]> {
 }
 
 describe("the tiers", () => {
-  it("npm run test:quick runs tests/unit and tests/apis without *.spawn.test.ts; the full run adds the rest", async () => {
+  it("npm run test:quick runs tests/unit and tests/apis without *.spawn.test.ts and *.slow.test.ts; the full run adds the rest", async () => {
     const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
     const quickArgs = scripts["test:quick"].replace(/^vitest run /, "").split(" ");
     const [all, quick] = await Promise.all([listed(), listed(...quickArgs)]);
     expect(quick.length).toBeGreaterThan(40);
     for (const line of quick) {
       expect(line).toMatch(/^quick(-isolated)? tests\/(unit|apis)\//);
-      expect(line).not.toMatch(/\.spawn\.test\.ts$/);
+      expect(line).not.toMatch(/\.(spawn|slow)\.test\.ts$/);
     }
     const rest = all.filter((line) => !quick.includes(line));
     expect(rest.length).toBeGreaterThan(15);
-    for (const line of rest) expect(line).toMatch(/^full (tests\/e2e\/|\S+\.spawn\.test\.ts$)/);
+    for (const line of rest) expect(line).toMatch(/^full (tests\/e2e\/|\S+\.(spawn|slow)\.test\.ts$)/);
+    expect(rest.filter((line) => line.endsWith(".slow.test.ts")).length).toBeGreaterThan(0);
     expect(all.filter((line) => line.includes(" tests/e2e/")).every((line) => line.startsWith("full "))).toBe(true);
   });
 
