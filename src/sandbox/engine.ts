@@ -784,6 +784,7 @@ export class SandboxEngine {
       idempotencyKey: event.idempotencyKey,
     });
     event.deliveries.push(entry.id);
+    this.events.grow(state, event, Buffer.byteLength(JSON.stringify(entry.id)) + 1);
     return entry;
   }
 
