@@ -418,7 +418,7 @@ export interface components {
             limits: {
                 [key: string]: number;
             };
-            /** @description The memory budget and its use: the JSON bytes of every credential's records, one budget for all the mocks the command line started (in a program, for every sandbox of the process unless it is given its own), the credentials with state on this mock and the callbacks waiting to be delivered. */
+            /** @description The memory budget and its use: the JSON bytes of every credential's records and kept events (the oldest events give way to a new one), one budget for all the mocks the command line started (in a program, for every sandbox of the process unless it is given its own), the credentials with state on this mock and the callbacks waiting to be delivered. */
             memory?: {
                 /**
                  * Format: int64
@@ -427,7 +427,7 @@ export interface components {
                 budget_bytes: number;
                 /**
                  * Format: int64
-                 * @description What the records take now.
+                 * @description What the records and the events kept take now.
                  */
                 used_bytes: number;
                 /**

@@ -27,6 +27,7 @@ import {
   responseKey,
   securitySchemes,
 } from "../document/index.js";
+import { admittedTypes, resolveSchema } from "../document/schema.js";
 import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
@@ -290,7 +291,7 @@ export class SandboxEngine {
       return this.transaction(state, () => {
         const body = this.run(state, op, request.body, params);
         if (body === NOT_FOUND) throw new Rollback(this.declaredAnswer(op, 404));
-        if (isRefusal(body)) throw new Rollback(this.declaredAnswer(op, body.status, body.detail));
+        if (isRefusal(body)) throw new Rollback(this.refusalAnswer(op, body.status, body.detail));
         return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
       });
     } catch (error) {
@@ -354,18 +355,36 @@ export class SandboxEngine {
    */
   declaredAnswer(op: Operation, status: number, detail?: string): SandboxAnswer {
     const key = responseKey(op, status);
-    if (!key) {
-      if (detail === undefined) return { status };
-      return {
-        status,
-        headers: { "Content-Type": "application/problem+json" },
-        body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
-      };
-    }
+    if (!key) return detail === undefined ? { status } : problemAnswer(status, detail);
     const contents = responseContents(this.doc, op.responses[key]);
     const media = contents.find((c) => c.examples.length > 0);
     if (!media) return { status };
     return { status, headers: { "Content-Type": media.mediaType }, body: media.examples[0].value };
+  }
+
+  /**
+   * A refusal's answer (`refuse`, `status.refuse`): on a status the operation declares, a body
+   * shaped by its schema (the example's members, if any) with the reason in the member the schema
+   * has for one (REASON_MEMBERS); where it has none, or declares no body (a body would break the
+   * contract), as declaredAnswer: the example, or no body. An undeclared status: a problem+json body.
+   */
+  private refusalAnswer(op: Operation, status: number, detail?: string): SandboxAnswer {
+    const key = responseKey(op, status);
+    if (!key || detail === undefined) return this.declaredAnswer(op, status, detail);
+    const media = responseContents(this.doc, op.responses[key]).find((c) => /json/i.test(c.mediaType) && c.schema);
+    if (media?.schema) {
+      const { schema, at } = resolveSchema(this.doc, media.schema.value, media.schema.at);
+      const member = REASON_MEMBERS.find((name) => {
+        const declared = isPlainObject(schema?.properties) ? schema.properties[name] : undefined;
+        return declared !== undefined && admittedTypes(this.doc, declared, `${at}/properties/${name}`)?.has("string") === true;
+      });
+      if (member) {
+        const example = media.examples[0]?.value;
+        const body = { ...(isPlainObject(example) ? example : {}), [member]: detail };
+        return { status, headers: { "Content-Type": media.mediaType }, body: shape(this.doc, body, media.schema.value, media.schema.at) };
+      }
+    }
+    return this.declaredAnswer(op, status, detail);
   }
 
   private shapeAnswer(op: Operation, status: number, body: Json): Json {
@@ -765,6 +784,7 @@ export class SandboxEngine {
       idempotencyKey: event.idempotencyKey,
     });
     event.deliveries.push(entry.id);
+    this.events.grow(state, event, Buffer.byteLength(JSON.stringify(entry.id)) + 1);
     return entry;
   }
 
@@ -848,7 +868,15 @@ const limitAnswer = (error: LimitError): SandboxAnswer => ({
   body: { type: "about:blank", title: "Sandbox limit reached", status: 507, detail: error.message },
 });
 
+/** A problem+json answer (RFC 9457) with `detail`. */
+const problemAnswer = (status: number, detail: string): SandboxAnswer => ({
+  status,
+  headers: { "Content-Type": "application/problem+json" },
+  body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
+});
 const NOT_FOUND = Symbol("not found");
+/** The members of an error schema that carry a refusal's reason, in order of preference. */
+const REASON_MEMBERS = ["detail", "message", "error_message", "reason", "description", "error", "title"];
 
 /**
  * Query parameters named with dots (`start_date.year`) are also readable as members

@@ -108,15 +108,40 @@ export function newEvent(fields: Omit<SandboxEvent, "id" | "idempotencyKey" | "c
   return { id: newId("evt_"), idempotencyKey: randomUUID(), callbacks: [], deliveries: [], ...fields };
 }
 
-/** The events of each credential, the newest `LIMITS.deliveryLog` kept. */
+/** The JSON bytes an event takes, counted in its credential's bound and the memory budget. */
+export const eventBytes = (event: SandboxEvent): number => Buffer.byteLength(JSON.stringify(event));
+
+/**
+ * The events of each credential: the newest `LIMITS.deliveryLog`, their bytes counted in the
+ * credential's bound and the sandbox's memory budget (CredentialState.chargeEvents) while kept.
+ * Where a new event does not fit, the credential's oldest events make room; one that still does not
+ * fit (the budget taken by other credentials' records) happens all the same (its move and
+ * callbacks) but is not kept: it is not listed and cannot be resent.
+ */
 export class EventLog {
   private readonly byState = new WeakMap<CredentialState, SandboxEvent[]>();
+  private readonly sizes = new WeakMap<SandboxEvent, number>();
 
-  add(state: CredentialState, event: SandboxEvent): void {
+  add(state: CredentialState, event: SandboxEvent, bytes = eventBytes(event)): void {
     let events = this.byState.get(state);
     if (!events) this.byState.set(state, (events = []));
+    while (events.length > 0 && (events.length >= LIMITS.deliveryLog || !state.eventFits(bytes))) this.drop(state, events.shift()!);
+    if (!state.eventFits(bytes)) return;
     events.push(event);
-    if (events.length > LIMITS.deliveryLog) events.splice(0, events.length - LIMITS.deliveryLog);
+    this.sizes.set(event, bytes);
+    state.chargeEvents(bytes);
+  }
+
+  private drop(state: CredentialState, event: SandboxEvent): void {
+    state.chargeEvents(-(this.sizes.get(event) ?? 0));
+    this.sizes.delete(event);
+  }
+
+  /** Counts `bytes` more of a kept event (a delivery id added by a send or a resend). */
+  grow(state: CredentialState, event: SandboxEvent, bytes: number): void {
+    if (!this.sizes.has(event)) return;
+    this.sizes.set(event, (this.sizes.get(event) ?? 0) + bytes);
+    state.chargeEvents(bytes);
   }
 
   list(state: CredentialState): SandboxEvent[] {

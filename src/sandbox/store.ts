@@ -40,7 +40,7 @@ export const LIMITS = {
   urlLength: 2048,
   /** A credential used within this many seconds is never dropped to make room for a new one. */
   evictIdleSeconds: 600,
-  /** The default memory budget of the sandbox (records' JSON bytes), shared by every store of the process. */
+  /** The default memory budget of the sandbox (records' and events' JSON bytes), shared by every store of the process. */
   memoryBytes: 256 * 1024 * 1024,
   /** Callbacks waiting to be delivered (or retried), per credential and per mock instance. */
   deliveryQueue: 20,
@@ -158,6 +158,10 @@ export class CredentialState {
   errors: ErrorRule[] = [];
   deliveries: DeliveryEntry[] = [];
   bytes = 0;
+  /** JSON bytes of the events kept for this credential (lifecycle.ts EventLog), in its bound and the budget. */
+  eventBytes = 0;
+  /** Set when the state is dropped (reset, eviction): events raised for it after that are not counted. */
+  private released = false;
   count = 0;
   private seq = 0;
   lastUsed = Date.now();
@@ -220,10 +224,24 @@ export class CredentialState {
     }
   }
 
+  /** Whether an event of `bytes` fits this credential's bound and the memory budget (never once the state is dropped). */
+  eventFits(bytes: number): boolean {
+    return !this.released && this.bytes + this.eventBytes + bytes <= LIMITS.bytes && this.budget.fits(bytes);
+  }
+
+  /** Counts `bytes` of events kept (negative: events dropped) in this credential's bytes and the budget. */
+  chargeEvents(bytes: number): void {
+    if (this.released) return; // its budget was given back whole
+    this.eventBytes = Math.max(0, this.eventBytes + bytes);
+    this.budget.add(bytes);
+  }
+
   /** Gives the budget back everything this credential holds (when it is dropped). */
   release(): void {
-    this.budget.add(-this.bytes);
+    this.released = true;
+    this.budget.add(-(this.bytes + this.eventBytes));
     this.bytes = 0;
+    this.eventBytes = 0;
     this.count = 0;
     this.records.clear();
   }
@@ -237,9 +255,9 @@ export class CredentialState {
         `this credential holds ${this.count} records, the sandbox's limit; reset its state (DELETE /_sandbox/state) to make room`,
       );
     }
-    if (this.bytes + addedBytes > LIMITS.bytes) {
+    if (this.bytes + this.eventBytes + addedBytes > LIMITS.bytes) {
       throw new LimitError(
-        `this credential's records would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
+        `this credential's records and events would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
       );
     }
     if (addedBytes > 0 && !this.budget.fits(addedBytes)) {

@@ -21,7 +21,9 @@
  *   value is; `{ $not: template }`; `{ $any: ref, where: template }`: true when `where` holds for
  *   some element (`$item`) of the list; `{ $match: template, pattern: "^ID_" }`: true when the value
  *   is a string the regular expression matches; `{ $add: [template, ...] }`: the sum of integers
- *   (or integer strings, e.g. amounts in minor units) as a string, `$sub` the first minus the others; `{ $size: ref }`: a list's
+ *   (or integer strings, e.g. amounts in minor units) as a string, `$sub` the first minus the others;
+ *   `{ $percent: [amount, rate] }`: `rate` percent (at most 2 decimal digits) of a non-negative integer
+ *   amount, rounded half up, as a string (undefined when either is not so); `{ $size: ref }`: a list's
  *   length; `{ $lookup: template, in: { key: value }, otherwise?: template }`: the value for a key
  *   (the key itself when absent and no `otherwise`); `{ $date: template, end?: true }`: the instant a
  *   `{year, month, day}` object names (its day's start, or its last millisecond with `end`).
@@ -106,6 +108,7 @@ export const OPERATORS = [
   "$match",
   "$add",
   "$sub",
+  "$percent",
   "$size",
   "$lookup",
   "$date",
@@ -245,6 +248,13 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     const [head = 0n, ...rest] = values;
     return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
   }
+  if (operator === "$percent") {
+    const [amount, rate] = (template.$percent as Json[]).map((t) => String(evaluate(t, ctx) ?? ""));
+    const parts = /^(\d+)(?:\.(\d{1,2}))?$/.exec(rate);
+    if (!parts || !/^\d+$/.test(amount)) return undefined;
+    const hundredths = BigInt(parts[1]) * 100n + BigInt((parts[2] ?? "").padEnd(2, "0"));
+    return String((BigInt(amount) * hundredths + 5000n) / 10000n);
+  }
   if (operator === "$date") {
     // { year, month, day } (numbers or strings): the start of that day (UTC), or its last millisecond with `end: true`.
     const date = evaluate(template.$date, ctx);
@@ -326,6 +336,8 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     problems.push([at("$eq"), "must be a list of two templates"]);
   if ((operators[0] === "$add" || operators[0] === "$sub") && !Array.isArray(template[operators[0]]))
     problems.push([at(operators[0]), "must be a list of templates"]);
+  if (operators[0] === "$percent" && !(Array.isArray(template.$percent) && template.$percent.length === 2))
+    problems.push([at("$percent"), "must be a list of two templates: an amount and a rate"]);
   if (operators[0] === "$lookup" && !isPlainObject(template.in)) problems.push([path, "$lookup needs `in`, an object of values by key"]);
   if (operators[0] === "$match") {
     try {

@@ -147,5 +147,8 @@ describe("disbursement@1.0.0", () => {
     expect(asked.body.bank_account.holder_name).toEqual(expect.any(String));
     const philippine = await call("inquireBankAccount", { bank_account: { bank: "PH_UB", number: "987654321" } });
     expect(philippine.status).toBe(400);
+    // The declared error schema {code, message} carries the refusal's reason, not the example's text.
+    expect(philippine.body).toEqual({ code: expect.any(String), message: "Account inquiry serves Indonesian destination banks only." });
+    expect(philippine.violations).toEqual([]);
   });
 });

@@ -138,6 +138,54 @@ describe("pay@1.3.0 merchants and sub-merchants", () => {
   });
 });
 
+describe("pay@1.3.0 fees", () => {
+  const setFee = async (call: ReturnType<typeof partner>["call"], merchant_fee: unknown) => {
+    const merchantId = (await call("getMerchant")).body.merchant_id;
+    expect((await call("updateMerchant", { path: { merchant_id: merchantId }, body: { merchant_fee } })).status).toBe(200);
+  };
+  const invoices = async (call: ReturnType<typeof partner>["call"]) => (await call("listInvoices")).body.urls;
+
+  it("amount is what the end user pays; fee_amount follows the merchant fee and actual_amount is amount minus fee", async () => {
+    const { call } = partner("pay@1.3.0");
+    await call("createInvoice", { body: invoiceBody() });
+    await setFee(call, { fee_type: "Percentage", fee_val: 1.5 });
+    const children = [
+      { cur: "IDR", amt: "1000" },
+      { cur: "IDR", amt: "1100" },
+    ];
+    await call("createInvoice", { body: invoiceBody({ child_amounts: children }) });
+    await setFee(call, { fee_type: "Fixed", fee_val: 250 });
+    await call("createInvoice", { body: invoiceBody() });
+    const [none, percent, fixed] = await invoices(call);
+    expect(none).toMatchObject({
+      amount: { cur: "IDR", amt: "150000" },
+      fee_amount: { cur: "IDR", amt: "0" },
+      actual_amount: { cur: "IDR", amt: "150000" },
+    });
+    expect(percent).toMatchObject({
+      amount: { amt: "150000" },
+      fee_amount: { cur: "IDR", amt: "2250" },
+      actual_amount: { cur: "IDR", amt: "147750" },
+    });
+    // 1.5 % of 1100 is 16.5: rounded half up to 17 minor units.
+    expect(percent.children.map((c: Record<string, { amt: string }>) => [c.amount.amt, c.fee_amount.amt, c.actual_amount.amt])).toEqual([
+      ["1000", "15", "985"],
+      ["1100", "17", "1083"],
+    ]);
+    expect(fixed).toMatchObject({ fee_amount: { amt: "250" }, actual_amount: { amt: "149750" } });
+  });
+
+  it("an amount that is not a whole number of minor units gets no fee_amount or actual_amount", async () => {
+    const { call } = partner("pay@1.3.0");
+    await setFee(call, { fee_type: "Percentage", fee_val: 2 });
+    expect((await call("createInvoice", { body: invoiceBody({ amount: { cur: "IDR", amt: "1500.50" } }) })).status).toBe(200);
+    const [invoice] = await invoices(call);
+    expect(invoice.amount).toEqual({ cur: "IDR", amt: "1500.50" });
+    expect(invoice).not.toHaveProperty("fee_amount");
+    expect(invoice).not.toHaveProperty("actual_amount");
+  });
+});
+
 describe("pay@1.2.0", () => {
   it.each([100_000_000, 10_000_000_000, 2_147_483_647])("expiry %d hours: a valid timestamp, at most 10 years ahead", async (hours) => {
     const { control, call } = partner("pay@1.2.0");

@@ -41,6 +41,9 @@ describe(alias, () => {
     expect(dummy.status).toBe(200);
     const other = await call("initStatement", { body: { country: "ID", bank_codes: ["DUMMY_BANK_PERSONAL", "BCA_PERSONAL"] } });
     expect(other.status).toBe(400);
+    // The 400 declares no body: none is sent (a body, even the refusal's reason, would break the contract).
+    expect(other.body).toBeUndefined();
+    expect(other.violations).toEqual([]);
     expect((await control.state()).resources.statement).toHaveLength(1);
     expect((await call("initStatement", { body: { country: "ID" } })).status).toBe(200);
   });

@@ -211,6 +211,46 @@ describe("the memory budget", () => {
   });
 });
 
+describe("events in the memory budget", () => {
+  const big = { ...order, merchant_id: "m".repeat(1500) };
+  const pay = async (url: string, headers: Record<string, string>) => {
+    const id = (await call(url, "POST", "/v1/order", { headers, body: big })).body.order_id;
+    expect((await call(url, "POST", `/_sandbox/resources/order/${id}/actions/pay`, { headers })).status).toBe(200);
+    return id;
+  };
+
+  it("are counted in the budget GET /_sandbox reports while kept, and given back on reset", async () => {
+    const budget = new SandboxBudget(1_000_000);
+    const mock = await shopMock({ budget });
+    const headers = { authorization: "Bearer events-counted" };
+    const id = (await call(mock.url, "POST", "/v1/order", { headers, body: big })).body.order_id;
+    const recordsOnly = budget.used;
+    expect((await call(mock.url, "POST", `/_sandbox/resources/order/${id}/actions/pay`, { headers })).status).toBe(200);
+    const [event] = (await call(mock.url, "GET", "/_sandbox/events", { headers })).body.events;
+    expect(event).toMatchObject({ resource_id: id, to: "PAID" });
+    // The event (its id, key, change and callback) is counted: some hundreds of bytes.
+    expect(budget.used - recordsOnly).toBeGreaterThan(300);
+    expect((await call(mock.url, "GET", "/_sandbox")).body.memory.used_bytes).toBe(budget.used);
+    await call(mock.url, "DELETE", "/_sandbox/state", { headers });
+    expect(budget.used).toBe(0);
+  });
+
+  it("stay within it: the credential's oldest events make room for a new one", async () => {
+    // Two orders of about 1.6 kB and one event of about 0.5 kB fit; two events do not.
+    const budget = new SandboxBudget(4000);
+    const mock = await shopMock({ budget });
+    const headers = { authorization: "Bearer events-bounded" };
+    await pay(mock.url, headers);
+    const second = await pay(mock.url, headers);
+    const events = (await call(mock.url, "GET", "/_sandbox/events", { headers })).body.events;
+    expect(events.map((e: { resource_id: string }) => e.resource_id)).toEqual([second]);
+    expect(budget.used).toBeLessThanOrEqual(4000);
+    expect(
+      (await call(mock.url, "GET", "/_sandbox/state", { headers })).body.resources.order.map((o: { status: string }) => o.status),
+    ).toEqual(["PAID", "PAID"]);
+  });
+});
+
 describe("callbacks of a reset credential", () => {
   it("are cancelled, the one in flight included", async () => {
     const held: IncomingMessage[] = [];

@@ -63,6 +63,30 @@ describe("evaluate", () => {
   });
 });
 
+describe("$percent", () => {
+  const percent = (amount: unknown, rate: unknown) =>
+    evaluate({ $percent: ["$request.amount", "$request.rate"] }, { request: { amount, rate } });
+  it("is rate percent of an integer amount, rounded half up, as a string", () => {
+    expect(percent("150000", 1.5)).toBe("2250");
+    expect(percent(1100, 1.5)).toBe("17"); // 16.5
+    expect(percent("1001", "1.5")).toBe("15"); // 15.015
+    expect(percent("999", 0)).toBe("0");
+    expect(percent("12345678901234567890", 100)).toBe("12345678901234567890");
+  });
+  it("is undefined for an amount that is not a whole number or a rate with more than 2 decimal digits", () => {
+    expect(percent("1500.50", 2)).toBeUndefined();
+    expect(percent("-100", 2)).toBeUndefined();
+    expect(percent(undefined, 2)).toBeUndefined();
+    expect(percent("100", 1.005)).toBeUndefined();
+    expect(percent("100", undefined)).toBeUndefined();
+  });
+  it("takes a list of two templates", () => {
+    expect(checkTemplate({ $percent: ["$request.amount"] })).toEqual([
+      ["$percent", "must be a list of two templates: an amount and a rate"],
+    ]);
+  });
+});
+
 describe("checkTemplate", () => {
   const cases: Array<[string, unknown, string[]]> = [
     ["a valid template", { a: "$request.x", b: { $each: "$records", as: "$item" }, c: "u/{$id}" }, []],
