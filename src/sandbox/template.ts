@@ -19,13 +19,17 @@
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
  */
-import { randomBytes } from "node:crypto";
+import { newId } from "./ids.js";
+
+export { newId };
 
 /** A point in time inside a record; rendered by ./shape.ts. */
 export class Instant {
+  #iso: string | undefined; // rendered once: records, answers and sizes all render the same instant
   constructor(readonly ms: number) {}
   toISOString(): string {
-    return new Date(this.ms).toISOString();
+    this.#iso ??= new Date(this.ms).toISOString();
+    return this.#iso;
   }
   toJSON(): string {
     return this.toISOString();
@@ -85,16 +89,6 @@ const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
 /** The operators of object templates. */
 export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId"] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
-
-const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
-
-/** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
-export function newId(prefix = "", digits = false): string {
-  const bytes = randomBytes(16);
-  let out = prefix;
-  for (const byte of bytes) out += digits ? String(byte % 10) : ID_ALPHABET[byte & 31];
-  return out;
-}
 
 const isPlainObject = (value: unknown): value is Record<string, Json> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Instant);
