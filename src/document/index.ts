@@ -192,6 +192,7 @@ function index(doc: Doc) {
 const mediaByContent = new WeakMap<Located, MediaContent[]>();
 const keysByOperation = new WeakMap<Operation, Map<string, string | undefined>>();
 const schemesByOperation = new WeakMap<Operation, SecurityScheme[]>();
+const defaultByContents = new WeakMap<MediaContent[], MediaContent | undefined>();
 
 /** The operations under `paths` (path x method) in document order; with `webhooks: true`, the webhooks after them. */
 export function operations(doc: Doc, { webhooks: withWebhooks = false } = {}): Operation[] {
@@ -263,6 +264,11 @@ export function jsonRequest(doc: Doc, op: Operation): MediaContent | undefined {
  * it falls under; without a Content-Type, the JSON one, else the only one.
  */
 export function pickMediaContent(contents: MediaContent[], contentType: string | undefined): MediaContent | undefined {
+  if (contentType === undefined && Object.isFrozen(contents)) {
+    // A kept list (responseContents): its default is worked out once.
+    if (!defaultByContents.has(contents)) defaultByContents.set(contents, pickMediaContent([...contents], undefined));
+    return defaultByContents.get(contents);
+  }
   const declared = contents.map((c) => c.mediaType);
   const name = contentType === undefined ? defaultMediaType(declared) : matchMediaType(declared, contentType);
   return contents.find((c) => c.mediaType === name);

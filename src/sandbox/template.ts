@@ -108,12 +108,43 @@ function member(value: Json, token: string): Json {
   return undefined;
 }
 
+// A declaration's templates are fixed once loaded: what a string is (a reference, its root and path)
+// and which operator an object names are worked out once per string or object and kept, not on
+// every request. The strings kept are the declarations' own (bounded: cleared past REFERENCES_KEPT).
+interface ParsedReference {
+  root: string;
+  path: string[];
+}
+const REFERENCES_KEPT = 10_000;
+const references = new Map<string, ParsedReference | null>();
+const operatorByTemplate = new WeakMap<object, string | undefined>();
+
+/** The root and path of a reference string; null when the string is not one. */
+function parseReference(ref: string): ParsedReference | null {
+  let parsed = references.get(ref);
+  if (parsed === undefined) {
+    const match = REF.exec(ref);
+    parsed = match ? { root: match[1], path: match[2] ? match[2].slice(1).split(".") : [] } : null;
+    if (references.size >= REFERENCES_KEPT) references.clear();
+    references.set(ref, parsed);
+  }
+  return parsed;
+}
+
+/** The operator an object template names (the first of its keys that is one). */
+function operatorOf(template: Record<string, Json>): string | undefined {
+  if (operatorByTemplate.has(template)) return operatorByTemplate.get(template);
+  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
+  operatorByTemplate.set(template, operator);
+  return operator;
+}
+
 /** The value of a reference in the context. */
 export function resolveReference(ref: string, ctx: TemplateContext): Json {
-  const match = REF.exec(ref);
-  if (!match) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
-  const [, root, rest] = match;
-  const tokens = rest ? rest.slice(1).split(".") : [];
+  const parsed = parseReference(ref);
+  if (!parsed) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
+  const root = parsed.root;
+  const tokens = parsed.path.slice();
   let value: Json;
   switch (root) {
     case "count":
@@ -138,7 +169,7 @@ const defined = (value: unknown) => value !== undefined && value !== null && val
 /** Evaluates a template against a context (see the module header). */
 export function evaluate(template: Json, ctx: TemplateContext): Json {
   if (typeof template === "string") {
-    if (REF.test(template)) return resolveReference(template, ctx);
+    if (parseReference(template)) return resolveReference(template, ctx);
     if (!template.includes("{$")) return template;
     return template.replace(INTERPOLATION, (_, ref: string) => {
       const value = resolveReference(ref, ctx);
@@ -149,7 +180,7 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return template.map((t) => evaluate(t, ctx)).filter((v) => v !== undefined);
   }
   if (!isPlainObject(template)) return template;
-  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
+  const operator = operatorOf(template);
   if (operator === "$each") {
     const list = evaluate(template.$each, ctx);
     if (!Array.isArray(list)) return undefined;
