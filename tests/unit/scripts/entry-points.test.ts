@@ -56,6 +56,7 @@ const SCRIPTS: Record<string, CommandLine | "module"> = {
   "scripts/docs/redoc.ts": "module",
   "scripts/docs/serve.ts": "module",
   "scripts/docs/summary.ts": "module",
+  "scripts/bench-sandbox.ts": "module",
   "scripts/bench-measure.ts": "module",
   "scripts/bench.ts": { name: "bench", main: async () => (await import("../../../scripts/bench.js")).main },
   "scripts/bench-serve.ts": "module",
@@ -99,8 +100,8 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(21);
-  expect(probed).toHaveLength(21);
+  expect(entries).toHaveLength(22);
+  expect(probed).toHaveLength(22);
   expect(commandLines).toHaveLength(15);
 });
 
