@@ -289,8 +289,16 @@ export function copy<T>(value: T): T {
   return value;
 }
 
+const PLAIN_ASCII = /^[ !#-[\]-~]*$/; // printable ASCII but `"` and `\`: JSON writes it as is, one byte a character
+
 /** Approximate size of a record in bytes (its JSON form). */
 export function sizeOf(value: unknown): number {
+  // The JSON of a scalar without writing it (the store measures every member of every record it keeps).
+  if (typeof value === "string" && PLAIN_ASCII.test(value)) return value.length + 2;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value).length;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  if (value === null) return 4;
+  if (value instanceof Instant) return sizeOf(value.toISOString());
   return Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
