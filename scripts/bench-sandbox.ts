@@ -5,7 +5,7 @@
  * Two servers, each in its own process (scripts/bench-serve.ts): every API's mock in static mode
  * with its response cache off (every request through Prism's judging and answer) and in sandbox
  * mode (the same judging, then the credential's state, the answer built from it, shaped and
- * validated). For each request of SANDBOX_REQUESTS (the ones issue 27 measured), `rounds` rounds of
+ * validated). For each request of SANDBOX_REQUESTS (the ones issue 27 measured), ROUNDS short rounds of
  * the static server then the sandbox, one after the other, each under the same autocannon load; the
  * server CPU time per request comes from /proc/<pid>/stat. The ratio is the sandbox's CPU time per
  * request over the static mock's, per round (reported: the median and the spread of the rounds);
@@ -30,6 +30,13 @@ export const SANDBOX_REQUESTS: ReadonlyArray<{ alias: string; operationId: strin
   { alias: "pay@1.3.0", operationId: "createInvoice" },
   { alias: "balance@1.0.0", operationId: "retrieveBalance" },
 ];
+/**
+ * Rounds per request: many short rounds, the two servers alternating, so that a change in the
+ * machine's load between rounds weighs on both alike (3 rounds of a few seconds spread 2-3x on a
+ * loaded machine, 10 rounds of half a second far less).
+ */
+const ROUNDS = 10;
+const MIN_ROUND_SECONDS = 0.5;
 /** Seconds of load on each server, not measured, before the rounds of a request. */
 const WARM_UP_SECONDS = 1;
 /** The goal of issue 27: the sandbox at most this many times the static mock's CPU per request. */
@@ -106,17 +113,18 @@ const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
 /** Measures SANDBOX_REQUESTS of `apis` (those it holds) and returns the report's section (Markdown). */
 export async function sandboxSection({
   apis,
-  seconds,
-  rounds,
+  duration,
   connections,
   log,
 }: {
   apis: BundledApi[];
-  seconds: number;
-  rounds: number;
+  /** Seconds of measured load per server and request, cut into ROUNDS rounds. */
+  duration: number;
   connections: number;
   log: (message: string) => void;
 }): Promise<string> {
+  const rounds = ROUNDS;
+  const seconds = Math.max(MIN_ROUND_SECONDS, duration / ROUNDS);
   const chosen = SANDBOX_REQUESTS.flatMap(({ alias, operationId }) => {
     const api = apis.find((a) => a.entry.alias === alias);
     const op = api && findOperation(api.doc, operationId);

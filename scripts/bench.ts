@@ -251,9 +251,7 @@ async function throughput(): Promise<void> {
 /* 1b. sandbox mode beside the static mode, on the same requests (scripts/bench-sandbox.ts) */
 async function sandboxThroughput(): Promise<void> {
   log("sandbox");
-  sections.push(
-    await sandboxSection({ apis, seconds: Math.max(1, options.duration / ROUNDS), rounds: ROUNDS, connections: CONNECTIONS, log }),
-  );
+  sections.push(await sandboxSection({ apis, duration: options.duration, connections: CONNECTIONS, log }));
 }
 
 /* Isolation: another API's latency while one API receives the largest bad request the mock accepts */
