@@ -25,7 +25,6 @@ import {
   type LoadResult,
   median,
   peakRss,
-  cpuRate,
   record,
   representativeOperations,
   representativeRequest,
@@ -43,11 +42,9 @@ import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { defaultCacheDir } from "../src/mock/operations-cache.js";
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
-import { createTestClient } from "./lib/test-client.js";
+import { clientSection, measureClientCost } from "./bench-client.js";
 import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
-/** Client runs per API, each between two raw-fetch runs (CLIENT_RUNS + 1 of them). */
-const CLIENT_RUNS = 12;
 /** Rounds per throughput cell (each variant runs once per round, for duration / ROUNDS seconds). */
 const ROUNDS = 3;
 /** Connections of the load generator in the throughput measurements. */
@@ -396,117 +393,11 @@ async function startup(): Promise<void> {
   );
 }
 
-/** The first and third quartiles of a list (nearest rank). */
-function quartiles(values: number[]): [number, number] {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))];
-  return [at(0.25), at(0.75)];
-}
-
-/* 3. generated client against raw fetch, on the same bare server */
+/* 3. generated client against plain openapi-fetch and raw fetch, on the same bare server (scripts/bench-client.ts) */
 async function client(): Promise<void> {
   log("client");
-  const rows: string[][] = [];
-  const overheads: number[] = [];
-  const mock = await startServer({ type: "start", kind: "mock", aliases: registry.map((e) => e.alias) });
-  try {
-    for (const api of apis) {
-      const request = representativeRequest(api);
-      const recorded = await record(mock.urls[api.entry.alias], request);
-      const bare = await startServer({ type: "start", kind: "bare", response: recorded });
-      try {
-        const url = bare.urls.bare;
-        const typed = await createTestClient(api.entry, url);
-        const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
-        const params = specRequest(api, op);
-        const body = params.body === undefined ? undefined : JSON.parse(params.body);
-        const { requestParams } = await import("../src/testing/requests.js");
-        const init = { params: requestParams(api.doc, op), ...(body === undefined ? {} : { body }) };
-        const viaClient = async () => {
-          const result = await typed[request.method](op.path, init);
-          if (result.response.status !== request.expected) throw new Error(`client got ${result.response.status}`);
-        };
-        const viaFetch = async () => {
-          // As a caller would write it: the body serialised on each call, the JSON answer parsed.
-          const response = await fetch(url + request.path, {
-            method: request.method,
-            headers: request.headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          if (response.status !== request.expected) throw new Error(`fetch got ${response.status}`);
-          if ((response.headers.get("content-type") ?? "").includes("json")) await response.json();
-          else await response.text();
-        };
-        const load = { concurrency: 10, seconds: Math.max(0.5, options.duration / 5) };
-        // Warm both paths up (the JIT) before measuring.
-        await cpuRate(viaFetch, { concurrency: 10, seconds: 2 });
-        await cpuRate(viaClient, { concurrency: 10, seconds: 2 });
-        // fetch, client, fetch, client, ..., fetch: each client run is compared with the mean of the fetch runs just
-        // before and after it, so that a load on the machine rising or falling steadily hits both sides alike.
-        const runs: Record<"fetch" | "client", Array<{ rps: number; cpuPerCall: number }>> = { fetch: [], client: [] };
-        runs.fetch.push(await cpuRate(viaFetch, load));
-        for (let run = 0; run < CLIENT_RUNS; run++) {
-          runs.client.push(await cpuRate(viaClient, load));
-          runs.fetch.push(await cpuRate(viaFetch, load));
-        }
-        const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
-        const around = (i: number, key: "rps" | "cpuPerCall") => (runs.fetch[i][key] + runs.fetch[i + 1][key]) / 2;
-        const cpuRatios = runs.client.map((c, i) => c.cpuPerCall / around(i, "cpuPerCall"));
-        const cpuOverhead = median(cpuRatios) - 1;
-        const rpsRatio = median(runs.client.map((c, i) => c.rps / around(i, "rps")));
-        // The measure's own noise: consecutive fetch runs against each other (they differ by chance only).
-        const noise = runs.fetch.slice(1).map((f, i) => Math.abs(f.cpuPerCall / runs.fetch[i].cpuPerCall - 1));
-        overheads.push(cpuOverhead);
-        rows.push([
-          api.entry.alias,
-          `${request.method} ${request.operationId}`,
-          `${mean(runs.fetch.map((r) => r.cpuPerCall)).toFixed(0)} / ${mean(runs.client.map((r) => r.cpuPerCall)).toFixed(0)}`,
-          `**${pct(cpuOverhead)}**`,
-          `${pct(quartiles(cpuRatios)[0] - 1)} to ${pct(quartiles(cpuRatios)[1] - 1)}`,
-          pct(median(noise)),
-          `${n0(mean(runs.fetch.map((r) => r.rps)))} / ${n0(mean(runs.client.map((r) => r.rps)))}`,
-          pct(rpsRatio),
-        ]);
-      } finally {
-        await bare.stop();
-      }
-    }
-  } finally {
-    await mock.stop();
-  }
-  const worst = Math.max(...overheads);
-  sections.push(
-    [
-      "## 3. Client overhead",
-      "",
-      "The generated client (`create<Service>V<release>Client`, credential middleware and all) against a plain",
-      "`fetch` with the same method, URL, headers and body (serialised on each call, as the client does), both reading",
-      "the JSON answer, 10 concurrent loops in the",
-      "benchmark's process, on the same bare server (in its own process). After 2 s of each to warm up,",
-      `${CLIENT_RUNS} client runs of ${Math.max(0.5, options.duration / 5)} s, each between two fetch runs of the same length. The measure is the benchmark process's CPU time`,
-      "(user + system) per call, which a busy machine disturbs far less than requests per second: the overhead is the",
-      "median, over the client runs, of the run's CPU per call divided by the mean of its two neighbouring fetch runs,",
-      "less one; the middle half of those ratios is shown beside it. The noise column is the median difference between",
-      "two consecutive fetch runs (the same code, so by chance only): an overhead within it is not told apart from none.",
-      "Target: at most 5%.",
-      "",
-      table(
-        [
-          "API",
-          "request",
-          "CPU µs/call fetch / client",
-          "client overhead (CPU)",
-          "middle half of the runs",
-          "noise (fetch vs fetch)",
-          "req/s fetch / client",
-          "client of fetch (req/s)",
-        ],
-        rows,
-      ),
-      "",
-      `Largest overhead: ${pct(worst)} of raw fetch's CPU time per call (target at most 5%: ${worst <= 0.05 ? "met" : "**not met**"}).`,
-    ].join("\n"),
-  );
+  const seconds = Math.max(0.5, options.duration / 5);
+  sections.push(clientSection(await measureClientCost(apis, { seconds, log }), { seconds }));
 }
 
 /* 4. type-check cost for a consumer importing every client */

@@ -18,7 +18,10 @@ import { promisify } from "node:util";
 import { parse } from "yaml";
 import { redoclyCli, withoutRedoclyBanner } from "../src/redocly.js";
 import { type ApiEntry, clientNames, loadRegistry, repoRoot } from "../src/registry.js";
+import { type Doc, operations, parseDocument } from "../src/document/index.js";
 import { runCommand, runProgram, script } from "./lib/cli.js";
+import { FIELD_TESTS, renderFieldTests } from "./lib/field-tests.js";
+import { generateSandboxDeclarationTypes } from "./lib/sandbox-declarations.js";
 
 const REGENERATE = "npm run generate";
 const CLIENT_RUNTIME = join(repoRoot, "src/client/index.js");
@@ -144,7 +147,17 @@ function serversOf(doc: OpenApiDoc) {
   }));
 }
 
-function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string {
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header (`METHOD /path`): the
+ * provider deduplicates them, so the client may retry a POST or PATCH of one that sends the key.
+ */
+export function deduplicatedOperations(model: Doc): string[] {
+  return operations(model)
+    .filter((op) => op.parameters.some((p) => p.value?.in === "header" && String(p.value?.name).toLowerCase() === "idempotency-key"))
+    .map((op) => `${op.method.toUpperCase()} ${op.path}`);
+}
+
+function renderClient(entry: ApiEntry, doc: OpenApiDoc, model: Doc, outDir: string): string {
   const { versioned, names } = clientNames(entry);
   let runtime = relative(outDir, CLIENT_RUNTIME).replaceAll("\\", "/");
   if (!runtime.startsWith(".")) runtime = `./${runtime}`;
@@ -158,7 +171,7 @@ function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string 
       ``,
       `/** Creates a typed client for ${entry.alias}${name === versioned ? "" : ` (the newest ${entry.service} release in the registry)`}. */`,
       `export function create${name}Client(options: ${name}ClientOptions): ${name}Client {`,
-      `  return createApiClient<paths>({ name: "create${name}Client", servers, auth }, options);`,
+      `  return createApiClient<paths>({ name: "create${name}Client", servers, auth, deduplicated }, options);`,
       `}`,
     ].join("\n"),
   );
@@ -176,6 +189,12 @@ function renderClient(entry: ApiEntry, doc: OpenApiDoc, outDir: string): string 
     ``,
     `/** The credential the client sends, from the spec's security scheme. */`,
     `export const auth = ${data(authOf(entry, doc))} as const;`,
+    ``,
+    `/**`,
+    ` * The operations whose contract declares an \`Idempotency-Key\` request header: the provider deduplicates`,
+    ` * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.`,
+    ` */`,
+    `export const deduplicated: readonly string[] = ${JSON.stringify(deduplicatedOperations(model))};`,
     ...factories,
     ``,
   ].join("\n");
@@ -189,13 +208,14 @@ export async function generateApi(entry: ApiEntry, configPath: string, bundling?
     bundling ?? bundle(entry, configPath),
     import("openapi-typescript"),
   ]);
-  const doc = parse(bundled) as OpenApiDoc;
+  const model = parseDocument(bundled, entry.alias);
+  const doc = model as OpenApiDoc;
   // defaultNonNullable: false: a property with a `default` stays optional (the server fills it in).
   const ast = await openapiTS(bundled, { silent: true, defaultNonNullable: false });
   return [
     { path: join(entry.generatedDir, "openapi.yaml"), content: header("#", entry) + bundled },
     { path: join(entry.generatedDir, "schema.ts"), content: header("//", entry) + astToString(ast) },
-    { path: join(entry.generatedDir, "client.ts"), content: renderClient(entry, doc, resolve(base, entry.generatedDir)) },
+    { path: join(entry.generatedDir, "client.ts"), content: renderClient(entry, doc, model, resolve(base, entry.generatedDir)) },
   ];
 }
 
@@ -245,6 +265,15 @@ export function generateRegistryTypes(registry: ApiEntry[]): GeneratedFile {
   return { path: REGISTRY_TYPES, content: lines.join("\n") };
 }
 
+/** tests/apis/fields.test-d.ts: a misspelt field is a compile error on every operation (scripts/lib/field-tests.ts). */
+export function generateFieldTests(generated: Array<{ entry: ApiEntry; files: GeneratedFile[] }>): GeneratedFile {
+  const apis = generated.map(({ entry, files }) => {
+    const bundled = files.find((f) => f.path === join(entry.generatedDir, "openapi.yaml"))!;
+    return { entry, doc: parseDocument(bundled.content, bundled.path) };
+  });
+  return { path: FIELD_TESTS, content: renderFieldTests(apis) };
+}
+
 export async function generateAll(configPath: string) {
   const registry = loadRegistry(configPath);
   const seen = new Map<string, string>();
@@ -285,10 +314,18 @@ export async function generate(configPath: string, check: boolean): Promise<numb
   let sandboxFiles: GeneratedFile[];
   try {
     sandboxFiles = await generateSandboxTypes(base);
+    if (sandboxFiles.length > 0)
+      sandboxFiles.push(
+        generateSandboxDeclarationTypes(
+          generated.map((g) => g.entry),
+          REGENERATE,
+        ),
+      );
   } catch (error) {
     throw new Error(`src/sandbox/openapi.yaml: ${(error as Error).message}`);
   }
   const registryTypes = generateRegistryTypes(generated.map((g) => g.entry));
+  const fieldTests = generateFieldTests(generated);
   const expected = new Set([
     ...generated.flatMap((g) => g.files.map((f) => f.path)),
     ...sandboxFiles.map((f) => f.path),
@@ -298,7 +335,7 @@ export async function generate(configPath: string, check: boolean): Promise<numb
 
   if (check) {
     const problems: string[] = [];
-    for (const { files } of [...generated, { files: sandboxFiles }, { files: [registryTypes] }]) {
+    for (const { files } of [...generated, { files: sandboxFiles }, { files: [registryTypes, fieldTests] }]) {
       for (const file of files) {
         const current = read(join(base, file.path));
         if (current === undefined) problems.push(`  missing  ${file.path}`);
@@ -311,7 +348,7 @@ export async function generate(configPath: string, check: boolean): Promise<numb
       return 1;
     }
     console.log(
-      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? ", the sandbox control API" : ""} and the registry types, ${expected.size} files).`,
+      `generated/ is up to date (${generated.length} APIs${sandboxFiles.length > 0 ? ", the sandbox control API" : ""} and the registry types, ${expected.size} files), and ${FIELD_TESTS}.`,
     );
     return 0;
   }
@@ -331,6 +368,7 @@ export async function generate(configPath: string, check: boolean): Promise<numb
   for (const [label, file] of [
     ...sandboxFiles.map((f) => ["sandbox control API", f] as const),
     ["registry types", registryTypes] as const,
+    ["misspelt-field type tests", fieldTests] as const,
   ]) {
     const path = join(base, file.path);
     const changed = read(path) !== file.content;

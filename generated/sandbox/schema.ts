@@ -141,9 +141,91 @@ export interface paths {
         put?: never;
         /**
          * Move a record to a status
-         * @description Moves the record to `status`, any status its resource allows (`GET /_sandbox` lists them), with the effects its declaration names: members set on entering the status, and callbacks (queued for delivery; their log entries are in the answer). A move to the status the record already has changes nothing and sends nothing. `deliver_twice` delivers each callback twice with the same Idempotency-Key, to test a receiver's idempotency.
+         * @description Moves the record to `status` by the move of its lifecycle that goes there from its current status (`GET /_sandbox` lists each resource's actions and final statuses), with the effects its declaration names: members set, one event (its id in the answer) and the callbacks of that event (queued for delivery; their log entries are in the answer). A move the lifecycle does not allow, or any move out of a final status, is refused 409 with `allowed`, the moves allowed from here. A move to the status the record already has changes nothing and sends nothing. `deliver_twice` delivers each callback twice with the same Idempotency-Key, to test a receiver's idempotency.
          */
         post: operations["updateResourceStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/resources/{resource}/{id}/actions/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+                /**
+                 * @description An action of the resource's lifecycle (`GET /_sandbox` lists them), e.g. `pay`, `fail`, `expire`, `cancel`.
+                 * @example pay
+                 */
+                action: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a named action on a record
+         * @description The named move of the record's lifecycle (as Stripe's test helpers are): `pay` an invoice, `fail` or `expire` it, `cancel` a checkout, `settle` a flagged one, `approve` an application... with the same effects as the status move to its target status. An action not allowed from the record's status is refused 409 with `allowed`, the actions allowed from here. The body is optional.
+         */
+        post: operations["updateResourceWithAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events
+         * @description Every status change of the credential's records is one event (oldest first, the newest 200 kept): its id, type (`<resource>.<action>`), the change, and the one Idempotency-Key that every delivery of its callbacks carries.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id.
+                 * @example evt_3K7Q1M9D2X8C4V6B
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event
+         * @description Delivers the event's callbacks again, with the event's Idempotency-Key (a receiver that processed it already must not process it again), once none of its deliveries is pending. Refused 409 while one is, or when the event raised no callback.
+         */
+        post: operations["sendEventAgain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -274,8 +356,8 @@ export interface paths {
         get: operations["listErrors"];
         put?: never;
         /**
-         * Queue an error status
-         * @description The next `count` valid calls (default 1) of `operation_id` with this credential answer `status`, which must be one of the error statuses (400-599) the operation declares, with the body the operation declares for it (its first example, or none). A call Prism judges invalid keeps Prism's answer and does not use up the queued error.
+         * Queue an error status, a latency or a dropped connection
+         * @description The next `count` calls (default 1) of `operation_id` with this credential answer `status` (any status 400-599), with the body the operation declares for it (its first example, or none); a status the operation does not declare (429, 502, 503, 504...) gets a problem+json body, and the `sl-violations` header names it as undeclared. `retry_after` adds a `Retry-After` header (seconds). `latency_ms` (at most 30000) delays the answer; `drop: true` closes the connection without an answer. A call Prism judges invalid keeps Prism's answer and does not use up a queued status.
          */
         post: operations["createError"];
         /**
@@ -307,6 +389,10 @@ export interface components {
             detail: string;
             /** @description The member of the input concerned (`status`, `url`, `operation_id`, `seconds`, `id`, ...), when one is. */
             field?: string;
+            /** @description On a refused move, the actions allowed from the record's status. */
+            allowed?: components["schemas"]["NextAction"][];
+            /** @description On a refused move, true when the record's status is final. */
+            final?: boolean;
         };
         /** @description How many things were removed. */
         ResetResult: {
@@ -419,6 +505,38 @@ export interface components {
                 /** @description Where the sources state the rule. */
                 source?: string;
             };
+            /** @description The status graph (moves not listed are refused everywhere). */
+            lifecycle?: {
+                /** @description The statuses no move leaves. */
+                final: string[];
+                /** @description The named moves. */
+                actions: {
+                    /** @description Its name (`POST /_sandbox/resources/{resource}/{id}/actions/{action}`). */
+                    action: string;
+                    /** @description The statuses it leaves, or `*` for every status that is not final. */
+                    from: string[] | string;
+                    /** @description The status it enters. */
+                    to: string;
+                    /** @description Where the sources state it. */
+                    source?: string;
+                    /** @description The sandbox's choice where the sources say nothing. */
+                    convention?: string;
+                }[];
+            };
+            /** @description Request values that produce an outcome without the control API (docs/guides/sandbox.md). */
+            test_values?: {
+                /** @description Its name. */
+                name: string;
+                /** @description The action it takes on the new record. */
+                action: string;
+                /**
+                 * Format: int32
+                 * @description Seconds on the sandbox clock before it does (absent: at once).
+                 */
+                after_seconds?: number;
+                /** @description The value to send and what happens. */
+                description: string;
+            }[];
             /** @description The callbacks its status changes fire. */
             callbacks: {
                 /** @description The webhook. */
@@ -445,7 +563,7 @@ export interface components {
              * @description What the sandbox does; `static` keeps the spec's example (Prism's answer).
              * @enum {string}
              */
-            sandbox: "create" | "read" | "list" | "update" | "delete" | "action" | "static";
+            sandbox: "create" | "read" | "list" | "update" | "delete" | "action" | "answer" | "static";
             /** @description The resource it concerns. */
             resource?: string;
             /** @description Where the sources describe it. */
@@ -545,7 +663,63 @@ export interface components {
             to: string;
             /** @description False when the record already had that status (nothing is sent then). */
             changed: boolean;
+            event?: components["schemas"]["Event"];
             /** @description The callbacks queued, as their log entries are at this moment. */
+            deliveries: components["schemas"]["Delivery"][];
+            /** @description The actions allowed from the new status (absent when the resource declares no lifecycle). */
+            next_actions?: components["schemas"]["NextAction"][];
+        };
+        /** @description A move allowed from a status. */
+        NextAction: {
+            /** @description The action's name. */
+            action: string;
+            /** @description The status it enters. */
+            to: string;
+        };
+        /** @description Options of an action. */
+        ActionRequest: {
+            /** @description Deliver each callback the action fires twice, with the same Idempotency-Key. */
+            deliver_twice?: boolean;
+        };
+        /** @description One status change of a record. */
+        Event: {
+            /** @description The event's id. */
+            id: string;
+            /** @description `<resource>.<action>` (`<resource>.status` for a resource without lifecycle). */
+            type: string;
+            /** @description The resource. */
+            resource: string;
+            /** @description The record's id. */
+            resource_id: string;
+            /** @description The status before. */
+            from?: string;
+            /** @description The status after. */
+            to: string;
+            /** @description The action of the lifecycle taken. */
+            action?: string;
+            /** @description What moved it: `control`, `expiry`, `clock`, `test value <name>`, or the operationId of an API call. */
+            cause: string;
+            /**
+             * Format: date-time
+             * @description When it happened (sandbox time).
+             */
+            created_at: string;
+            /** @description The Idempotency-Key every delivery of its callbacks carries, resends included. */
+            idempotency_key: string;
+            /** @description The webhooks it raised. */
+            webhooks: string[];
+            /** @description Its delivery log entries (first deliveries and resends). */
+            deliveries: string[];
+        };
+        /** @description Events, oldest first. */
+        EventList: {
+            /** @description The events. */
+            events: components["schemas"]["Event"][];
+        };
+        /** @description An event resent. */
+        Resend: {
+            event: components["schemas"]["Event"];
+            /** @description The new deliveries. */
             deliveries: components["schemas"]["Delivery"][];
         };
         /** @description A callback URL. */
@@ -668,15 +842,27 @@ export interface components {
                 deliveries?: string[];
             }[];
         };
-        /** @description An error status for the next calls of an operation. */
+        /** @description An error status, a latency or a dropped connection for the next calls of an operation. */
         ErrorRuleRequest: {
             /** @description An operationId of the API. */
             operation_id: string;
             /**
              * Format: int32
-             * @description One of the error statuses the operation declares.
+             * @description The status to answer; one the operation does not declare gets a problem+json body.
              */
-            status: number;
+            status?: number;
+            /**
+             * Format: int32
+             * @description Seconds for a `Retry-After` header on the forced answer.
+             */
+            retry_after?: number;
+            /**
+             * Format: int32
+             * @description Milliseconds to wait before answering.
+             */
+            latency_ms?: number;
+            /** @description Close the connection without an answer. */
+            drop?: boolean;
             /**
              * Format: int32
              * @description How many calls answer it.
@@ -684,7 +870,7 @@ export interface components {
              */
             count?: number;
         };
-        /** @description A queued error status. */
+        /** @description A queued error status, latency or drop. */
         ErrorRule: {
             /** @description The rule's id. */
             id: string;
@@ -692,14 +878,26 @@ export interface components {
             operation_id: string;
             /**
              * Format: int32
-             * @description The status it answers.
+             * @description The status it answers (absent for a latency or a drop alone).
              */
-            status: number;
+            status?: number;
             /**
              * Format: int32
              * @description How many more calls answer it.
              */
             remaining: number;
+            /**
+             * Format: int32
+             * @description The Retry-After it sends, in seconds.
+             */
+            retry_after?: number;
+            /**
+             * Format: int32
+             * @description The delay it adds.
+             */
+            latency_ms?: number;
+            /** @description True when it drops the connection. */
+            drop?: boolean;
         };
         /** @description The queued error statuses, in the order they apply. */
         ErrorRuleList: {
@@ -735,7 +933,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A bound of the sandbox would be exceeded. */
+        /** @description The record's lifecycle does not allow the move from its status (or the status is final); `allowed` lists the actions allowed from here (empty from a final status). */
+        MoveRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A bound of the sandbox would be exceeded, or the call conflicts with the record's or event's state. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1008,9 +1215,111 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["MoveRefused"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             507: components["responses"]["SandboxFull"];
+        };
+    };
+    updateResourceWithAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
+                 * @example invoice
+                 */
+                resource: components["parameters"]["Resource"];
+                /**
+                 * @description The record's id, as the API returned it.
+                 * @example inv_7Q2M4K9D1X8C3V6B
+                 */
+                id: components["parameters"]["Id"];
+                /**
+                 * @description An action of the resource's lifecycle (`GET /_sandbox` lists them), e.g. `pay`, `fail`, `expire`, `cancel`.
+                 * @example pay
+                 */
+                action: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The record after the move, its event and the callbacks queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMove"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["MoveRefused"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only the events of this resource. */
+                resource?: string;
+                /** @description Only the events of this record. */
+                resource_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    sendEventAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id.
+                 * @example evt_3K7Q1M9D2X8C4V6B
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event and its new deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resend"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listCallbacks: {

@@ -144,6 +144,33 @@ export function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The userinfo (`user:password@`) of every URL in a text. */
+const USERINFO = /\b([a-z][a-z\d+.-]*:\/\/)[^\s/?#@]*@/gi;
+
+/** `text` with the userinfo of every URL in it removed: `https://user:pass@host/x` gives `https://host/x`. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(USERINFO, "$1");
+}
+
+/**
+ * `cause` as it may be kept on an ApiError: itself, or, when its message, stack or a cause of its
+ * chain quotes a URL's userinfo (fetch quotes the URL it refuses), a copy without it (same name and
+ * code), so that no message, stack or cause of a fault carries a password written in a URL.
+ */
+function withoutUserinfoIn(cause: unknown, depth = 0): unknown {
+  if (!(cause instanceof Error) || depth > 4) return cause;
+  const inner = withoutUserinfoIn(cause.cause, depth + 1);
+  const message = withoutUserinfo(cause.message);
+  const stack = cause.stack === undefined ? undefined : withoutUserinfo(cause.stack);
+  if (message === cause.message && stack === cause.stack && inner === cause.cause) return cause;
+  const copy = new Error(message, inner === undefined ? undefined : { cause: inner });
+  copy.name = cause.name;
+  copy.stack = stack;
+  const code = (cause as { code?: unknown }).code;
+  if (code !== undefined) Object.assign(copy, { code });
+  return copy;
+}
+
 /** What a fault ApiError is built from (see ApiError.fault). */
 interface Fault {
   kind: Exclude<FaultKind, "http">;
@@ -188,10 +215,12 @@ export class ApiError extends Error {
 
   /**
    * An ApiError for a fault: `cause` is what fetch or the body parser threw (kept as `cause`; its
-   * message is quoted, and neither carries request headers); `response` the answer, if one arrived.
+   * message is quoted, and neither carries request headers nor a URL's userinfo); `response` the
+   * answer, if one arrived.
    */
   static fault(operation: Operation, cause: unknown, response: Response = Response.error()): ApiError {
-    return new ApiError(response, undefined, operation, { kind: faultKind(cause), cause });
+    const kept = withoutUserinfoIn(cause);
+    return new ApiError(response, undefined, operation, { kind: faultKind(kept), cause: kept });
   }
 }
 
@@ -199,7 +228,7 @@ function describe(cause: unknown): string {
   const code = causeCode(cause);
   const message = cause instanceof Error ? cause.message : String(cause);
   const inner = cause instanceof Error && cause.cause instanceof Error && cause.cause.message !== message ? `: ${cause.cause.message}` : "";
-  return `${message}${inner}${code ? ` (${code})` : ""}`;
+  return withoutUserinfo(`${message}${inner}${code ? ` (${code})` : ""}`);
 }
 
 function recalledOperation(response: Response): Operation {

@@ -38,6 +38,7 @@ import createClient, {
   type HeadersOptions,
   type MaybeOptionalInit,
   type Middleware,
+  type ParseAs,
 } from "openapi-fetch";
 import { ApiError, recordOperation, ResponseTooLargeError } from "./errors.js";
 import {
@@ -74,6 +75,12 @@ export interface ApiDefinition {
   readonly name: string;
   readonly servers: readonly ServerDefinition[];
   readonly auth: AuthDefinition;
+  /**
+   * The operations (`METHOD /path/template`) whose contract declares an `Idempotency-Key` request
+   * header: the provider deduplicates them, so a POST or PATCH of one that sends the key is retried
+   * as an idempotent call is (retry.ts). Generated from the spec; none by default.
+   */
+  readonly deduplicated?: readonly string[];
 }
 
 /** A credential: the value itself, or a function returning it (called on every request, e.g. to refresh). */
@@ -116,7 +123,7 @@ export interface CommonOptions {
   headers?: HeadersOptions;
   /** Largest response body read, bytes; a larger one is a `too-large` fault. Default 32 MiB. */
   maxResponseBytes?: number;
-  /** Retries (see retry.ts): default 3 attempts, safe requests only; `false` turns them off. A call's `retry` is merged over it. */
+  /** Retries (see retry.ts): default 3 attempts, of calls that may be repeated only; `false` turns them off. A call's `retry` is merged over it. */
   retry?: RetryOptions | false;
   /** Limit of each call, every attempt and wait included, milliseconds; then the fault `timeout`. Default 60 000. A call's `timeoutMs` replaces it. */
   timeoutMs?: number;
@@ -134,12 +141,23 @@ type MediaType = `${string}/${string}`;
 type PathsWithMethod<Paths extends {}, Method extends HttpMethod> = {
   [Path in keyof Paths]: Paths[Path] extends { [M in Method]: any } ? Path : never;
 }[keyof Paths];
-type RequiredKeysOf<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
-// As openapi-fetch: the init argument is optional exactly when nothing in it is required. It also takes the CallOptions.
-type InitParam<Init> =
-  RequiredKeysOf<Init> extends never
-    ? [(Init & CallOptions & { [key: string]: unknown })?]
-    : [Init & CallOptions & { [key: string]: unknown }];
+/**
+ * The init of a call: openapi-fetch's (params, body, fetch options), its `parseAs` the type
+ * parameter `As` (so the answer's type follows it), and the CallOptions. Unlike openapi-fetch's own
+ * signature, the init is not a type parameter and has no `[key: string]: unknown` part: an object
+ * literal passed to a call is checked against the operation's declared params and body, so a
+ * misspelt field (of the body, of a nested object, of the path or query parameters, or of the init
+ * itself) is a compile error (openapi-fetch issues 1769 and 2329).
+ */
+type CallInit<Operations, Method extends keyof Operations, As extends ParseAs> = FetchInit<Operations, Method> & {
+  parseAs?: As;
+  /** fetch's `duplex` ("half"), needed with a ReadableStream body. */
+  duplex?: "half";
+} & CallOptions;
+type FetchInit<Operations, Method extends keyof Operations> = Exclude<MaybeOptionalInit<Operations, Method>, undefined>;
+// As openapi-fetch: the init argument is optional exactly when nothing in it is required (MaybeOptionalInit then admits undefined).
+type InitParam<Operations, Method extends keyof Operations, As extends ParseAs> =
+  undefined extends MaybeOptionalInit<Operations, Method> ? [CallInit<Operations, Method, As>?] : [CallInit<Operations, Method, As>];
 
 /** The result of a call when there was no usable HTTP answer (see FaultKind). */
 export interface FaultResult {
@@ -165,21 +183,21 @@ export type ApiResult<Operation extends Record<string | number, any>, Init, Medi
 
 type ApiMethod<Paths extends Record<string, Record<HttpMethod, {}>>, Method extends HttpMethod, Media extends MediaType> = <
   Path extends PathsWithMethod<Paths, Method>,
-  Init extends MaybeOptionalInit<Paths[Path], Method>,
+  As extends ParseAs = "json",
 >(
   url: Path,
-  ...init: InitParam<Init>
-) => Promise<ApiResult<Paths[Path][Method], Init, Media>>;
+  ...init: InitParam<Paths[Path], Method, As>
+) => Promise<ApiResult<Paths[Path][Method], { parseAs: As }, Media>>;
 
 type ApiRequestMethod<Paths extends Record<string, Record<HttpMethod, {}>>, Media extends MediaType> = <
   Method extends HttpMethod,
   Path extends PathsWithMethod<Paths, Method>,
-  Init extends MaybeOptionalInit<Paths[Path], Method>,
+  As extends ParseAs = "json",
 >(
   method: Method,
   url: Path,
-  ...init: InitParam<Init>
-) => Promise<ApiResult<Paths[Path][Method], Init, Media>>;
+  ...init: InitParam<Paths[Path], Method, As>
+) => Promise<ApiResult<Paths[Path][Method], { parseAs: As }, Media>>;
 
 /** openapi-fetch's client (same methods, same typing), its calls typed to resolve to a fault result too. */
 export interface ApiClient<Paths extends {}, Media extends MediaType = MediaType> {
@@ -224,7 +242,26 @@ function checkCredential(definition: ApiDefinition, option: string, value: unkno
   return value;
 }
 
+/**
+ * The base URL of a client (see baseUrlFrom), refused when it carries a user name or password
+ * (`https://user:pass@host`): fetch refuses such a URL on every call, quoting it, and the client's
+ * credential goes in its own option. The message never quotes the URL.
+ */
 export function baseUrlOf(definition: ApiDefinition, options: Record<string, unknown>): string {
+  const url = baseUrlFrom(definition, options);
+  if (URL.canParse(url)) {
+    const { username, password } = new URL(url);
+    if (username !== "" || password !== "") {
+      fail(
+        definition,
+        `the base URL must not carry a user name or password ("user:password@"); pass the credential in its own option, never in the URL`,
+      );
+    }
+  }
+  return url;
+}
+
+function baseUrlFrom(definition: ApiDefinition, options: Record<string, unknown>): string {
   const { baseUrl, environment, variables } = options;
   if (baseUrl !== undefined && environment !== undefined) fail(definition, `pass either "baseUrl" or "environment", not both`);
   if (typeof baseUrl === "string" && baseUrl !== "") return baseUrl;
@@ -274,6 +311,7 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
     baseFetch: opts.fetch as FetchFunction | undefined,
     maxBytes,
     policy: retryPolicy(definition.name, opts.retry),
+    deduplicated: new Set(definition.deduplicated ?? []),
     timeoutMs: timeoutOption(definition.name, opts.timeoutMs, DEFAULT_TIMEOUT_MS),
   };
   const client = createClient<Paths>({
@@ -372,8 +410,9 @@ class DeferredRequest {
     return this.#real?.headers ?? this.#headers;
   }
 
+  /** The real Request's signal (fetch's own AbortSignal, following the call's deadline), so that whoever reads it gets an AbortSignal. */
   get signal(): AbortSignal {
-    return this.#init.signal ?? this.materialize().signal;
+    return this.materialize().signal;
   }
 
   /** The real Request, built once, from the current URL, method, headers and the body given. */
@@ -438,26 +477,41 @@ function sendOnce(input: Request, ext: RequestInit | undefined, custom: FetchFun
   return (custom ?? globalThis.fetch)(DeferredRequest.is(input) ? input.materialize() : input, manual);
 }
 
+/** A body that may have to go again after a 307/308, taken before the request is sent: the DeferredRequest's own (a string for JSON), else a copy of the stream. */
+interface SentBody {
+  deferredBody: BodyInit | null | undefined;
+  spare: Request | undefined;
+}
+
+const NO_BODY: SentBody = { deferredBody: undefined, spare: undefined };
+
+function sentBody(input: Request): SentBody {
+  if (DeferredRequest.is(input)) {
+    const given = input.bodyInit;
+    return given == null ? NO_BODY : { deferredBody: given, spare: undefined };
+  }
+  return input.body ? { deferredBody: undefined, spare: input.clone() } : NO_BODY;
+}
+
 /**
- * Sends `input` and follows the redirects that stay on its origin, as fetch would (method rewriting,
- * the body again for 307/308); a redirect to another origin is returned as the answer, unfollowed.
+ * Follows the redirects of `response` (the answer to `input`) that stay on its origin, as fetch
+ * would (method rewriting, the body again for 307/308); a redirect to another origin is returned as
+ * the answer, unfollowed. Called only when the first answer is a redirect.
  */
-async function sendFollowingSameOrigin(
+async function followSameOrigin(
   input: Request,
   ext: RequestInit | undefined,
   custom: FetchFunction | undefined,
   progress: { answers: number },
+  first: Response,
+  { deferredBody, spare }: SentBody,
 ): Promise<Response> {
-  // A body that may have to go again: the DeferredRequest's own (a string for JSON), else a copy of the stream.
   const deferred = DeferredRequest.is(input) ? input : undefined;
-  const deferredBody = deferred?.bodyInit;
-  const spare = !deferred && input.body ? input.clone() : undefined;
   const hasBody = deferredBody != null || spare !== undefined;
   let replay: BodyInit | null | undefined = deferredBody instanceof ReadableStream ? undefined : deferredBody;
   const signal = ext?.signal ?? (deferred ? deferred.initSignal : input.signal);
   let current = input;
-  let response = await sendOnce(current, ext, custom);
-  progress.answers++;
+  let response = first;
   for (let hop = 0; hop < MAX_REDIRECTS && REDIRECTS.has(response.status); hop++) {
     const location = response.headers.get("location");
     if (location === null) break;
@@ -468,6 +522,7 @@ async function sendFollowingSameOrigin(
       break;
     }
     if (target.origin !== new URL(current.url).origin) break; // never followed: the 3xx is the answer
+    if (target.username !== "" || target.password !== "") break; // fetch refuses such a URL, quoting it: the 3xx is the answer
     const toGet =
       (response.status === 303 && current.method !== "GET" && current.method !== "HEAD") ||
       ((response.status === 301 || response.status === 302) && current.method === "POST");
@@ -521,6 +576,8 @@ interface CallSettings {
   baseFetch: FetchFunction | undefined;
   maxBytes: number;
   policy: RetryPolicy;
+  /** The operations whose contract declares an Idempotency-Key header (ApiDefinition.deduplicated). */
+  deduplicated: ReadonlySet<string>;
   timeoutMs: number;
 }
 
@@ -558,6 +615,7 @@ function faultResult(operation: { method: string; path: string }, error: unknown
 class ClientCall {
   readonly operation: { method: string; path: string };
   readonly policy: RetryPolicy;
+  readonly deduplicated: boolean;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly body: unknown;
@@ -590,6 +648,7 @@ class ClientCall {
     if (typeof rest !== "object" || "retry" in rest || "timeoutMs" in rest) ({ retry, timeoutMs, ...rest } = rest);
     this.operation = { method, path };
     this.policy = retry === undefined ? settings.policy : retryPolicy(`${method} ${path}`, retry, settings.policy);
+    this.deduplicated = settings.deduplicated.size > 0 && settings.deduplicated.has(`${method} ${path}`);
     this.timeoutMs = timeoutMs === undefined ? settings.timeoutMs : timeoutOption(`${method} ${path}`, timeoutMs, settings.timeoutMs);
     this.signal = rest.signal as AbortSignal | undefined;
     this.body = rest.body;
@@ -606,9 +665,14 @@ class ClientCall {
 
   async #send(input: Request, ext?: RequestInit): Promise<Response> {
     this.#request = input;
-    this.#answer = await sendFollowingSameOrigin(input, ext, this.#custom, this);
-    this.#answer = bounded(this.#answer, this.#maxBytes);
-    return this.#answer;
+    // What a 307/308 would send again, taken now (sending consumes it); a DeferredRequest's is its own string.
+    const body = sentBody(input);
+    let answer = await sendOnce(input, ext, this.#custom);
+    this.#answer = answer;
+    this.answers++;
+    if (REDIRECTS.has(answer.status)) this.#answer = answer = await followSameOrigin(input, ext, this.#custom, this, answer, body);
+    this.#answer = answer = bounded(answer, this.#maxBytes);
+    return answer;
   }
 
   /**

@@ -13,7 +13,8 @@ import { packageRoot } from "../registry.js";
 import { type ContractValidator, validatorForDocument } from "../validation/contract.js";
 import { type ResourceDeclaration, KINDS } from "./declaration.js";
 import { displayUrl, hasUserinfo } from "./delivery.js";
-import { ControlError, type SandboxEngine, type StatusMove } from "./engine.js";
+import { ControlError, type ForcedRule, MAX_LATENCY_MS, type SandboxEngine, type StatusMove } from "./engine.js";
+import { MoveRefused, movesFrom, type SandboxEvent } from "./lifecycle.js";
 import { OPERATOR_HEADER } from "./operator.js";
 import { TargetRefused } from "./targets.js";
 import { CapacityError, type CredentialState, type DeliveryEntry, LIMITS, LimitError, type StoredRecord } from "./store.js";
@@ -53,6 +54,9 @@ const ROUTES: Route[] = [
   ["DELETE", "/state/all", "resetAllStates", true],
   ["GET", "/resources/([^/]+)/([^/]+)", "getResource", true],
   ["POST", "/resources/([^/]+)/([^/]+)/status", "updateResourceStatus", true],
+  ["POST", "/resources/([^/]+)/([^/]+)/actions/([^/]+)", "updateResourceWithAction", true],
+  ["GET", "/events", "listEvents", true],
+  ["POST", "/events/([^/]+)/resend", "sendEventAgain", true],
   ["GET", "/callbacks", "listCallbacks", true],
   ["PUT", "/callbacks/([^/]+)", "registerCallback", true],
   ["DELETE", "/callbacks/([^/]+)", "deleteCallback", true],
@@ -94,6 +98,21 @@ const deliveryView = (entry: DeliveryEntry) => ({
   created_at: entry.createdAt,
 });
 
+const eventView = (event: SandboxEvent) => ({
+  id: event.id,
+  type: event.type,
+  resource: event.resource,
+  resource_id: event.resourceId,
+  ...(event.from === undefined ? {} : { from: event.from }),
+  to: event.to,
+  ...(event.action === undefined ? {} : { action: event.action }),
+  cause: event.cause,
+  created_at: event.createdAt,
+  idempotency_key: event.idempotencyKey,
+  webhooks: event.callbacks.map((c) => c.webhook),
+  deliveries: event.deliveries,
+});
+
 /** One validator of the control document for every sandbox of the process (its schemas compiled once). */
 let sharedValidator: { doc: Doc; validator: ContractValidator } | undefined;
 function controlValidator(): ContractValidator {
@@ -113,7 +132,7 @@ export class ControlApi {
   /** Answers a request under /_sandbox/ and returns true; false for any other request. */
   async handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> {
     const url = new URL(request.url ?? "/", "http://sandbox.invalid");
-    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return false;
+    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return this.transport(request, url);
     try {
       const result = await this.route(request, url, body);
       if (typeof result === "string") {
@@ -132,13 +151,16 @@ export class ControlApi {
             ? new ControlError(507, error.message)
             : error instanceof LimitError
               ? new ControlError(409, error.message)
-              : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
+              : error instanceof MoveRefused
+                ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
+                : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
       const problem = {
         type: "about:blank",
         title: REASONS[failure.status] ?? "Internal Server Error",
         status: failure.status,
         detail: failure.message,
         ...(failure.field ? { field: failure.field } : {}),
+        ...failure.extra,
       };
       const text = JSON.stringify(problem);
       const headers: Record<string, string | number> = {
@@ -248,6 +270,40 @@ export class ControlApi {
         const move = engine.moveStatus(state, record, status, { cause: "control", deliverTwice: body.deliver_twice === true });
         return { status: 200, body: this.moveView(move) };
       }
+      case "updateResourceWithAction": {
+        const record = this.record(state, decode(match[1], "resource"), decode(match[2], "id"));
+        const resource = engine.declaration!.resources[record.resource];
+        const action = decode(match[3], "action");
+        const moves = resource.status?.moves ?? {};
+        if (!Object.hasOwn(moves, action)) {
+          const names = Object.keys(moves);
+          throw new ControlError(
+            404,
+            `${resource.name} has no action "${action}"${names.length > 0 ? `; actions: ${names.join(", ")}` : " (it declares no lifecycle)"}`,
+            "action",
+          );
+        }
+        const move = engine.moveStatus(state, record, { action }, { cause: "control", deliverTwice: body?.deliver_twice === true });
+        return { status: 200, body: this.moveView(move) };
+      }
+      case "listEvents": {
+        const resourceName = url.searchParams.get("resource");
+        const resourceId = url.searchParams.get("resource_id");
+        const events = engine.events
+          .list(state)
+          .filter((e) => (resourceName === null || e.resource === resourceName) && (resourceId === null || e.resourceId === resourceId));
+        return { status: 200, body: { events: events.map(eventView) } };
+      }
+      case "sendEventAgain": {
+        const id = decode(match[1], "id");
+        const event = engine.events.get(state, id);
+        if (!event) throw new ControlError(404, `this credential has no event "${id}"`, "id");
+        if (event.callbacks.length === 0) throw new ControlError(409, `event ${id} raised no callback: there is nothing to resend`, "id");
+        const busy = state.deliveries.some((d) => event.deliveries.includes(d.id) && d.state === "pending");
+        if (busy) throw new ControlError(409, `a delivery of event ${id} is still pending; resend it once it is delivered or failed`, "id");
+        const deliveries = event.callbacks.map((callback) => engine.send(state, event, callback));
+        return { status: 200, body: { event: eventView(event), deliveries: deliveries.map(deliveryView) } };
+      }
       case "listCallbacks":
         return { status: 200, body: { callbacks: this.callbacksView(state) } };
       case "registerCallback": {
@@ -318,22 +374,28 @@ export class ControlApi {
             "operation_id",
           );
         }
-        const declared = this.errorStatuses(op.operationId);
-        if (!declared.includes(body.status)) {
-          throw new ControlError(
-            400,
-            `${body.status} is not an error status ${operationId} declares; declared: ${declared.length > 0 ? declared.join(", ") : "none (it declares no error status)"}`,
-            "status",
-          );
+        if (body.status === undefined && body.latency_ms === undefined && body.drop !== true) {
+          throw new ControlError(400, "say what to force: a status, latency_ms, or drop: true", "status");
         }
+        if (body.drop === true && body.status !== undefined)
+          throw new ControlError(400, "a dropped connection answers no status: give drop or status, not both", "drop");
         if (state.errors.length >= LIMITS.errorRules) {
           throw new ControlError(
             409,
             `${LIMITS.errorRules} error rules are queued for this credential, the limit; clear them with DELETE /_sandbox/errors`,
           );
         }
-        const rule = { id: newId("err_"), operationId, status: body.status as number, remaining: (body.count as number | undefined) ?? 1 };
+        const rule: ForcedRule = {
+          id: newId("err_"),
+          operationId,
+          status: (body.status as number | undefined) ?? 0,
+          remaining: (body.count as number | undefined) ?? 1,
+          ...(body.retry_after === undefined ? {} : { retryAfter: body.retry_after as number }),
+          ...(body.latency_ms === undefined ? {} : { latencyMs: Math.min(MAX_LATENCY_MS, body.latency_ms as number) }),
+          ...(body.drop === true ? { drop: true } : {}),
+        };
         state.errors.push(rule);
+        if (rule.latencyMs || rule.drop) engine.transportArmed = true;
         return { status: 201, body: this.errorView(rule) };
       }
       case "deleteErrors": {
@@ -460,12 +522,15 @@ export class ControlApi {
   }
 
   private moveView(move: StatusMove) {
+    const resource = this.engine.declaration!.resources[move.record.resource];
     return {
       record: this.recordView(move.record),
       ...(move.from === undefined ? {} : { from: move.from }),
       to: move.to,
       changed: move.changed,
+      ...(move.event ? { event: eventView(move.event) } : {}),
       deliveries: move.deliveries.map(deliveryView),
+      ...(resource.status?.moves ? { next_actions: movesFrom(resource, move.to).map((m) => ({ action: m.name, to: m.to })) } : {}),
     };
   }
 
@@ -477,12 +542,31 @@ export class ControlApi {
     return [...state.callbackUrls].map(([webhook, url]) => ({ webhook, url: displayUrl(url) ?? "" }));
   }
 
-  private errorView = (rule: { id: string; operationId: string; status: number; remaining: number }) => ({
+  private errorView = (rule: ForcedRule) => ({
     id: rule.id,
     operation_id: rule.operationId,
-    status: rule.status,
+    ...(rule.status > 0 ? { status: rule.status } : {}),
     remaining: rule.remaining,
+    ...(rule.retryAfter === undefined ? {} : { retry_after: rule.retryAfter }),
+    ...(rule.latencyMs === undefined ? {} : { latency_ms: rule.latencyMs }),
+    ...(rule.drop ? { drop: true } : {}),
   });
+
+  /**
+   * A request of the API itself: a queued latency is waited (then the request goes on) and a queued
+   * drop closes the connection without an answer. Costs nothing while no such rule is queued.
+   */
+  private async transport(request: IncomingMessage, url: URL): Promise<boolean> {
+    const engine = this.engine;
+    const rule = engine.transportRule(request.method ?? "GET", url.pathname, request.headers, Object.fromEntries(url.searchParams));
+    if (!rule) return false;
+    if (rule.latencyMs) await new Promise((resolve) => setTimeout(resolve, rule.latencyMs));
+    if (rule.drop) {
+      request.socket.destroy();
+      return true;
+    }
+    return false;
+  }
 
   private stateView(state: CredentialState) {
     const resources: Record<string, unknown[]> = {};
@@ -513,6 +597,30 @@ export class ControlApi {
       ...(r.status ? { status_field: r.status.field, initial_status: r.status.initial } : {}),
       ...(r.status && engine.statusValues(r) ? { statuses: engine.statusValues(r) } : {}),
       ...(r.expiry ? { expiry: { to: r.expiry.to, from: r.expiry.from, source: r.expiry.source } } : {}),
+      ...(r.status?.moves
+        ? {
+            lifecycle: {
+              final: r.status.final ?? [],
+              actions: Object.values(r.status.moves).map((m) => ({
+                action: m.name,
+                from: m.from === "*" ? "*" : m.from,
+                to: m.to,
+                ...(m.source ? { source: m.source } : {}),
+                ...(m.convention ? { convention: m.convention } : {}),
+              })),
+            },
+          }
+        : {}),
+      ...(r.testValues.length > 0
+        ? {
+            test_values: r.testValues.map((v) => ({
+              name: v.name,
+              action: v.move,
+              ...(v.after ? { after_seconds: v.after } : {}),
+              description: v.description,
+            })),
+          }
+        : {}),
       callbacks: r.callbacks.map((c) => ({
         webhook: c.webhook,
         when: c.when,

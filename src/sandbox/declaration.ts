@@ -25,7 +25,7 @@ import { type ApiEntry, packageRoot } from "../registry.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { checkTemplate, type Json } from "./template.js";
 
-export const KINDS = ["create", "read", "list", "update", "delete", "action"] as const;
+export const KINDS = ["create", "read", "list", "update", "delete", "action", "answer"] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface CallbackDeclaration {
@@ -41,6 +41,49 @@ export interface CallbackDeclaration {
   convention?: string;
 }
 
+/**
+ * A named move of a resource's lifecycle (an action: `pay`, `fail`, `expire`, `cancel`...): from
+ * which statuses (`"*"`: every status that is not final) to which, what it sets besides the
+ * status (template), and where it comes from. The event it raises is `<resource>.<name>`.
+ */
+export interface MoveDeclaration {
+  name: string;
+  from: string[] | "*";
+  to: string;
+  set?: Json;
+  description?: string;
+  source?: string;
+  convention?: string;
+}
+
+/** A resource's status member and, when `moves` is declared, its lifecycle (enforced everywhere). */
+export interface StatusDeclaration {
+  field: string;
+  initial: string;
+  values?: string[];
+  /** Statuses no move leaves. */
+  final?: string[];
+  /** The lifecycle: the only status changes allowed (absent: any status to any other). */
+  moves?: Record<string, MoveDeclaration>;
+  source: string;
+  convention?: string;
+}
+
+/**
+ * A test value: a request for which `when` (a template) is truthy makes the new record take the
+ * move `move` at once, or `after` seconds later on the sandbox clock. The sandbox's own convention,
+ * documented in docs/guides/sandbox.md.
+ */
+export interface TestValueDeclaration {
+  name: string;
+  when: Json;
+  move: string;
+  after?: number;
+  description: string;
+  convention?: string;
+  source?: string;
+}
+
 export interface ResourceDeclaration {
   name: string;
   source: string;
@@ -52,11 +95,13 @@ export interface ResourceDeclaration {
   id: { field: string; prefix: string; digits: boolean };
   /** A singleton's record when the credential first touches it (template). */
   initial?: Json;
-  status?: { field: string; initial: string; values?: string[]; source: string; convention?: string };
+  status?: StatusDeclaration;
   expiry?: { at?: Json; hours?: Json; to: string; from: string[]; source: string; convention?: string };
   /** Members set when the record enters a status (`"*"`: any status change), templates. */
   on?: Record<string, { set: Json; source?: string; convention?: string }>;
   callbacks: CallbackDeclaration[];
+  /** Test values: request values that produce an outcome (./engine.ts applies them on create). */
+  testValues: TestValueDeclaration[];
 }
 
 export interface OperationDeclaration {
@@ -77,7 +122,11 @@ export interface OperationDeclaration {
   filter?: Array<{ field: string; value?: Json; from?: Json; to?: Json; notFound?: boolean }>;
   order?: "oldest" | "newest";
   limit?: Json;
-  effects?: Array<{ when?: Json; resource: string; set: Json }>;
+  effects?: Array<{ when?: Json; resource: string; set?: Json; unset?: string[] }>;
+  /** Requests the service refuses: the first rule whose `when` holds answers `status` (nothing is stored). */
+  refuse?: Array<{ when: Json; status: number; detail: string; source?: string; convention?: string }>;
+  /** list: each record listed takes this action (a template, `$item` the record) where its lifecycle allows it. */
+  advance?: Json;
   answer?: Json;
 }
 
@@ -141,8 +190,44 @@ export const DECLARATION_SCHEMA = {
               field: { type: "string" },
               initial: { type: "string" },
               values: STATUS_LIST,
+              final: { type: "array", items: { type: "string" } },
+              moves: {
+                type: "object",
+                propertyNames: { pattern: "^[a-z][a-z0-9_]*$" },
+                additionalProperties: {
+                  type: "object",
+                  required: ["from", "to"],
+                  anyOf: [{ required: ["source"] }, { required: ["convention"] }],
+                  additionalProperties: false,
+                  properties: {
+                    from: { anyOf: [STATUS_LIST, { const: "*" }] },
+                    to: { type: "string" },
+                    set: { type: "object" },
+                    description: { type: "string" },
+                    source: SOURCE,
+                    convention: { type: "string" },
+                  },
+                },
+              },
               source: SOURCE,
               convention: { type: "string" },
+            },
+          },
+          testValues: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["name", "when", "move", "description", "convention"],
+              additionalProperties: false,
+              properties: {
+                name: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
+                when: TEMPLATE,
+                move: { type: "string" },
+                after: { type: "integer", minimum: 0, maximum: 86_400 },
+                description: { type: "string" },
+                source: SOURCE,
+                convention: { type: "string" },
+              },
             },
           },
           expiry: {
@@ -232,11 +317,34 @@ export const DECLARATION_SCHEMA = {
             type: "array",
             items: {
               type: "object",
-              required: ["resource", "set"],
+              required: ["resource"],
+              anyOf: [{ required: ["set"] }, { required: ["unset"] }],
               additionalProperties: false,
-              properties: { when: TEMPLATE, resource: { type: "string" }, set: { type: "object" } },
+              properties: {
+                when: TEMPLATE,
+                resource: { type: "string" },
+                set: { type: "object" },
+                unset: { type: "array", items: { type: "string" } },
+              },
             },
           },
+          refuse: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["when", "status", "detail"],
+              anyOf: [{ required: ["source"] }, { required: ["convention"] }],
+              additionalProperties: false,
+              properties: {
+                when: TEMPLATE,
+                status: { type: "integer", minimum: 400, maximum: 599 },
+                detail: { type: "string" },
+                source: SOURCE,
+                convention: { type: "string" },
+              },
+            },
+          },
+          advance: TEMPLATE,
           answer: TEMPLATE,
         },
       },
@@ -330,7 +438,13 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       expiry: r.expiry,
       on: r.on,
       callbacks: r.callbacks ?? [],
+      testValues: r.testValues ?? [],
     };
+    if (r.status?.moves)
+      resource.status = {
+        ...r.status,
+        moves: Object.fromEntries(Object.entries<Json>(r.status.moves).map(([moveName, m]) => [moveName, { name: moveName, ...m }])),
+      };
     resources[name] = resource;
     const target = refPointer(resource.schema);
     const schema = target === undefined ? undefined : locate(doc, ...parsePointer(target)).value;
@@ -357,11 +471,34 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       for (const [i, value] of (resource.status.values ?? []).entries()) checkStatus(value, `${member}.status.values.${i}`);
       checkStatus(resource.status.initial, `${member}.status.initial`);
     }
+    const lifecycle = resource.status?.moves;
+    for (const [i, value] of (resource.status?.final ?? []).entries()) checkStatus(value, `${member}.status.final.${i}`);
+    for (const move of Object.values(lifecycle ?? {})) {
+      const at = `${member}.status.moves.${move.name}`;
+      checkStatus(move.to, `${at}.to`);
+      if (Array.isArray(move.from)) move.from.forEach((value, i) => checkStatus(value, `${at}.from.${i}`));
+      if (Array.isArray(move.from) && move.from.some((value) => resource.status?.final?.includes(value)))
+        problem(`${at}.from`, "a final status is left by no move");
+      for (const [path, message] of checkTemplate(move.set)) problem(`${at}.set${path ? `.${path}` : ""}`, message);
+    }
     if (resource.expiry) {
       if (!resource.status) problem(`${member}.expiry`, "an expiry rule needs a status (the status it moves the record to)");
       checkStatus(resource.expiry.to, `${member}.expiry.to`);
       resource.expiry.from.forEach((value, i) => checkStatus(value, `${member}.expiry.from.${i}`));
+      if (lifecycle)
+        for (const from of resource.expiry.from)
+          if (
+            !Object.values(lifecycle).some(
+              (m) => m.to === resource.expiry!.to && (m.from === "*" ? !resource.status!.final?.includes(from) : m.from.includes(from)),
+            )
+          )
+            problem(`${member}.expiry.from`, `no move of status.moves goes from ${from} to ${resource.expiry.to}`);
     }
+    resource.testValues.forEach((value, i) => {
+      const at = `${member}.testValues.${i}`;
+      if (!lifecycle?.[value.move]) problem(`${at}.move`, `"${value.move}" is not a move of status.moves`);
+      for (const [path, message] of checkTemplate(value.when)) problem(`${at}.when${path ? `.${path}` : ""}`, message);
+    });
     for (const [status, rule] of Object.entries(resource.on ?? {})) {
       if (!resource.status) problem(`${member}.on`, "status rules need a status");
       else if (status !== "*") checkStatus(status, `${member}.on.${status}`);
@@ -411,6 +548,7 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       continue;
     }
     const needsId = ["read", "update", "delete", "action"].includes(operation.kind) && !resource.singleton;
+    if (operation.kind === "answer" && operation.answer === undefined) problem(member, "an answer needs `answer` (built from the request)");
     if (needsId && operation.id === undefined)
       problem(member, `a ${operation.kind} of ${resource.name} needs \`id\` (where the id comes from)`);
     if (operation.kind === "create" && resource.singleton)
@@ -419,6 +557,8 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
     if (operation.kind === "delete" && resource.singleton)
       problem(`${member}.kind`, `${resource.name} is a singleton and cannot be deleted`);
     if (operation.each !== undefined && operation.kind !== "create") problem(`${member}.each`, "only a create makes one record per item");
+    if (operation.advance !== undefined && operation.kind !== "list")
+      problem(`${member}.advance`, "only a list advances the records it lists");
     if (operation.status) {
       if (operation.kind !== "update") problem(`${member}.status`, "only an update moves a status");
       if (!resource.status) problem(`${member}.status`, `${resource.name} has no status`);
@@ -440,6 +580,8 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
       ["filter", operation.filter],
       ["limit", operation.limit],
       ["effects", operation.effects],
+      ["refuse", operation.refuse],
+      ["advance", operation.advance],
       ["answer", operation.answer],
     ];
     for (const [key, template] of templates)

@@ -118,6 +118,8 @@ export interface CallbackEvent {
   payload: unknown;
   /** 1, or 2 to deliver it twice. */
   times: number;
+  /** The event's key (./lifecycle.ts): every delivery of one event, resends included, carries it. */
+  idempotencyKey?: string;
 }
 
 export class Deliverer {
@@ -148,7 +150,7 @@ export class Deliverer {
       resourceId: event.resourceId,
       event: event.event,
       url,
-      idempotencyKey: randomUUID(),
+      idempotencyKey: event.idempotencyKey ?? randomUUID(),
       payload: event.payload,
       state: "pending",
       times: event.times,

@@ -27,15 +27,17 @@ import {
   responseKey,
   securitySchemes,
 } from "../document/index.js";
+import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
 import { Deliverer, type RetryPolicy } from "./delivery.js";
+import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./lifecycle.js";
 import { plain, shape } from "./shape.js";
 import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
-import { type CredentialState, type DeliveryEntry, LimitError, SandboxStore, type StoredRecord } from "./store.js";
+import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
 
 export interface SandboxOptions extends SharedSandboxOptions {
@@ -81,6 +83,8 @@ export class ControlError extends Error {
     readonly status: number,
     message: string,
     readonly field?: string,
+    /** More members of the problem body (e.g. `allowed`: the moves allowed from here). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -92,6 +96,28 @@ export interface StatusMove {
   to: string;
   changed: boolean;
   deliveries: DeliveryEntry[];
+  /** The event the change raised (none when nothing changed). */
+  event?: SandboxEvent;
+}
+
+/**
+ * A forced answer queued through the control API (POST /_sandbox/errors): a status (any 400-599,
+ * declared by the operation or not), an optional Retry-After, a delay before answering, or a
+ * dropped connection.
+ */
+export type ForcedRule = ErrorRule & { retryAfter?: number; latencyMs?: number; drop?: boolean };
+
+/** The longest latency a forced rule may add to an answer. */
+export const MAX_LATENCY_MS = 30_000;
+
+/** Expiry and scheduled moves are never further than the sandbox clock can reach (10 years). */
+export const MAX_AHEAD_MS = LIMITS.clockOffsetSeconds * 1000;
+
+interface ScheduledMove {
+  record: StoredRecord;
+  action: string;
+  at: number;
+  cause: string;
 }
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -154,6 +180,13 @@ export class SandboxEngine {
   private readonly statusChecks: SpecValidator;
   private readonly matchers = new Map<string, (path: string) => Record<string, string> | undefined>();
   private readonly nextExpiry = new WeakMap<CredentialState, number>();
+  private readonly scheduled = new WeakMap<CredentialState, ScheduledMove[]>();
+  readonly events = new EventLog();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Set once a latency or drop rule has been queued: until then requests are not matched for one. */
+  transportArmed = false;
+  /** While a request runs: what is sent and logged only if it succeeds (deliveries, events). */
+  private deferred?: Array<() => void>;
 
   constructor(
     readonly entry: ApiEntry,
@@ -178,6 +211,8 @@ export class SandboxEngine {
   }
 
   close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     this.deliverer.close();
     this.store.reset(); // gives the memory budget back
   }
@@ -240,29 +275,57 @@ export class SandboxEngine {
       return limitAnswer(error);
     }
     this.tick(state, "expiry");
-    const forced = state.errors.find((rule) => rule.operationId === op.operationId);
+    const forced = (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
     if (forced) {
       forced.remaining -= 1;
       if (forced.remaining <= 0) state.errors = state.errors.filter((rule) => rule !== forced);
-      return this.declaredAnswer(op, forced.status);
+      const answer = this.declaredAnswer(op, forced.status, `forced by the sandbox's control API (error rule ${forced.id})`);
+      if (forced.retryAfter !== undefined) answer.headers = { ...answer.headers, "Retry-After": String(forced.retryAfter) };
+      return answer;
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
-    let matcher = this.matchers.get(op.path);
-    if (!matcher) {
-      matcher = pathMatcher(op.path);
-      this.matchers.set(op.path, matcher);
-    }
-    const params: Record<string, unknown> = { ...request.query, ...(matcher(request.path) ?? {}) };
+    const params: Record<string, unknown> = nestDotted({ ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) });
     try {
-      const body = this.run(state, op, request.body, params);
-      if (body === NOT_FOUND) return this.declaredAnswer(op, 404);
-      if (isRefusal(body)) return this.declaredAnswer(op, body.status);
-      return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
+      return this.transaction(state, () => {
+        const body = this.run(state, op, request.body, params);
+        if (body === NOT_FOUND) throw new Rollback(this.declaredAnswer(op, 404));
+        if (isRefusal(body)) throw new Rollback(this.declaredAnswer(op, body.status, body.detail));
+        return { status: request.status, body: this.shapeAnswer(op, request.status, body) };
+      });
     } catch (error) {
+      if (error instanceof Rollback) return error.answer;
       if (!(error instanceof LimitError)) throw error;
       return limitAnswer(error);
     }
+  }
+
+  /**
+   * The latency or drop queued (POST /_sandbox/errors) for the operation a request goes to, used
+   * up by this request when it forces no status (a status is used up by `answer`). Undefined at
+   * once while no credential has such a rule.
+   */
+  transportRule(method: string, path: string, headers: SandboxRequest["headers"], query: SandboxRequest["query"]): ForcedRule | undefined {
+    if (!this.transportArmed) return undefined;
+    const op = this.operations.find((o) => o.method.toUpperCase() === method.toUpperCase() && this.matcher(o.path)(path));
+    if (!op) return undefined;
+    const state = this.store.peek(this.credentialOf(op, headers, query));
+    const rule = (state?.errors as ForcedRule[] | undefined)?.find((r) => r.operationId === op.operationId && (r.latencyMs || r.drop));
+    if (!state || !rule) return undefined;
+    if (rule.status === 0) {
+      rule.remaining -= 1;
+      if (rule.remaining <= 0) state.errors = state.errors.filter((r) => r !== rule);
+    }
+    return rule;
+  }
+
+  private matcher(template: string): (path: string) => Record<string, string> | undefined {
+    let matcher = this.matchers.get(template);
+    if (!matcher) {
+      matcher = pathMatcher(template);
+      this.matchers.set(template, matcher);
+    }
+    return matcher;
   }
 
   /** The findings of the contract validator on an answer, as sl-violations. */
@@ -284,10 +347,21 @@ export class SandboxEngine {
     return toSlViolations(violations);
   }
 
-  /** An answer with `status` as the operation declares it: its first example, else no body. */
-  declaredAnswer(op: Operation, status: number): SandboxAnswer {
+  /**
+   * An answer with `status` as the operation declares it: its first example, else no body. A status
+   * the operation does not declare gets a problem+json body with `detail` when one is given (the
+   * sl-violations header names the status as undeclared).
+   */
+  declaredAnswer(op: Operation, status: number, detail?: string): SandboxAnswer {
     const key = responseKey(op, status);
-    if (!key) return { status };
+    if (!key) {
+      if (detail === undefined) return { status };
+      return {
+        status,
+        headers: { "Content-Type": "application/problem+json" },
+        body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
+      };
+    }
     const contents = responseContents(this.doc, op.responses[key]);
     const media = contents.find((c) => c.examples.length > 0);
     if (!media) return { status };
@@ -347,23 +421,79 @@ export class SandboxEngine {
     return state.get(resource.name, String(id));
   }
 
+  /**
+   * When a new record expires (sandbox clock, ms). Convention: never more than MAX_AHEAD_MS (10
+   * years, as far as the sandbox clock goes) ahead, so that every expiry renders as a valid time.
+   */
   private expiryOf(resource: ResourceDeclaration, ctx: TemplateContext, now: number): number | undefined {
     if (!resource.expiry) return undefined;
     const at = resource.expiry.at === undefined ? undefined : toInstant(evaluate(resource.expiry.at, ctx));
-    if (at) return at.ms;
+    if (at && Number.isFinite(at.ms)) return Math.max(0, Math.min(at.ms, now + MAX_AHEAD_MS));
     const hours = Number(resource.expiry.hours === undefined ? undefined : evaluate(resource.expiry.hours, ctx));
-    return Number.isFinite(hours) && hours > 0 ? now + hours * 3_600_000 : undefined;
+    return Number.isFinite(hours) && hours > 0 ? now + Math.min(hours * 3_600_000, MAX_AHEAD_MS) : undefined;
+  }
+
+  /**
+   * Runs `body` so that a request that fails stores nothing: records added, replaced or removed are
+   * put back when it throws, and deliveries and events it raised are dropped (they are sent and
+   * logged only when it returns).
+   */
+  private transaction<T>(state: CredentialState, body: () => T): T {
+    const undo: Array<() => void> = [];
+    const { add, replace, remove } = CredentialState.prototype;
+    const deferred: Array<() => void> = [];
+    state.add = (resource, id, data, expiresAt) => {
+      const record = add.call(state, resource, id, data, expiresAt);
+      undo.push(() => remove.call(state, record));
+      return record;
+    };
+    state.replace = (record, data) => {
+      const old = record.data;
+      replace.call(state, record, data);
+      undo.push(() => replace.call(state, record, old));
+    };
+    state.remove = (record) => {
+      const present = state.get(record.resource, record.id) === record;
+      remove.call(state, record);
+      if (present)
+        undo.push(() => {
+          state.of(record.resource).set(record.id, record);
+          state.bytes += record.bytes;
+          state.budget.add(record.bytes);
+          state.count += 1;
+        });
+    };
+    const outer = this.deferred;
+    const scheduled = [...(this.scheduled.get(state) ?? [])];
+    this.deferred = deferred;
+    try {
+      const result = body();
+      this.deferred = outer;
+      for (const effect of deferred) effect();
+      return result;
+    } catch (error) {
+      this.deferred = outer;
+      for (const step of undo.reverse()) step();
+      this.scheduled.set(state, scheduled);
+      throw error;
+    } finally {
+      delete (state as Partial<CredentialState>).add;
+      delete (state as Partial<CredentialState>).replace;
+      delete (state as Partial<CredentialState>).remove;
+    }
   }
 
   private applyEffects(
     state: CredentialState,
-    effects: Array<{ when?: Json; resource: string; set: Json }> | undefined,
+    effects: Array<{ when?: Json; resource: string; set?: Json; unset?: string[] }> | undefined,
     ctx: TemplateContext,
   ) {
     for (const effect of effects ?? []) {
       if (effect.when !== undefined && !evaluate(effect.when, ctx)) continue;
       const target = this.singleton(state, effect.resource);
-      state.replace(target, { ...target.data, ...evaluate(effect.set, ctx) });
+      const data = { ...target.data, ...(effect.set === undefined ? {} : evaluate(effect.set, ctx)) };
+      for (const member of effect.unset ?? []) delete data[member];
+      state.replace(target, data);
     }
   }
 
@@ -372,6 +502,8 @@ export class SandboxEngine {
     const resource = this.resource(declared.resource);
     const base = this.context(state, request, params);
     const now = state.now();
+    const refusal = declared.refuse?.find((rule) => evaluate(rule.when, base));
+    if (refusal) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
     switch (declared.kind) {
       case "create": {
         const shared: Record<string, Json> = {};
@@ -393,8 +525,9 @@ export class SandboxEngine {
             [resource.id.field]: id,
           };
           const record = state.add(resource.name, id, data, expiresAt);
-          if (expiresAt !== undefined) this.nextExpiry.set(state, Math.min(this.nextExpiry.get(state) ?? Infinity, expiresAt));
+          if (expiresAt !== undefined) this.wake(state, expiresAt);
           this.applyEffects(state, declared.effects, { ...itemCtx, record: data });
+          this.applyTestValues(state, resource, record, { ...itemCtx, record: data });
           created.push(record);
         });
         return evaluate(declared.answer ?? "$record", {
@@ -406,6 +539,8 @@ export class SandboxEngine {
           shared,
         });
       }
+      case "answer":
+        return evaluate(declared.answer, base);
       case "read":
       case "action": {
         const record = this.find(state, resource, declared.id, base);
@@ -431,6 +566,16 @@ export class SandboxEngine {
             });
           }
         }
+        if (declared.advance !== undefined)
+          for (const record of records) {
+            const action = evaluate(declared.advance, { ...base, item: record.data });
+            if (typeof action !== "string") continue;
+            try {
+              this.moveStatus(state, record, { action }, { cause: op.operationId });
+            } catch (error) {
+              if (!(error instanceof MoveRefused)) throw error; // not from this status: it stays
+            }
+          }
         const limit = declared.limit === undefined ? Number.NaN : Number(evaluate(declared.limit, base));
         let next: string | undefined;
         if (Number.isInteger(limit) && limit > 0 && records.length > limit) {
@@ -449,20 +594,32 @@ export class SandboxEngine {
           if (value !== undefined && value !== null) {
             const current = record.data[resource.status.field];
             if (declared.status.from && !declared.status.from.includes(current))
-              return { [REFUSAL]: true, status: declared.status.refuse ?? 400 };
+              return {
+                [REFUSAL]: true,
+                status: declared.status.refuse ?? 409,
+                detail: `${op.operationId} moves a ${resource.name} only from ${declared.status.from.join(", ")}; this one is ${current}`,
+              };
             target = String(value);
           }
         }
         const patch = declared.record === undefined ? {} : (evaluate(declared.record, ctx) ?? {});
         state.replace(record, { ...record.data, ...patch, [resource.id.field]: record.id });
         this.applyEffects(state, declared.effects, { ...ctx, record: record.data });
-        if (target !== undefined) this.moveStatus(state, record, target, { cause: op.operationId });
+        if (target !== undefined) {
+          try {
+            this.moveStatus(state, record, target, { cause: op.operationId });
+          } catch (error) {
+            if (!(error instanceof MoveRefused)) throw error;
+            return { [REFUSAL]: true, status: declared.status?.refuse ?? 409, detail: error.message };
+          }
+        }
         return evaluate(declared.answer ?? "$record", { ...ctx, record: record.data });
       }
       case "delete": {
         const record = this.find(state, resource, declared.id, base);
         if (!record) return NOT_FOUND;
         state.remove(record);
+        this.applyEffects(state, declared.effects, { ...base, id: record.id, record: record.data });
         return evaluate(declared.answer ?? {}, { ...base, id: record.id, record: record.data });
       }
     }
@@ -518,10 +675,18 @@ export class SandboxEngine {
    * callbacks whose `when` includes it (`deliverTwice`: each is delivered twice, same key).
    * A move to the status it already has changes nothing and fires nothing.
    */
-  moveStatus(state: CredentialState, record: StoredRecord, to: string, options: { cause: string; deliverTwice?: boolean }): StatusMove {
+  moveStatus(
+    state: CredentialState,
+    record: StoredRecord,
+    target: string | { action: string },
+    options: { cause: string; deliverTwice?: boolean },
+  ): StatusMove {
     const resource = this.resource(record.resource);
     const field = resource.status!.field;
     const from = record.data[field] as string | undefined;
+    if (typeof target === "string" && from === target) return { record, from, to: target, changed: false, deliveries: [] };
+    const move = findMove(resource, from, typeof target === "string" ? { to: target } : target);
+    const to = move?.to ?? (target as string);
     if (from === to) return { record, from, to, changed: false, deliveries: [] };
     const data = copy(record.data);
     data[field] = to;
@@ -536,7 +701,19 @@ export class SandboxEngine {
       const rule = resource.on?.[key];
       if (rule) Object.assign(data, evaluate(rule.set, ctx));
     }
+    if (move?.set) Object.assign(data, evaluate(move.set, ctx));
     state.replace(record, data);
+    if (record.expiresAt !== undefined && resource.expiry?.from.includes(to)) this.wake(state, record.expiresAt);
+    const raised = newEvent({
+      type: `${resource.name}.${move?.name ?? "status"}`,
+      resource: resource.name,
+      resourceId: record.id,
+      ...(from === undefined ? {} : { from }),
+      to,
+      ...(move ? { action: move.name } : {}),
+      cause: options.cause,
+      createdAt: new Date(state.now()).toISOString(),
+    });
     const deliveries: DeliveryEntry[] = [];
     for (const callback of resource.callbacks) {
       if (callback.when !== "*" && !callback.when.includes(to)) continue;
@@ -564,19 +741,66 @@ export class SandboxEngine {
       const media = webhook ? requestContents(this.doc, webhook)[0] : undefined;
       const built = evaluate(callback.payload, eventCtx);
       const payload = media?.schema ? shape(this.doc, built, media.schema.value, media.schema.at) : plain(built);
-      deliveries.push(
-        this.deliverer.enqueue(state, {
-          webhook: callback.webhook,
-          resource: resource.name,
-          resourceId: record.id,
-          event: { from, to, cause: options.cause },
-          url: typeof url === "string" ? url : undefined,
-          payload,
-          times: options.deliverTwice ? 2 : 1,
-        }),
-      );
+      raised.callbacks.push({ webhook: callback.webhook, url: typeof url === "string" ? url : undefined, payload });
     }
-    return { record, from, to, changed: true, deliveries };
+    const send = () => {
+      this.events.add(state, raised);
+      for (const callback of raised.callbacks) deliveries.push(this.send(state, raised, callback, options.deliverTwice ? 2 : 1));
+    };
+    if (this.deferred) this.deferred.push(send);
+    else send();
+    return { record, from, to, changed: true, deliveries, event: raised };
+  }
+
+  /** Queues one delivery of an event's callback, with the event's Idempotency-Key. */
+  send(state: CredentialState, event: SandboxEvent, callback: SandboxEvent["callbacks"][number], times = 1): DeliveryEntry {
+    const entry = this.deliverer.enqueue(state, {
+      webhook: callback.webhook,
+      resource: event.resource,
+      resourceId: event.resourceId,
+      event: { ...(event.from === undefined ? {} : { from: event.from }), to: event.to, cause: event.cause },
+      url: callback.url ?? state.callbackUrls.get(callback.webhook),
+      payload: callback.payload,
+      times,
+      idempotencyKey: event.idempotencyKey,
+    });
+    event.deliveries.push(entry.id);
+    return entry;
+  }
+
+  /** Makes the next tick look at `at` (an expiry or a scheduled move). */
+  private wake(state: CredentialState, at: number): void {
+    this.nextExpiry.set(state, Math.min(this.nextExpiry.get(state) ?? Infinity, at));
+  }
+
+  /**
+   * The first test value of the resource whose `when` holds for a new record: its move, at once or
+   * `after` seconds later on the sandbox clock.
+   */
+  private applyTestValues(state: CredentialState, resource: ResourceDeclaration, record: StoredRecord, ctx: TemplateContext): void {
+    const value = resource.testValues.find((v) => evaluate(v.when, ctx));
+    if (!value) return;
+    const cause = `test value ${value.name}`;
+    if (!value.after) {
+      this.moveStatus(state, record, { action: value.move }, { cause });
+      return;
+    }
+    const at = state.now() + value.after * 1000;
+    let list = this.scheduled.get(state);
+    if (!list) this.scheduled.set(state, (list = []));
+    if (list.length >= LIMITS.records) list.shift();
+    list.push({ record, action: value.move, at, cause });
+    this.wake(state, at);
+    // The move happens on its own in real time too (its callbacks with it), not only on the next call.
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.tick(state, "clock");
+      },
+      value.after * 1000 + 10,
+    );
+    timer.unref();
+    this.timers.add(timer);
   }
 
   private webhookOperation(name: string): Operation | undefined {
@@ -591,11 +815,23 @@ export class SandboxEngine {
     if (next === undefined || next > now) return [];
     const moves: StatusMove[] = [];
     let upcoming = Infinity;
+    const attempt = (record: StoredRecord, target: string | { action: string }, why: string) => {
+      try {
+        moves.push(this.moveStatus(state, record, target, { cause: why, deliverTwice }));
+      } catch (error) {
+        if (!(error instanceof MoveRefused)) throw error; // the record moved on since: nothing to do
+      }
+    };
+    const due = (this.scheduled.get(state) ?? []).filter((s) => s.at <= now).sort((a, b) => a.at - b.at);
+    const later = (this.scheduled.get(state) ?? []).filter((s) => s.at > now);
+    this.scheduled.set(state, later);
+    for (const s of later) upcoming = Math.min(upcoming, s.at);
+    for (const s of due) if (state.get(s.record.resource, s.record.id) === s.record) attempt(s.record, { action: s.action }, s.cause);
     for (const resource of Object.values(this.declaration.resources)) {
       if (!resource.expiry || !resource.status) continue;
       for (const record of state.list(resource.name)) {
         if (record.expiresAt === undefined || !resource.expiry.from.includes(record.data[resource.status.field])) continue;
-        if (record.expiresAt <= now) moves.push(this.moveStatus(state, record, resource.expiry.to, { cause, deliverTwice }));
+        if (record.expiresAt <= now) attempt(record, resource.expiry.to, cause);
         else upcoming = Math.min(upcoming, record.expiresAt);
       }
     }
@@ -613,6 +849,30 @@ const limitAnswer = (error: LimitError): SandboxAnswer => ({
 });
 
 const NOT_FOUND = Symbol("not found");
+
+/**
+ * Query parameters named with dots (`start_date.year`) are also readable as members
+ * (`$params.start_date.year`): each is kept under its own name and nested under its first part.
+ */
+function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(params)) {
+    const dot = name.indexOf(".");
+    if (dot <= 0) continue;
+    const [head, ...rest] = name.split(".");
+    let node = (params[head] ??= {}) as Record<string, unknown>;
+    if (!isPlainObject(node)) continue;
+    for (const part of rest.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[rest.at(-1)!] = value;
+  }
+  return params;
+}
+
+/** Thrown inside a transaction to answer without keeping what the request changed. */
+class Rollback extends Error {
+  constructor(readonly answer: SandboxAnswer) {
+    super("rolled back");
+  }
+}
 const REFUSAL = Symbol("refused");
-const isRefusal = (value: Json): value is { status: number } =>
+const isRefusal = (value: Json): value is { status: number; detail?: string } =>
   isPlainObject(value) && (value as Record<symbol, unknown>)[REFUSAL] === true;

@@ -14,7 +14,17 @@
  * - `{ $first: [template, ...] }`: the first value that is defined (not undefined, null or "");
  * - `{ $if: template, value: template, otherwise?: template }`: `value` when `$if` is truthy;
  * - `{ $mask: template, keep: n }`: a string with all but its last n characters replaced by `*`;
- * - `{ $newId: "prefix_" }`: a fresh id.
+ * - `{ $newId: "prefix_" }`: a fresh id;
+ * - `{ $eq: [template, template] }`: true when both values are equal as strings (case-insensitive
+ *   when `ci: true`), else false; `{ $in: template, values: [...] }`: true when the value (as a
+ *   string) is one of `values` (a list, or a template giving one), or when any element of a list
+ *   value is; `{ $not: template }`; `{ $any: ref, where: template }`: true when `where` holds for
+ *   some element (`$item`) of the list; `{ $match: template, pattern: "^ID_" }`: true when the value
+ *   is a string the regular expression matches; `{ $add: [template, ...] }`: the sum of integers
+ *   (or integer strings, e.g. amounts in minor units) as a string, `$sub` the first minus the others; `{ $size: ref }`: a list's
+ *   length; `{ $lookup: template, in: { key: value }, otherwise?: template }`: the value for a key
+ *   (the key itself when absent and no `otherwise`); `{ $date: template, end?: true }`: the instant a
+ *   `{year, month, day}` object names (its day's start, or its last millisecond with `end`).
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
@@ -87,7 +97,23 @@ export const ROOTS = [
 const ROOT_SET: ReadonlySet<string> = new Set(ROOTS);
 
 /** The operators of object templates. */
-export const OPERATORS = ["$each", "$first", "$if", "$mask", "$newId"] as const;
+export const OPERATORS = [
+  "$each",
+  "$first",
+  "$if",
+  "$mask",
+  "$newId",
+  "$eq",
+  "$in",
+  "$not",
+  "$any",
+  "$match",
+  "$add",
+  "$sub",
+  "$size",
+  "$lookup",
+  "$date",
+] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
 const isPlainObject = (value: unknown): value is Record<string, Json> =>
@@ -164,6 +190,19 @@ export function resolveReference(ref: string, ctx: TemplateContext): Json {
   return value;
 }
 
+const patterns = new Map<string, RegExp>();
+const matcherOf = (pattern: string): RegExp => {
+  let regex = patterns.get(pattern);
+  if (!regex) patterns.set(pattern, (regex = new RegExp(pattern)));
+  return regex;
+};
+
+/** A scalar as text for comparisons (undefined for objects, lists and missing values). */
+function scalarText(value: unknown, ci: boolean): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return undefined;
+  return ci ? String(value).toLowerCase() : String(value);
+}
+
 const defined = (value: unknown) => value !== undefined && value !== null && value !== "";
 
 /** Evaluates a template against a context (see the module header). */
@@ -211,6 +250,56 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return "*".repeat(value.length - keep) + value.slice(value.length - keep);
   }
   if (operator === "$newId") return newId(String(template.$newId ?? ""));
+  if (operator === "$eq") {
+    const [a, b] = (template.$eq as Json[]).map((t) => scalarText(evaluate(t, ctx), template.ci === true));
+    return a !== undefined && a === b;
+  }
+  if (operator === "$in") {
+    const value = evaluate(template.$in, ctx);
+    const values = Array.isArray(template.values) ? template.values : evaluate(template.values, ctx);
+    const wanted = new Set((Array.isArray(values) ? values : []).map((v: Json) => scalarText(v, template.ci === true)));
+    return (Array.isArray(value) ? value : [value]).some((v) => wanted.has(scalarText(v, template.ci === true)));
+  }
+  if (operator === "$not") return !evaluate(template.$not, ctx);
+  if (operator === "$add" || operator === "$sub") {
+    // Integer strings or numbers (amounts in minor units): their sum (or the first minus the others) as a string; undefined if one is not an integer.
+    const parts = (template[operator] as Json[]).map((t) => evaluate(t, ctx));
+    if (!parts.every((p) => (typeof p === "number" && Number.isInteger(p)) || (typeof p === "string" && /^-?\d+$/.test(p))))
+      return undefined;
+    const values = parts.map((p) => BigInt(p));
+    const [head = 0n, ...rest] = values;
+    return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
+  }
+  if (operator === "$date") {
+    // { year, month, day } (numbers or strings): the start of that day (UTC), or its last millisecond with `end: true`.
+    const date = evaluate(template.$date, ctx);
+    if (!isPlainObject(date)) return undefined;
+    const [year, month, day] = [date.year, date.month ?? 1, date.day ?? 1].map(Number);
+    if (![year, month, day].every(Number.isInteger) || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+    const start = Date.UTC(year, month - 1, day);
+    return Number.isFinite(start) ? new Instant(template.end === true ? start + 86_399_999 : start) : undefined;
+  }
+  if (operator === "$size") {
+    const value = evaluate(template.$size, ctx);
+    return Array.isArray(value) ? value.length : 0;
+  }
+  if (operator === "$lookup") {
+    const key = evaluate(template.$lookup, ctx);
+    const table = template.in as Record<string, Json>;
+    return typeof key === "string" && Object.hasOwn(table, key)
+      ? table[key]
+      : template.otherwise === undefined
+        ? key
+        : evaluate(template.otherwise, ctx);
+  }
+  if (operator === "$match") {
+    const value = evaluate(template.$match, ctx);
+    return typeof value === "string" && matcherOf(String(template.pattern)).test(value);
+  }
+  if (operator === "$any") {
+    const list = evaluate(template.$any, ctx);
+    return Array.isArray(list) && list.some((item, index) => Boolean(evaluate(template.where, { ...ctx, item, index })));
+  }
   const out: Record<string, Json> = {};
   for (const [key, sub] of Object.entries(template)) {
     if (key === "...") {
@@ -258,6 +347,23 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
   if (operators[0] === "$first" && !Array.isArray(template.$first)) problems.push([at("$first"), "must be a list of templates"]);
   if (operators[0] === "$each" && !isReference(template.$each))
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
+  if (operators[0] === "$eq" && !(Array.isArray(template.$eq) && template.$eq.length === 2))
+    problems.push([at("$eq"), "must be a list of two templates"]);
+  if ((operators[0] === "$add" || operators[0] === "$sub") && !Array.isArray(template[operators[0]]))
+    problems.push([at(operators[0]), "must be a list of templates"]);
+  if (operators[0] === "$lookup" && !isPlainObject(template.in)) problems.push([path, "$lookup needs `in`, an object of values by key"]);
+  if (operators[0] === "$match") {
+    try {
+      new RegExp(String(template.pattern));
+      if (typeof template.pattern !== "string") throw new Error("missing");
+    } catch {
+      problems.push([path, "$match needs `pattern`, a regular expression"]);
+    }
+  }
+  if (operators[0] === "$any" && (!isReference(template.$any) || template.where === undefined))
+    problems.push([path, "$any needs a reference to a list and a `where` template ($item is each element)"]);
+  if (operators[0] === "$in" && template.values === undefined)
+    problems.push([path, "$in needs `values` (a list, or a template giving one)"]);
   if (operators[0] === "$if" && template.value === undefined) problems.push([path, "$if needs a `value` template"]);
   if (operators[0] === "$mask" && template.keep !== undefined && !(Number.isInteger(template.keep) && template.keep >= 0))
     problems.push([at("keep"), "must be a non-negative integer"]);
@@ -268,6 +374,11 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     }
     if (key === "key" && operators[0] === "$each") continue;
     if (key === "keep" && operators[0] === "$mask") continue;
+    if (key === "ci" && (operators[0] === "$eq" || operators[0] === "$in")) continue;
+    if (key === "pattern" && operators[0] === "$match") continue;
+    if (key === "in" && operators[0] === "$lookup") continue;
+    if (key === "end" && operators[0] === "$date") continue;
+    if (key === "values" && operators[0] === "$in" && Array.isArray(sub)) continue;
     if (key === "...") {
       if (!isReference(sub)) problems.push([at(key), "must be a reference to an object"]);
       else checkRef(sub, at(key));

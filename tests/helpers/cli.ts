@@ -2,11 +2,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "../../src/registry.js";
+import { waitForOutput } from "./processes.js";
 
 const bin = join(repoRoot, "src/cli/bin.ts");
 
 export interface Run {
   child: ChildProcess;
+  /** The CLI's arguments (they name the process in a failure). */
+  args: string[];
   stdout: () => string;
   stderr: () => string;
   exit: Promise<number | null>;
@@ -22,7 +25,7 @@ export function cli(args: string[], input?: string): Run {
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   child.stdin!.end(input ?? "");
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+  return { child, args, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
 /** Runs to the end; resolves to the exit code and the output. */
@@ -32,14 +35,14 @@ export async function cliDone(args: string[], input?: string): Promise<{ code: n
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-/** Waits until stdout contains `text` (the process is under load in a full run: generous timeout). */
-export async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!run.stdout().includes(text)) {
-    if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode} before "${text}": ${run.stderr()}`);
-    if (Date.now() > until) throw new Error(`no "${text}" within ${timeoutMs} ms; stdout: ${run.stdout()} stderr: ${run.stderr()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Waits until stdout contains `text` (the process is under load in a full run: generous, below the 120 s test timeout so that this message, which names the command with any URL password masked, is what fails). */
+export function waitFor(run: Run, text: string, timeoutMs = 100_000): Promise<void> {
+  return waitForOutput(run.child, run.stdout, text, `bank-api-contracts ${run.args.join(" ").replace(/\/\/[^/@\s]*@/g, "//***@")}`, {
+    timeoutMs,
+    streams: ["stdout"],
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}${run.stderr() ? `\n(stderr)\n${run.stderr()}` : ""}`);
+  });
 }
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -10,12 +10,16 @@
  *   integrity) and the tarballs from npm's cache, which installing this repository filled. With it a
  *   partner's install line runs exactly as written (`npm install ...`, `npx --package ...`): npm
  *   resolves versions and builds the tree itself, and nothing leaves the machine.
- * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a fresh cache, no
+ * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a cache, no
  *   audit, fund or update notices, and none of the npm_* variables of the `npm test` running us.
+ * - `sharedNpmCache()`: the one npm cache every package test's installs and npx runs share (npm's
+ *   cache is content-addressed and safe for concurrent npm processes): a tarball fetched by one
+ *   install is not fetched again by the next, whichever file runs it.
  * - `readmeBlock()`: the code block after a README marker comment naming a test.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
@@ -65,7 +69,18 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^VITEST/.test(key) && !/^npm_/i.test(key)));
 }
 
-/** For npm run by a partner: the offline registry, a fresh cache, no audit, fund or update notice. */
+/**
+ * The npm cache the package tests share: `.tmp/package-npm-cache`, kept between runs (its tarballs
+ * are addressed by integrity, so a stale entry is never used for other content; the packuments of
+ * the offline registry are keyed by its URL, on a new port each run).
+ */
+export function sharedNpmCache(): string {
+  const cache = join(repoRoot, ".tmp", "package-npm-cache");
+  mkdirSync(cache, { recursive: true });
+  return cache;
+}
+
+/** For npm run by a partner: the offline registry, the given cache, no audit, fund or update notice. */
 export function npmEnv(registryUrl: string, cache: string): NodeJS.ProcessEnv {
   return {
     ...cleanEnv(),
@@ -154,6 +169,50 @@ export async function released(): Promise<Released> {
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** What `npm pack --json` says of a tarball, read from the tarball itself (no process). */
+export interface TarballContents {
+  /** Paths inside the package (without npm's `package/` prefix), in the tarball's order. */
+  files: Array<{ path: string; size: number }>;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  /** `sha512-<base64>`, as in a package-lock.json. */
+  integrity: string;
+}
+
+/** Reads a .tgz (ustar, with pax headers for long names) as npm pack writes it. */
+export function tarballContents(tarball: string): TarballContents {
+  const gz = readFileSync(tarball);
+  const tar = gunzipSync(gz);
+  const text = (at: number, length: number) =>
+    tar
+      .subarray(at, at + length)
+      .toString("utf8")
+      .replace(/\0.*$/s, "");
+  const files: Array<{ path: string; size: number }> = [];
+  let paxPath: string | undefined;
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const size = Number.parseInt(text(at + 124, 12).trim() || "0", 8);
+    const type = String.fromCharCode(tar[at + 156] || 48);
+    const prefix = text(at + 345, 155);
+    const name = prefix ? `${prefix}/${text(at, 100)}` : text(at, 100);
+    const body = at + 512;
+    if (type === "x") paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(tar.subarray(body, body + size).toString("utf8"))?.[1];
+    else {
+      if (type === "0") files.push({ path: (paxPath ?? name).replace(/^package\//, ""), size });
+      paxPath = undefined;
+    }
+    at = body + Math.ceil(size / 512) * 512;
+  }
+  return {
+    files,
+    size: gz.length,
+    unpackedSize: files.reduce((total, file) => total + file.size, 0),
+    entryCount: files.length,
+    integrity: `sha512-${createHash("sha512").update(gz).digest("base64")}`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 /**
- * Watching processes a test started indirectly (through npm, npx, a shell): which are alive, and
- * waiting until a condition holds. Linux: processes are read from /proc.
+ * Watching processes a test started: waiting for a line of their output (an event: each chunk they
+ * write, and their exit), and, for processes started indirectly (through npm, npx, a shell), which
+ * are alive and waiting until a condition holds. Linux: processes are read from /proc.
  */
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { isPortFree } from "./ports.js";
 
@@ -20,6 +22,48 @@ export function processesWith(...parts: string[]): number[] {
     if (at !== -1) pids.push(Number(name));
   }
   return pids;
+}
+
+/**
+ * Resolves when `child` has written `text` (to stdout or stderr, per `streams`; `output()` is all it
+ * wrote so far, including what it wrote before this call). Rejects, naming `what`, the text, the
+ * exit code and the output, when the process ends first (its exit and its output streams closed) or
+ * after `timeoutMs`.
+ */
+export function waitForOutput(
+  child: ChildProcess,
+  output: () => string,
+  text: string,
+  what: string,
+  { timeoutMs = 120_000, streams = ["stdout", "stderr"] as ("stdout" | "stderr")[] } = {},
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const sources = streams.map((name) => child[name]).filter((stream) => stream !== null);
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      for (const stream of sources) stream.off("data", check);
+      child.off("close", exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    // Listeners added after the process's own: each chunk is in `output()` when this runs.
+    const check = () => {
+      if (output().includes(text)) done();
+    };
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (output().includes(text)) return done();
+      done(new Error(`${what}: the process exited (${signal ?? `code ${code}`}) before writing "${text}"; it wrote:\n${output()}`));
+    };
+    const timer = setTimeout(
+      () => done(new Error(`${what}: no "${text}" within ${timeoutMs} ms; the process wrote:\n${output()}`)),
+      timeoutMs,
+    );
+    for (const stream of sources) stream.on("data", check);
+    child.on("close", exited);
+    const ended = child.exitCode !== null || child.signalCode !== null;
+    if (ended && sources.every((stream) => stream.readableEnded || stream.destroyed)) exited(child.exitCode, child.signalCode);
+    else check();
+  });
 }
 
 /**

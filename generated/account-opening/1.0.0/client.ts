@@ -41,12 +41,18 @@ export const auth = {
   "option": "apiKey"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type AccountOpeningV100ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type AccountOpeningV100Client = ApiClient<paths>;
 
 /** Creates a typed client for account-opening@1.0.0. */
 export function createAccountOpeningV100Client(options: AccountOpeningV100ClientOptions): AccountOpeningV100Client {
-  return createApiClient<paths>({ name: "createAccountOpeningV100Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createAccountOpeningV100Client", servers, auth, deduplicated }, options);
 }
 
 export type AccountOpeningClientOptions = AccountOpeningV100ClientOptions;
@@ -54,5 +60,5 @@ export type AccountOpeningClient = AccountOpeningV100Client;
 
 /** Creates a typed client for account-opening@1.0.0 (the newest account-opening release in the registry). */
 export function createAccountOpeningClient(options: AccountOpeningClientOptions): AccountOpeningClient {
-  return createApiClient<paths>({ name: "createAccountOpeningClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createAccountOpeningClient", servers, auth, deduplicated }, options);
 }

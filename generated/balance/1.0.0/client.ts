@@ -41,12 +41,18 @@ export const auth = {
   "option": "accessToken"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type BalanceV100ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type BalanceV100Client = ApiClient<paths>;
 
 /** Creates a typed client for balance@1.0.0. */
 export function createBalanceV100Client(options: BalanceV100ClientOptions): BalanceV100Client {
-  return createApiClient<paths>({ name: "createBalanceV100Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createBalanceV100Client", servers, auth, deduplicated }, options);
 }
 
 export type BalanceClientOptions = BalanceV100ClientOptions;
@@ -54,5 +60,5 @@ export type BalanceClient = BalanceV100Client;
 
 /** Creates a typed client for balance@1.0.0 (the newest balance release in the registry). */
 export function createBalanceClient(options: BalanceClientOptions): BalanceClient {
-  return createApiClient<paths>({ name: "createBalanceClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createBalanceClient", servers, auth, deduplicated }, options);
 }

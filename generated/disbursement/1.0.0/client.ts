@@ -41,12 +41,18 @@ export const auth = {
   "option": "apiKey"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type DisbursementV100ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type DisbursementV100Client = ApiClient<paths>;
 
 /** Creates a typed client for disbursement@1.0.0. */
 export function createDisbursementV100Client(options: DisbursementV100ClientOptions): DisbursementV100Client {
-  return createApiClient<paths>({ name: "createDisbursementV100Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createDisbursementV100Client", servers, auth, deduplicated }, options);
 }
 
 export type DisbursementClientOptions = DisbursementV100ClientOptions;
@@ -54,5 +60,5 @@ export type DisbursementClient = DisbursementV100Client;
 
 /** Creates a typed client for disbursement@1.0.0 (the newest disbursement release in the registry). */
 export function createDisbursementClient(options: DisbursementClientOptions): DisbursementClient {
-  return createApiClient<paths>({ name: "createDisbursementClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createDisbursementClient", servers, auth, deduplicated }, options);
 }

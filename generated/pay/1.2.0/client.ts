@@ -41,10 +41,16 @@ export const auth = {
   "option": "accessToken"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type PayV120ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type PayV120Client = ApiClient<paths>;
 
 /** Creates a typed client for pay@1.2.0. */
 export function createPayV120Client(options: PayV120ClientOptions): PayV120Client {
-  return createApiClient<paths>({ name: "createPayV120Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createPayV120Client", servers, auth, deduplicated }, options);
 }

@@ -41,12 +41,18 @@ export const auth = {
   "option": "accessToken"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type PayV130ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type PayV130Client = ApiClient<paths>;
 
 /** Creates a typed client for pay@1.3.0. */
 export function createPayV130Client(options: PayV130ClientOptions): PayV130Client {
-  return createApiClient<paths>({ name: "createPayV130Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createPayV130Client", servers, auth, deduplicated }, options);
 }
 
 export type PayClientOptions = PayV130ClientOptions;
@@ -54,5 +60,5 @@ export type PayClient = PayV130Client;
 
 /** Creates a typed client for pay@1.3.0 (the newest pay release in the registry). */
 export function createPayClient(options: PayClientOptions): PayClient {
-  return createApiClient<paths>({ name: "createPayClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createPayClient", servers, auth, deduplicated }, options);
 }

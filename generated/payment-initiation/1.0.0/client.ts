@@ -41,12 +41,18 @@ export const auth = {
   "option": "apiKey"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type PaymentInitiationV100ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type PaymentInitiationV100Client = ApiClient<paths>;
 
 /** Creates a typed client for payment-initiation@1.0.0. */
 export function createPaymentInitiationV100Client(options: PaymentInitiationV100ClientOptions): PaymentInitiationV100Client {
-  return createApiClient<paths>({ name: "createPaymentInitiationV100Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createPaymentInitiationV100Client", servers, auth, deduplicated }, options);
 }
 
 export type PaymentInitiationClientOptions = PaymentInitiationV100ClientOptions;
@@ -54,5 +60,5 @@ export type PaymentInitiationClient = PaymentInitiationV100Client;
 
 /** Creates a typed client for payment-initiation@1.0.0 (the newest payment-initiation release in the registry). */
 export function createPaymentInitiationClient(options: PaymentInitiationClientOptions): PaymentInitiationClient {
-  return createApiClient<paths>({ name: "createPaymentInitiationClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createPaymentInitiationClient", servers, auth, deduplicated }, options);
 }

@@ -41,12 +41,18 @@ export const auth = {
   "option": "apiKey"
 } as const;
 
+/**
+ * The operations whose contract declares an `Idempotency-Key` request header: the provider deduplicates
+ * them, so a POST or PATCH of one that sends the key is retried; no other POST or PATCH ever is.
+ */
+export const deduplicated: readonly string[] = [];
+
 export type StatementV100ClientOptions = ClientOptions<typeof servers, typeof auth>;
 export type StatementV100Client = ApiClient<paths>;
 
 /** Creates a typed client for statement@1.0.0. */
 export function createStatementV100Client(options: StatementV100ClientOptions): StatementV100Client {
-  return createApiClient<paths>({ name: "createStatementV100Client", servers, auth }, options);
+  return createApiClient<paths>({ name: "createStatementV100Client", servers, auth, deduplicated }, options);
 }
 
 export type StatementClientOptions = StatementV100ClientOptions;
@@ -54,5 +60,5 @@ export type StatementClient = StatementV100Client;
 
 /** Creates a typed client for statement@1.0.0 (the newest statement release in the registry). */
 export function createStatementClient(options: StatementClientOptions): StatementClient {
-  return createApiClient<paths>({ name: "createStatementClient", servers, auth }, options);
+  return createApiClient<paths>({ name: "createStatementClient", servers, auth, deduplicated }, options);
 }

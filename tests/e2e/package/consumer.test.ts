@@ -1,6 +1,7 @@
 /**
- * The packed package, as a partner gets it. `npm pack` (which builds first) makes the tarball; two
- * fresh projects outside the repository install it offline, from npm's cache:
+ * The packed package, as a partner gets it: the release tarball (`npm run release`, made once per
+ * content of the repository for every package test: tests/helpers/package.ts); two fresh projects
+ * outside the repository install it offline, from npm's cache:
  *
  * - client only (the tarball alone): exactly its three dependencies arrive, every client imports,
  *   `list` works, and `mock` and `validate` name the optional peers they need;
@@ -45,6 +46,7 @@ import { jsonRequest, operations, successResponse } from "../../../src/document/
 import { requestParams } from "../../../src/testing/requests.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { bundled } from "../../helpers/registry.js";
+import { released, type TarballContents, tarballContents } from "../../helpers/package.js";
 
 const registry = loadRegistry();
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
@@ -179,25 +181,28 @@ const full = join(work, "project");
 const clientOnly = join(work, "client-only");
 const measured: Record<string, number | string> = {};
 let tarball = "";
-let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; integrity: string; files: Array<{ path: string }> };
+let packed: TarballContents & { filename: string };
 let mockPortBase = 0;
 /** The mocks README's blocks call (their own, started by the vitest project's global setup). */
 let readmePortBase = 0;
 /** README's blocks as files of the project: `readme-<n>.ts`, or `readme-<n>.test.ts` for a vitest test file. */
 let readmeFiles: string[] = [];
 const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "@redocly/cli"); // the workflows command is not exercised here
-/** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy. */
-const SLOW = 240_000;
+/** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy (4 under a load of 20 on 2 cores). */
+const SLOW = 600_000;
 
 beforeAll(async () => {
   const started = Date.now();
-  const [pack, npmRegistry] = await Promise.all([
-    exec("npm", ["pack", "--pack-destination", work, "--json"], repoRoot),
-    exec("npm", ["config", "get", "registry"], work),
-  ]);
-  [packed] = JSON.parse(ok(pack, "npm pack").stdout);
-  tarball = join(work, packed.filename);
-  Object.assign(measured, { packMs: pack.ms, tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount });
+  const [release, npmRegistry] = await Promise.all([released(), exec("npm", ["config", "get", "registry"], work)]);
+  ok(release.run, "npm run release");
+  tarball = release.tarball;
+  packed = { filename: release.filename, ...tarballContents(tarball) };
+  Object.assign(measured, {
+    releaseMs: release.run.ms,
+    tarballBytes: packed.size,
+    unpackedBytes: packed.unpackedSize,
+    files: packed.entryCount,
+  });
 
   const registryUrl = ok(npmRegistry, "npm config get registry").stdout.trim().replace(/\/?$/, "/");
   for (const dir of [full, clientOnly]) {

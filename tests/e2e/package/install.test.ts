@@ -20,6 +20,7 @@ import {
   type Result,
   readmeBlock,
   released,
+  sharedNpmCache,
   startOfflineRegistry,
 } from "../../helpers/package.js";
 
@@ -42,7 +43,7 @@ const lines = readmeBlock("tests/e2e/package/install.test.ts", "runs these lines
 
 const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-install-"));
 const project = join(work, "project");
-const cache = join(work, "npm-cache");
+const cache = sharedNpmCache();
 let release: Released;
 let registry: OfflineRegistry;
 const runs: Array<{ line: string; result: Result }> = [];
@@ -107,18 +108,22 @@ describe("README's install lines, run as written in an empty folder holding the 
   it(
     "a production install keeps the package: npm ci --omit=dev installs it, --omit=optional too leaves the test tools out",
     async () => {
+      // The two installs are independent (each its own folder): side by side.
+      const omits = [["--omit=dev"], ["--omit=dev", "--omit=optional"]];
       const installs: Record<string, string[]> = {};
-      for (const omit of [["--omit=dev"], ["--omit=dev", "--omit=optional"]]) {
-        const production = join(work, `production${omit.length}`);
-        mkdirSync(production);
-        for (const file of ["package.json", "package-lock.json", release.filename])
-          copyFileSync(join(project, file), join(production, file));
-        ok(
-          await exec("npm", ["ci", ...omit], { cwd: production, env: npmEnv(registry.url, cache), timeoutMs: SLOW }),
-          `npm ci ${omit.join(" ")}`,
-        );
-        installs[omit.join(" ")] = topLevel(join(production, "node_modules"));
-      }
+      await Promise.all(
+        omits.map(async (omit) => {
+          const production = join(work, `production${omit.length}`);
+          mkdirSync(production);
+          for (const file of ["package.json", "package-lock.json", release.filename])
+            copyFileSync(join(project, file), join(production, file));
+          ok(
+            await exec("npm", ["ci", ...omit], { cwd: production, env: npmEnv(registry.url, cache), timeoutMs: SLOW }),
+            `npm ci ${omit.join(" ")}`,
+          );
+          installs[omit.join(" ")] = topLevel(join(production, "node_modules"));
+        }),
+      );
       // Without --omit=optional npm installs the optional peers as well (it marks them devOptional).
       expect(installs["--omit=dev"]).toEqual(expect.arrayContaining(["bank-api-contracts", ...Object.keys(manifest.dependencies)]));
       expect(installs["--omit=dev --omit=optional"]).toEqual(

@@ -27,9 +27,10 @@ import {
   type Released,
   readmeBlock,
   released,
+  sharedNpmCache,
   startOfflineRegistry,
 } from "../../helpers/package.js";
-import { portsFree, processesWith, waitUntil } from "../../helpers/processes.js";
+import { portsFree, processesWith, waitForOutput, waitUntil } from "../../helpers/processes.js";
 import { bundled, registry } from "../../helpers/registry.js";
 
 const SLOW = 300_000;
@@ -53,7 +54,7 @@ const plainCommand = (() => {
 const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-npx-"));
 const project = join(work, "ci");
 const stubs = join(work, "bin");
-const cache = join(work, "npm-cache");
+const cache = sharedNpmCache();
 let release: Released;
 let offline: OfflineRegistry;
 
@@ -79,21 +80,23 @@ async function stopped(base: number): Promise<void> {
   await waitUntil(() => portsFree(base, registry.length), `ports ${base}-${base + registry.length - 1} are free`);
 }
 
-/** Starts `command` (the README's npx command, or its plain form) on `base`; resolves once the mocks are ready. */
+/** The README's text with its default ports (4010 upwards, as whole numbers) moved to `base` upwards. */
+const movePorts = (text: string, base: number) =>
+  text.replace(/\b\d{4,5}\b/g, (port) => {
+    const at = Number(port) - DEFAULT_BASE;
+    return at >= 0 && at < registry.length ? String(base + at) : port;
+  });
+
+/** Starts `command` (the README's npx command, or its plain form) on `base`; resolves once it prints that the mocks are ready. */
 async function startNpx(command: string[], base: number, stdin: "pipe" | "ignore"): Promise<{ child: ChildProcess; output: () => string }> {
-  const [file, ...args] = command.map((arg) => arg.replace(String(DEFAULT_BASE), String(base)));
+  const [file, ...args] = command.map((arg) => movePorts(arg, base));
   const child = spawn(file, args, { cwd: project, env: env(), stdio: [stdin, "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  await waitUntil(
-    () => {
-      if (child.exitCode !== null) throw new Error(`npx exited ${child.exitCode}: ${output}`);
-      return output.includes("mock(s) ready");
-    },
-    "the mocks are ready",
-    SLOW,
-  );
+  await waitForOutput(child, () => output, "mock(s) ready", `${[file, ...args].join(" ")} (the mocks on ${base} upwards)`, {
+    timeoutMs: SLOW,
+  });
   return { child, output: () => output };
 }
 
@@ -127,9 +130,14 @@ describe("the mock by one npx command, in a folder with no package.json", () => 
     );
     chmodSync(join(stubs, "pytest"), 0o755);
 
-    const moved = script.replaceAll(String(last), String(base + registry.length - 1)).replaceAll(String(DEFAULT_BASE), String(base));
+    const moved = movePorts(script, base);
+    expect(moved).toContain(`http://127.0.0.1:${base + registry.length - 1}/`);
+    // The script ends when its last command does: its exit is the event waited for.
     const run = await exec("bash", ["-c", moved], { cwd: project, env: env(), timeoutMs: SLOW });
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    // The stub writes the results file when the script runs `pytest`; a script that exits 0 without (a
+    // shell that did not find it, a loop left early) names itself here rather than as ENOENT.
+    expect(existsSync(results), `README's script exited 0 without running pytest; its output:\n${run.stdout}${run.stderr}`).toBe(true);
     expect(readFileSync(results, "utf8").trim().split("\n")).toEqual([
       ...registry.map((_, i) => `${base + i} 404`),
       `${entry.alias} ${successResponse(op).status}`,
@@ -138,7 +146,11 @@ describe("the mock by one npx command, in a folder with no package.json", () => 
     expect(readdirSync(project)).toEqual([release.filename]); // nothing of npm's in the partner's folder
     expect(existsSync(join(project, "package.json"))).toBe(false);
   }, 600_000);
+});
 
+// After the first test, npx finds the package installed in the shared cache: the ways to stop it
+// are independent (each on its own ports, its processes found by them), so they run side by side.
+describe.concurrent("the mock by one npx command, stopped", () => {
   it(
     "README's command: SIGINT to npx (kill -INT $!) reaches the mock, which stops and frees the ports",
     async () => {

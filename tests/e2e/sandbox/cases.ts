@@ -48,8 +48,8 @@ export interface ApiCase {
     to: string;
     payload?: (id: string) => Json;
   }>;
-  /** An error status to force on an operation; `refused` when the operation declares none (the control API says no). */
-  error: { operationId: string; status: number; refused?: boolean };
+  /** An error status the operation declares, to force on it. */
+  error: { operationId: string; status: number };
 }
 
 const list = (member: string, idField: string) => (answer: Answer, id: string) =>
@@ -186,7 +186,15 @@ export const CASES: ApiCase[] = [
   {
     alias: "disbursement@1.0.0",
     // 002:104 create, 002:108 list (002:41 masked numbers), 002:83 SUCCESS; 002:145 events not shown.
-    create: { operationId: "createDisbursements", id: (a) => a.body.result[0].disbursement.disbursement_id },
+    // The sandbox's test value sandbox_pending: a create answers the non-final PENDING (002:83).
+    create: {
+      operationId: "createDisbursements",
+      body: (example) => ({
+        ...example,
+        disbursements: example.disbursements.map((d: Json) => ({ ...d, description: "sandbox_pending" })),
+      }),
+      id: (a) => a.body.result[0].disbursement.disbursement_id,
+    },
     echo: (record, request) => {
       const item = request.disbursements[0];
       const number: string = item.destination_account.number;
@@ -199,8 +207,8 @@ export const CASES: ApiCase[] = [
       find: list("disbursements", "disbursement_id"),
     },
     resource: "disbursement",
-    initialStatus: "SUCCESS",
-    moveTo: "IN_PROGRESS",
+    initialStatus: "PENDING",
+    moveTo: "SUCCESS",
     expiry: [],
     error: { operationId: "createDisbursements", status: 500 },
   },
@@ -269,4 +277,13 @@ export function send(
     body,
     headers: { ...credentialHeaders(doc, operation, { token: credential, apiKey: credential }), ...params.header, ...headers },
   });
+}
+
+/** A request body whose top-level times (`{seconds, nanos}`, as the examples give them, in the past) lie a day ahead. */
+export function future(body: any): any {
+  if (!body || typeof body !== "object") return body;
+  const out = { ...body };
+  for (const [key, value] of Object.entries(out))
+    if (value && typeof value === "object" && "seconds" in value) out[key] = { seconds: Math.floor(Date.now() / 1000) + 86_400, nanos: 0 };
+  return out;
 }

@@ -1,20 +1,18 @@
 /**
  * The `bank-api-contracts` CLI (src/cli): help for each command, misuse (one line and a hint, exit
- * 2, unknown aliases named), `list`, `validate` and `mock` on every registered API. Most cases call `run()` in
- * this process (fast); the bin itself, standard input and `mock`'s signals run as processes.
- * The proxy has its own file (proxy.test.ts).
+ * 2, unknown aliases named), `list` and `validate` on every registered API, each calling `run()` in this
+ * process. The bin itself and `mock`'s signals run as processes in index.spawn.test.ts; the proxy
+ * has its own files (tests/unit/src/proxy, proxy.spawn.test.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { operations, successResponse } from "../../../../src/document/index.js";
-import { sendExample } from "../../../../src/testing/requests.js";
-import { freePortRange, isPortFree } from "../../../helpers/ports.js";
+import { operations } from "../../../../src/document/index.js";
 import { repoRoot } from "../../../../src/registry.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 import { contractCases, propertyPath } from "./cases.js";
-import { cli, cliDone, cliInProcess, escapeRegExp, waitFor } from "../../../helpers/cli.js";
+import { cliInProcess, escapeRegExp } from "../../../helpers/cli.js";
 
 const known = registry.map((e) => e.alias).join(", ");
 const knownLine = `Known APIs (registry order, default ports from 4010): ${known}`;
@@ -22,15 +20,6 @@ const dir = mkdtempSync(join(tmpdir(), "bank-api-contracts-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("help", () => {
-  it("the bin lists the commands and the known APIs, exit 0", async () => {
-    const { code, stdout } = await cliDone(["--help"]);
-    expect(code).toBe(0);
-    for (const command of ["mock [options] [alias...]", "proxy [options] <alias>", "validate [options] <alias> <file>", "list [options]"]) {
-      expect(stdout).toContain(command);
-    }
-    expect(stdout).toContain(knownLine);
-  });
-
   it.each([
     ["mock", ["--port-base <n>", "--host <host>", "[alias...]"]],
     ["proxy", ["--upstream <url>", "--port <n>", "sl-violations"]],
@@ -186,54 +175,12 @@ describe("validate, on every API", () => {
   });
 });
 
-describe("mock", () => {
-  it("serves the aliases given on --port-base + registry index, answers, and exits 0 on SIGINT with the ports freed", async () => {
-    const picked = bundled.slice(0, 2);
-    const base = await freePortRange(registry.length);
-    const run = cli(["mock", ...picked.map((b) => b.entry.alias), "--port-base", String(base)]);
-    try {
-      await waitFor(run, "ready");
-      expect(run.stdout()).toContain(`${picked.length} mock(s) ready`);
-      for (const { entry, doc } of picked) {
-        const url = `http://127.0.0.1:${base + entry.index}`;
-        expect(run.stdout()).toMatch(
-          new RegExp(`^${escapeRegExp(entry.alias)}\\s+${escapeRegExp(url)}\\s+${operations(doc).length}\\s+\\S`, "m"),
-        );
-        const op = operations(doc)[0];
-        const response = await sendExample(url, doc, op);
-        expect(response.status, `${entry.alias} ${op.operationId}`).toBe(successResponse(op).status);
-      }
-      run.child.kill("SIGINT");
-      expect(await run.exit).toBe(0);
-      expect(run.stdout()).toContain("SIGINT: stopping the mocks");
-      for (const { entry } of picked) expect(await isPortFree(base + entry.index)).toBe(true);
-    } finally {
-      if (run.child.exitCode === null) run.child.kill("SIGTERM");
-    }
-  });
-});
-
-describe("--version and --host", () => {
+describe("--version", () => {
   it("--version prints the package's version, exit 0", async () => {
     const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
     const { code, stdout } = await cliInProcess(["--version"]);
     expect(stdout).toBe(`${version}\n`);
     expect(code).toBe(0);
-  });
-
-  it("mock --host binds the given interface", async () => {
-    const base = await freePortRange(1);
-    const run = cli(["mock", "balance@1.0.0", "--host", "127.0.0.2", "--port-base", String(base - 4)]);
-    try {
-      await waitFor(run, "ready in");
-      expect(run.stdout()).toMatch(new RegExp(`^balance@1\\.0\\.0\\s+http://127\\.0\\.0\\.2:${base}\\s`, "m"));
-      const response = await fetch(`http://127.0.0.2:${base}/v1/get_balance`, { headers: { authorization: "Bearer t" } });
-      expect(response.status).toBe(200);
-      await expect(fetch(`http://127.0.0.1:${base}/v1/get_balance`)).rejects.toThrow();
-    } finally {
-      run.child.kill("SIGINT");
-      await run.exit;
-    }
   });
 });
 

@@ -54,10 +54,29 @@ export async function faults() {
 
 export async function callOptions() {
   const params = { path: { id: "it_1" } };
-  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2, unsafe: false } });
+  await client.GET("/items/{id}", { params, timeoutMs: 5000, retry: { attempts: 2 } });
+  // @ts-expect-error: no option repeats a POST or PATCH the provider does not deduplicate
+  await client.GET("/items/{id}", { params, retry: { unsafe: true } });
   await client.GET("/items/{id}", { params, retry: false });
   // @ts-expect-error: attempts is a number
   await client.GET("/items/{id}", { params, retry: { attempts: "2" } });
   // @ts-expect-error: timeoutMs is a number of milliseconds
   await client.GET("/items/{id}", { params, timeoutMs: "5s" });
+}
+
+export async function answerTypeFollowsParseAs() {
+  const params = { path: { id: "it_1" } };
+  // The init is checked field by field, and `parseAs` still decides the type of `data`.
+  const text = await client.GET("/items/{id}", { params, parseAs: "text" });
+  if (!text.fault && !text.error) expectTypeOf(text.data).toEqualTypeOf<string>();
+  const stream = await client.GET("/items/{id}", { params, parseAs: "stream" });
+  if (!stream.fault && !stream.error) expectTypeOf(stream.data).toEqualTypeOf<Response["body"]>();
+  const json = await client.request("get", "/items/{id}", { params });
+  if (!json.fault && !json.error) expectTypeOf(json.data).toEqualTypeOf<{ id: string; price: number }>();
+  // @ts-expect-error: "parseas" is not an option (parseAs is)
+  await client.GET("/items/{id}", { params, parseas: "text" });
+  // @ts-expect-error: "Id" is not a path parameter (id is), also through request()
+  await client.request("get", "/items/{id}", { params: { path: { Id: "it_1" } } });
+  // @ts-expect-error: "blob2" is not a way to read the answer
+  await client.GET("/items/{id}", { params, parseAs: "blob2" });
 }

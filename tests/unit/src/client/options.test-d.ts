@@ -72,7 +72,7 @@ export function retriesAndTimeouts() {
     {
       baseUrl: "x",
       accessToken: "t",
-      retry: { attempts: 5, baseDelayMs: 100, maxDelayMs: 2000, statuses: [503], unsafe: true, onRetry: (e) => void e.attempt },
+      retry: { attempts: 5, baseDelayMs: 100, maxDelayMs: 2000, statuses: [503], onRetry: (e) => void e.attempt },
     },
   ];
   expectTypeOf<RetryEvent["reason"]>().toEqualTypeOf<"status" | "network">();
@@ -82,5 +82,7 @@ export function retriesAndTimeouts() {
   const retryTrue: Bearer = { baseUrl: "x", accessToken: "t", retry: true };
   // @ts-expect-error: timeoutMs is a number of milliseconds
   const badTimeout: Bearer = { baseUrl: "x", accessToken: "t", timeoutMs: "5s" };
-  return [ok, badAttempts, retryTrue, badTimeout];
+  // @ts-expect-error: no option repeats a POST or PATCH the provider does not deduplicate (see retry.ts)
+  const unsafe: Bearer = { baseUrl: "x", accessToken: "t", retry: { unsafe: true } };
+  return [ok, badAttempts, retryTrue, badTimeout, unsafe];
 }

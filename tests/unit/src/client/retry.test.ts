@@ -1,7 +1,8 @@
 /**
  * Retries and the call deadline (src/client/retry.ts) against a local node:http server that answers
  * from a script, one entry per request: what is retried (idempotent methods on 408/429/5xx,
- * connections never made for any method, POST only when opted in or with an Idempotency-Key), the
+ * connections never made for any method, a POST only where its contract declares an
+ * Idempotency-Key header and the call sends one; a real TCP reset is not "never made"), the
  * waits (jittered backoff, Retry-After in seconds and as an HTTP-date, capped), the bound on
  * attempts, the deadline per call and per client, the caller's abort, the hook and the middleware
  * on every attempt, the body sent again, and the credential kept on its origin.
@@ -14,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, createApiClient, type RetryEvent, unwrap } from "../../../../src/client/index.js";
-import { CallTimeoutError } from "../../../../src/client/errors.js";
+import { CallTimeoutError, causeCode } from "../../../../src/client/errors.js";
 import { backoffMs, retryAfterMs } from "../../../../src/client/retry.js";
 
 interface Item {
@@ -123,9 +124,12 @@ const fastRetry = {
   },
 };
 
-function client(extra: Record<string, unknown> = {}, baseUrl = api.url) {
+/** The same API, its contract declaring the Idempotency-Key header of POST /items (the generator lists such operations). */
+const deduplicating = { ...definition, deduplicated: ["POST /items"] };
+
+function client(extra: Record<string, unknown> = {}, baseUrl = api.url, contract: typeof definition | typeof deduplicating = definition) {
   const { retry, ...rest } = extra;
-  return createApiClient<paths>(definition, {
+  return createApiClient<paths>(contract, {
     baseUrl,
     accessToken: "t0k",
     retry: retry === false ? false : { ...fastRetry, ...(retry as object) },
@@ -178,19 +182,34 @@ describe("what is retried", () => {
     expect(events).toEqual([]);
   });
 
-  it("a POST is retried with retry: { unsafe: true }, on the client or on the call, the same body each time", async () => {
-    api.answer(status(503), ok);
-    expect((await post(client({ retry: { unsafe: true } }))).response.status).toBe(200);
-    api.answer(status(503), ok);
-    expect((await post(client(), { retry: { unsafe: true } })).response.status).toBe(200);
-    expect(api.seen.map((s) => [s.method, s.body])).toEqual(Array(4).fill(["POST", '{"id":"new"}']));
+  it("retry: { unsafe: true } is refused, on the client and on a call: no option repeats a POST the provider does not deduplicate", async () => {
+    expect(() => client({ retry: { unsafe: true } })).toThrow(/"retry.unsafe" is not supported.*Idempotency-Key/);
+    await expect(post(client(), { retry: { unsafe: true } })).rejects.toThrow(/POST \/items: option "retry.unsafe" is not supported/);
+    expect(api.seen).toHaveLength(0);
   });
 
-  it("a POST carrying an Idempotency-Key is retried, with the same key", async () => {
+  it("a POST carrying an Idempotency-Key is retried, with the same key and body, where its contract declares the header", async () => {
+    api.answer(status(503), ok);
+    const result = await post(client({}, api.url, deduplicating), { params: { header: { "Idempotency-Key": "k-1" } } });
+    expect(result.response.status).toBe(200);
+    expect(api.seen.map((s) => [s.headers["idempotency-key"], s.body])).toEqual([
+      ["k-1", '{"id":"new"}'],
+      ["k-1", '{"id":"new"}'],
+    ]);
+  });
+
+  it("a POST carrying an Idempotency-Key is not retried where its contract does not declare the header (nothing says the provider deduplicates)", async () => {
     api.answer(status(503), ok);
     const result = await post(client(), { params: { header: { "Idempotency-Key": "k-1" } } });
-    expect(result.response.status).toBe(200);
-    expect(api.seen.map((s) => s.headers["idempotency-key"])).toEqual(["k-1", "k-1"]);
+    expect(result.response.status).toBe(503);
+    expect(api.seen).toHaveLength(1);
+    expect(events).toEqual([]);
+  });
+
+  it("a POST without the key is not retried, even where the contract declares the header", async () => {
+    api.answer(status(503), ok);
+    expect((await post(client({}, api.url, deduplicating))).response.status).toBe(503);
+    expect(api.seen).toHaveLength(1);
   });
 
   it("a POST whose body is a stream is sent again whole (the stream is split before the first send)", async () => {
@@ -203,11 +222,11 @@ describe("what is retried", () => {
           controller.close();
         },
       });
-    const result = await client().POST("/items", {
+    const result = await client({}, api.url, deduplicating).POST("/items", {
+      params: { header: { "Idempotency-Key": "k-2" } },
       body: stream() as never,
       bodySerializer: (body: unknown) => body as BodyInit,
       duplex: "half",
-      retry: { unsafe: true },
     });
     expect(result.response.status).toBe(200);
     expect(api.seen.map((s) => s.body)).toEqual(['{"id":"streamed"}', '{"id":"streamed"}']);
@@ -314,12 +333,30 @@ describe("connections that could not be made", () => {
     expect(waits).toHaveLength(3);
   });
 
-  it("a POST whose connection is reset after it was sent is not retried", async () => {
+  it("a POST whose connection is closed after it was sent is not retried", async () => {
     api.answer((_, request) => request.socket.destroy());
     const result = await post();
     expect(result.fault?.kind).toBe("network");
     expect(api.seen).toHaveLength(1);
     expect(events).toEqual([]);
+  });
+
+  it("a POST cut by a real TCP reset (RST) after the server read it is not retried as not sent", async () => {
+    // resetAndDestroy sends an RST: the client sees ECONNRESET, a connection that was made, not one that never was.
+    api.answer((_, request) => request.socket.resetAndDestroy());
+    const result = await post();
+    expect(result.fault?.kind).toBe("network");
+    expect(causeCode(result.fault?.cause)).toBe("ECONNRESET");
+    expect(api.seen.map((s) => [s.method, s.body])).toEqual([["POST", '{"id":"new"}']]);
+    expect(events).toEqual([]);
+    expect(waits).toEqual([]);
+  });
+
+  it("a GET cut by a real TCP reset is retried", async () => {
+    api.answer((_, request) => request.socket.resetAndDestroy(), ok);
+    expect((await get()).data).toEqual({ id: "ok" });
+    expect(api.seen).toHaveLength(2);
+    expect(events).toMatchObject([{ reason: "network" }]);
   });
 
   it("a GET whose connection is reset is retried", async () => {
@@ -415,9 +452,54 @@ describe("the deadline (timeoutMs)", () => {
     expectTimeout(await get(client({ timeoutMs: 50 })), 50);
   });
 
+  it("the request in flight is stopped when the limit passes: the server sees its connection closed", async () => {
+    let closed!: () => void;
+    const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+    api.answer((_, request) => request.socket.once("close", () => closed()));
+    expectTimeout(await get(client({ timeoutMs: 50 })), 50);
+    const stillOpen = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("the connection stayed open 2 s past the limit: the abort did not reach fetch")), 2000).unref(),
+    );
+    await Promise.race([socketClosed, stillOpen]);
+  });
+
+  it("a middleware reading the request's signal gets an AbortSignal, aborted by the limit with its reason", async () => {
+    api.answer(never);
+    const signals: AbortSignal[] = [];
+    const c = client({ timeoutMs: 50 });
+    c.use({ onRequest: ({ request }) => void signals.push(request.signal) });
+    expectTimeout(await get(c), 50);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(signals[0].aborted).toBe(true);
+    expect(signals[0].reason).toBeInstanceOf(CallTimeoutError);
+  });
+
   it("per call: the call's timeoutMs replaces the client's", async () => {
     api.answer(never);
     expectTimeout(await get(client({ timeoutMs: 600_000 }), { timeoutMs: 40 }), 40);
+  });
+
+  it("calls sharing a deadline timer each end at their own limit, each with its own operation; the ones that answered are untouched", async () => {
+    // Started together, the calls with the same limit fall in the same slot of the shared timer. Only the PUT is answered.
+    const putOnly: Answer = (response, request) => (request.method === "PUT" ? ok(response, request) : never(response, request));
+    api.answer(putOnly, putOnly, putOnly, putOnly);
+    const c = client({ timeoutMs: 2000 }); // long enough for the PUT's answer on a busy machine
+    const results = await Promise.all([
+      get(c),
+      get(c),
+      c.PUT("/items/{id}", { params: { path: { id: "i1" } }, body: { id: "i1" } }),
+      get(c),
+    ]);
+    expect(results.map((r) => r.fault?.kind)).toEqual(["timeout", "timeout", undefined, "timeout"]);
+    expect(results[2].data).toEqual({ id: "ok" });
+    for (const i of [0, 1, 3]) expectTimeout(results[i] as Awaited<ReturnType<typeof get>>, 2000);
+  });
+
+  it("a caller's signal aborted before the call: the fault aborted, nothing sent", async () => {
+    const result = await get(client(), { signal: AbortSignal.abort() });
+    expect(result.fault?.kind).toBe("aborted");
+    expect(api.seen).toHaveLength(0);
   });
 
   it("the caller's signal still works beside the deadline: its abort is the fault aborted, not retried", async () => {

@@ -4,18 +4,17 @@
  * wrong-typed copy. On every API (in process): the valid exchange passes untouched, the invalid one
  * is reported to onExchange and in sl-violations, a request without credentials is reported but
  * still forwarded, a wrong-typed request body is forwarded as sent and reported at its property. A
- * reporter that throws breaks no exchange. Through the CLI (a process) for the first API: the
- * printed report and SIGTERM.
+ * reporter that throws breaks no exchange. The CLI (a process) is tested in
+ * tests/unit/src/cli/proxy.spawn.test.ts.
  */
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
 import { jsonRequest, operations, requiresCredentials } from "../../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl, sendExample, wrongTypedBody } from "../../../../src/testing/requests.js";
-import { isPortFree } from "../../../helpers/ports.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 import { type ContractCase, contractCases } from "../cli/cases.js";
-import { cli, escapeRegExp, waitFor } from "../../../helpers/cli.js";
+import { escapeRegExp } from "../../../helpers/cli.js";
 
 /** An upstream answering every request with the case's status and example (`x-variant: invalid`: the wrong-typed copy). */
 async function upstream(c: ContractCase): Promise<{ url: string; server: Server; received: string[] }> {
@@ -173,43 +172,6 @@ describe("a reporter that throws", () => {
     } finally {
       spy.mockRestore();
       await proxy.close();
-      await new Promise((resolve) => up.server.close(resolve));
-    }
-  });
-});
-
-describe("bank-api-contracts proxy", () => {
-  it("prints each exchange with its violations, and exits 0 on SIGTERM with the port freed", async () => {
-    const [c] = contractCases;
-    const up = await upstream(c);
-    const run = cli(["proxy", c.alias, "--upstream", up.url, "--port", "0"]);
-    try {
-      await waitFor(run, "Ctrl+C stops.");
-      const url = /proxy ready: (http:\/\/127\.0\.0\.1:\d+) -> /.exec(run.stdout())?.[1];
-      expect(url, run.stdout()).toBeDefined();
-      expect(run.stdout()).toContain(`${c.alias} proxy ready: ${url} -> ${up.url}/`);
-
-      expect((await call(c, url!)).status).toBe(c.status);
-      const line = `${c.op.method.toUpperCase()} ${pathOf(c)}`;
-      await waitFor(run, `-> ${c.status}: ok`);
-      expect(run.stdout()).toMatch(new RegExp(`^${escapeRegExp(line)}\\S* -> ${c.status}: ok$`, "m"));
-
-      const invalid = await call(c, url!, { "x-variant": "invalid" });
-      expect(invalid.headers.get("sl-violations")).toContain(`"location":["response","body","${c.field}"]`);
-      await waitFor(run, "violation(s)");
-      expect(run.stdout()).toMatch(
-        new RegExp(
-          `^${escapeRegExp(line)}\\S* -> ${c.status}: \\d+ violation\\(s\\)\\n(    .*\\n)*    response\\.body\\.${escapeRegExp(c.field)}: `,
-          "m",
-        ),
-      );
-
-      run.child.kill("SIGTERM");
-      expect(await run.exit).toBe(0);
-      expect(run.stdout()).toContain("SIGTERM: stopping the proxy");
-      expect(await isPortFree(Number(new URL(url!).port))).toBe(true);
-    } finally {
-      if (run.child.exitCode === null) run.child.kill("SIGTERM");
       await new Promise((resolve) => up.server.close(resolve));
     }
   });

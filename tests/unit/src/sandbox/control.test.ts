@@ -37,6 +37,7 @@ describe("answers match the control API's document", () => {
     ["listStates", "GET", "/_sandbox/state/all"],
     ["getResource", "GET", "/_sandbox/resources/order/{id}"],
     ["updateResourceStatus", "POST", "/_sandbox/resources/order/{id}/status", { status: "CREATED" }],
+    ["listEvents", "GET", "/_sandbox/events"],
     ["registerCallback", "PUT", "/_sandbox/callbacks/orderPaid", { url: "http://127.0.0.1:9/cb" }],
     ["listCallbacks", "GET", "/_sandbox/callbacks"],
     ["listDeliveries", "GET", "/_sandbox/deliveries"],
@@ -51,8 +52,11 @@ describe("answers match the control API's document", () => {
   ];
 
   it("covers every operation of the document but the document itself", () => {
-    expect(valid).toHaveLength(16);
-    expect(new Set(valid.map(([id]) => id))).toEqual(new Set(controlValidator.operationIds.filter((id) => id !== "getSandboxDocument")));
+    expect(valid).toHaveLength(17);
+    const moves = ["updateResourceWithAction", "sendEventAgain"]; // covered in "lifecycles and events" below
+    expect(new Set([...valid.map(([id]) => id), ...moves])).toEqual(
+      new Set(controlValidator.operationIds.filter((id) => id !== "getSandboxDocument")),
+    );
   });
 
   it.each(valid)("%s", async (operationId, method, path, body) => {
@@ -269,13 +273,22 @@ describe("bad input gets a 4xx naming the member", () => {
       detail: /status: must be >= 400/,
     },
     {
-      name: "error: undeclared status",
+      name: "error: nothing to force",
       method: "POST",
       path: "/_sandbox/errors",
-      body: { operation_id: "getPing", status: 500 },
+      body: { operation_id: "getPing" },
       status: 400,
       field: "status",
-      detail: /500 is not an error status getPing declares; declared: none/,
+      detail: /say what to force/,
+    },
+    {
+      name: "error: a drop with a status",
+      method: "POST",
+      path: "/_sandbox/errors",
+      body: { operation_id: "getPing", status: 503, drop: true },
+      status: 400,
+      field: "drop",
+      detail: /not both/,
     },
     {
       name: "error: count 0",
@@ -311,7 +324,7 @@ describe("bad input gets a 4xx naming the member", () => {
     },
   ];
 
-  it("has the expected number of cases", () => expect(cases).toHaveLength(26));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(27));
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (_, c) => {
     const answer = await call(mock.url, c.method, c.path.replace("{id}", orderId), {

@@ -144,10 +144,20 @@ describe("queued error statuses", () => {
     expect((await createOrder(B)).status).toBe(200);
   });
 
-  it("refuses a status the operation does not declare, naming the declared ones", async () => {
-    const answer = await call(mock.url, "POST", "/_sandbox/errors", { headers: A, body: { operation_id: "createOrder", status: 500 } });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ field: "status", detail: "500 is not an error status createOrder declares; declared: 400, 401" });
+  it("forces a status the operation does not declare, with a problem body and Retry-After; sl-violations names it", async () => {
+    const queued = await call(mock.url, "POST", "/_sandbox/errors", {
+      headers: A,
+      body: { operation_id: "createOrder", status: 503, retry_after: 7 },
+    });
+    expect(queued).toMatchObject({ status: 201, body: { status: 503, retry_after: 7, remaining: 1 } });
+    const forced = await createOrder(A);
+    expect(forced.status).toBe(503);
+    expect(forced.headers.get("retry-after")).toBe("7");
+    expect(forced.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(forced.body).toMatchObject({ status: 503, detail: expect.stringMatching(/forced by the sandbox's control API/) });
+    expect(forced.violations.length).toBeGreaterThan(0);
+    expect(JSON.stringify(forced.violations)).toMatch(/503/);
+    expect((await createOrder(A)).status).toBe(200);
   });
 });
 

@@ -2,10 +2,15 @@
  * scripts/test.ts (`npm test`): the stages run at the same time, each one's output is printed whole
  * and apart, every stage runs to its end, and the exit code is 1 when any stage failed. Small shell
  * commands stand in for the real stages; one test checks the real stage list against package.json.
+ * The tiers (vitest.config.ts), listed by vitest itself: the quick tier is tests/unit and tests/apis
+ * without *.spawn.test.ts, the full run is every test file, and `--exclude` (which `npm test --`
+ * passes on) removes files from every project, as vitest documents.
  */
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
 import { runStages, STAGES } from "../../../scripts/test.js";
@@ -75,5 +80,40 @@ describe("scripts/test.ts", () => {
     expect(STAGES).toEqual(["lint:ts", "lint:spec", "lint:sandbox", "lint:workflows", "check:generated", "typecheck", "test:vitest"]);
     for (const stage of STAGES) expect(scripts[stage], stage).toBeTruthy();
     expect(scripts.test).toBe("node --import tsx scripts/test.ts");
+  });
+});
+
+/** The test files vitest would run with `args` (`vitest list --filesOnly`), as `project path` lines, sorted. */
+async function listed(...args: string[]): Promise<string[]> {
+  const vitest = join(repoRoot, "node_modules", ".bin", "vitest");
+  const { stdout } = await promisify(execFile)(vitest, ["list", "--filesOnly", ...args], { cwd: repoRoot });
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.replace(/^\[(\S+)\] /, "$1 "))
+    .sort();
+}
+
+describe("the tiers", () => {
+  it("npm run test:quick runs tests/unit and tests/apis without *.spawn.test.ts; the full run adds the rest", async () => {
+    const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const quickArgs = scripts["test:quick"].replace(/^vitest run /, "").split(" ");
+    const [all, quick] = await Promise.all([listed(), listed(...quickArgs)]);
+    expect(quick.length).toBeGreaterThan(40);
+    for (const line of quick) {
+      expect(line).toMatch(/^quick(-isolated)? tests\/(unit|apis)\//);
+      expect(line).not.toMatch(/\.spawn\.test\.ts$/);
+    }
+    const rest = all.filter((line) => !quick.includes(line));
+    expect(rest.length).toBeGreaterThan(15);
+    for (const line of rest) expect(line).toMatch(/^full (tests\/e2e\/|\S+\.spawn\.test\.ts$)/);
+    expect(all.filter((line) => line.includes(" tests/e2e/")).every((line) => line.startsWith("full "))).toBe(true);
+  });
+
+  it("--exclude removes files from every project", async () => {
+    const [all, excluded] = await Promise.all([listed(), listed("--exclude", "tests/e2e/**", "--exclude", "**/cli/**")]);
+    const kept = all.filter((line) => !/ tests\/e2e\/|\/cli\//.test(line));
+    expect(kept.length).toBeLessThan(all.length - 10);
+    expect(excluded).toEqual(kept);
   });
 });

@@ -3,10 +3,12 @@
  * from `baseUrl` or from the spec's server template, no credential leaks, ApiError/unwrap.
  * A fake `fetch` is injected into each client; nothing global is patched.
  */
+import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, parseViolations, unwrap } from "../../../src/client/index.js";
 import { loadRegistry } from "../../../src/registry.js";
+import { deduplicatedOperations } from "../../../scripts/generate.js";
 import { generateFixture, type Fixture } from "./generate-fixture.js";
 import { SOURCE_AUTH } from "../../helpers/auth.js";
 
@@ -47,6 +49,23 @@ describe("credentials", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0].headers.get("authorization")).toBe(`Bearer ${TOKEN}`);
     expect(requests[0].headers.get("x-request-id")).toBe("r1");
+  });
+
+  it("sends the credential over an Authorization the client's or the call's own headers carry", async () => {
+    const { fetch, requests } = fakeFetch();
+    const client = shop.createShopClient({
+      baseUrl: "http://localhost:4010",
+      accessToken: TOKEN,
+      fetch,
+      headers: { authorization: "Bearer other" },
+    });
+    await client.GET("/v1/items/{item_id}", {
+      params: { path: { item_id: "it_1" } },
+      headers: { Authorization: "Bearer mine", "x-call": "1" },
+    });
+    await client.GET("/v1/items/{item_id}", { params: { path: { item_id: "it_1" } } });
+    expect(requests.map((r) => r.headers.get("authorization"))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(requests[0].headers.get("x-call")).toBe("1");
   });
 
   it("sets the spec's header for an apiKey scheme", async () => {
@@ -265,6 +284,29 @@ describe("every API in the registry", () => {
       expect(requests[0].headers.get(auth.header)).toBe(auth.value(TOKEN));
       expect([...requests[0].headers.keys()].filter((h) => h === "authorization" || h === "x-api-key")).toEqual([auth.header]);
       expect(() => factory({ baseUrl: "http://localhost:4010" })).toThrow(new RegExp(`${name}: missing option "${auth.option}"`));
+    }
+  });
+});
+
+describe("the operations the provider deduplicates", () => {
+  it("are those whose contract declares an Idempotency-Key request header (any case, on the operation or its path item, by $ref too)", () => {
+    const doc = {
+      openapi: "3.1.0",
+      paths: {
+        "/a": { post: { parameters: [{ in: "header", name: "idempotency-key" }] }, get: {} },
+        "/b": { parameters: [{ $ref: "#/components/parameters/Key" }], patch: {} },
+        "/c": { post: { parameters: [{ in: "query", name: "Idempotency-Key" }] } },
+        "/d": { post: { parameters: [{ in: "header", name: "X-Request-Id" }] } },
+      },
+      components: { parameters: { Key: { in: "header", name: "Idempotency-Key" } } },
+    };
+    expect(deduplicatedOperations(doc)).toEqual(["POST /a", "PATCH /b"]);
+  });
+
+  it("are listed in each generated client (none of the registry's operations declares the header today)", async () => {
+    for (const entry of loadRegistry()) {
+      const module = (await import(pathToFileURL(entry.clientPath).href)) as { deduplicated: readonly string[] };
+      expect(module.deduplicated, entry.alias).toEqual([]);
     }
   });
 });

@@ -3,7 +3,7 @@
  * `npm run mock` given SIGTERM (`kill $!`) or SIGKILL on npm's PID, the CLI's piped standard input
  * closed; and which standard inputs count as a pipe held open (a closed one, /dev/null and a file do
  * not). Each stop frees every port and leaves no process. (The packed CLI under npx:
- * tests/e2e/package/npx.test.ts; `npm start`: tests/unit/scripts/start.test.ts.)
+ * tests/e2e/package/npx.test.ts; `npm start`: tests/unit/scripts/start.spawn.test.ts.)
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { constants, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";

@@ -10,6 +10,7 @@ import { operations, successResponse, loadDocument } from "../../../../src/docum
 import { sendExample } from "../../../../src/testing/requests.js";
 import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
+import { waitForOutput } from "../../../helpers/processes.js";
 
 const registry = loadRegistry();
 
@@ -35,14 +36,9 @@ function run(...args: string[]): Run {
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-async function waitFor(run: Run, text: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!run.stdout().includes(text)) {
-    if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode} before "${text}": ${run.stderr()}`);
-    if (Date.now() > until) throw new Error(`no "${text}" within ${timeoutMs} ms; stdout: ${run.stdout()} stderr: ${run.stderr()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for `text` on the mock's stdout (an event: each chunk it writes), failing with what it wrote. */
+const waitFor = (run: Run, text: string, timeoutMs = 60_000) =>
+  waitForOutput(run.child, run.stdout, text, "npm run mock", { timeoutMs, streams: ["stdout"] });
 
 describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
   it("prints the table, serves every API on --port-base + index, exits 0 on SIGINT", async () => {

@@ -99,6 +99,7 @@ describe("generate", () => {
       expect.stringMatching(/^shop@1\.0\.0 +generated\/shop\/1\.0\.0: unchanged$/),
       expect.stringMatching(/^key-store@1\.0\.0 +generated\/key-store\/1\.0\.0: unchanged$/),
       expect.stringMatching(/^registry types +generated\/registry-types\.ts: unchanged$/),
+      expect.stringMatching(/^misspelt-field type tests +tests\/apis\/fields\.test-d\.ts: unchanged$/),
     ]);
     expect(files.map(read)).toEqual(before);
   });
