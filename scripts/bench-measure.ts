@@ -227,7 +227,7 @@ export async function judgingCost(api: BundledApi, requests: SpecRequest[]): Pro
   const judgeAll = () => {
     for (const { op, bytes, element } of cases) {
       const decoded = bytes ? decodeBody(bytes, element.headers?.["content-type"] as string | undefined) : { value: null };
-      const full = { ...element, body: decoded === "invalid" ? undefined : decoded.value };
+      const full = { ...element, body: typeof decoded === "string" ? undefined : decoded.value };
       securityFindings(op, full);
       inputFindings(op, full);
     }

@@ -4,8 +4,8 @@
  * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
  * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
- * Parts (all by default, in this order): throughput, sandbox, isolation, startup, client, typecheck, load,
- * pipeline.
+ * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, isolation,
+ * startup, client, typecheck, load, pipeline.
  * Bad arguments: one line and a hint, exit 2. A part that fails is reported in its section, the
  * others are still measured and the report written; the run then exits 1.
  */
@@ -37,6 +37,7 @@ import {
   timeUntilAnswering,
   typecheckTime,
 } from "./bench-measure.js";
+import { findingsSection } from "./bench-findings.js";
 import { sandboxSection } from "./bench-sandbox.js";
 import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { defaultCacheDir } from "../src/mock/operations-cache.js";
@@ -55,7 +56,7 @@ const POOL = 200;
 const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
 const BAD_ITEMS = 450_000;
-const PARTS = ["throughput", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
+const PARTS = ["throughput", "findings", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
 interface BenchOptions {
@@ -592,6 +593,9 @@ async function pipeline(): Promise<void> {
 
 const runners: Record<Part, () => Promise<void>> = {
   throughput,
+  findings: async () => {
+    sections.push(await findingsSection(apis, log));
+  },
   sandbox: sandboxThroughput,
   isolation,
   startup,

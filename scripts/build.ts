@@ -68,7 +68,8 @@ export function manifestFields(registry: ApiEntry[]) {
     bin: { "bank-api-contracts": "dist/src/cli/bin.js" },
     // The Arazzo workflows (`bank-api-contracts workflows`) point at the bundles by relative path; the
     // sandbox (`mock --sandbox`) reads each API's declaration beside its root spec and serves its
-    // control API's document from src/sandbox/.
+    // control API's document from src/sandbox/. The README links the guides (docs/guides/), which ship
+    // beside it so that every link of the packed README resolves.
     files: [
       "dist/src",
       "dist/generated",
@@ -79,6 +80,7 @@ export function manifestFields(registry: ApiEntry[]) {
       "specs/*/CHANGELOG.md",
       "specs/*/*/sandbox.yaml",
       "src/sandbox/openapi.yaml",
+      "docs/guides/*.md",
     ],
   };
 }

@@ -3,7 +3,9 @@
  * tests/e2e/fuzz/ (the model in lib/fuzz/) at length. Spreads at least N requests (default 10,000) over every operation of every
  * registered API (or of the aliases given) and every kind of case that applies to it (valid, wrong
  * type, missing required, out of enum, oversized string, broken JSON), sends them to the in-process
- * mocks on free ports, then checks that each mock still answers. Prints the counts per API, kind and
+ * mocks on free ports, then every operation's hostile requests (lib/fuzz/hostile.ts: undecodable
+ * path parameters, `Accept: ,`, map keys a header cannot carry, declared lengths over the limit,
+ * deep JSON, many wrong items), then checks that each mock still answers. Prints the counts per API, kind and
  * outcome. Exit 0 when every answer was as the contract says, 1 otherwise, 2 on bad arguments.
  */
 import fc from "fast-check";
@@ -20,6 +22,7 @@ import {
   type Outcome,
   SKIPPED,
 } from "./lib/fuzz/model.js";
+import { hostileCases, runHostile } from "./lib/fuzz/hostile.js";
 import { type ApiEntry, loadRegistry } from "../src/registry.js";
 import { integer, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
@@ -38,14 +41,17 @@ export interface FuzzOptions {
 
 /** The fuzz run: prints the counts and the first failures; the exit code (1 when an answer broke the contract). */
 export async function fuzz(options: FuzzOptions): Promise<number> {
+  const docs = new Map(options.entries.map((entry) => [entry.alias, loadDocument(entry.bundlePath)]));
   const models: OperationModel[] = options.entries.flatMap((entry) => {
-    const doc = loadDocument(entry.bundlePath);
+    const doc = docs.get(entry.alias)!;
     const validator = specValidator(doc);
     return operations(doc).map((op) => operationModel(entry.alias, doc, op, validator));
   });
   const slots = models.flatMap((model) => model.kinds.map((kind) => ({ model, kind })));
 
   const counts = new Map<string, number>();
+  /** Hostile cases sent, per API. */
+  const hostile = new Map<string, number>();
   const failures: string[] = [];
   let failed = 0;
   const tally = (alias: string, kind: CaseKind, outcome: Outcome) => {
@@ -82,6 +88,18 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
         }
       }),
     );
+    // The hostile cases (lib/fuzz/hostile.ts) of every operation, one at a time.
+    for (const model of models) {
+      for (const c of hostileCases(docs.get(model.alias)!, model.op)) {
+        const outcome = await runHostile(mocks.get(model.alias)!.url, c, REQUEST_TIMEOUT_MS * 4);
+        sent++;
+        hostile.set(model.alias, (hostile.get(model.alias) ?? 0) + 1);
+        if (outcome.failure) {
+          failed++;
+          if (failures.length < 20) failures.push(`hostile, ${c.name}: ${outcome.failure}`);
+        }
+      }
+    }
     // Still answering: every operation's valid request once more.
     for (const model of models) {
       const c = fc.sample(model.arbitrary("valid"), { seed: options.seed, numRuns: 1 })[0]!;
@@ -114,6 +132,7 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
   process.stdout.write(`${[line(head), ...rows.map(line)].join("\n")}\n\n`);
+  process.stdout.write(`hostile requests (lib/fuzz/hostile.ts): ${[...hostile].map(([alias, n]) => `${alias} ${n}`).join(", ")}\n`);
   process.stdout.write(
     `${sent} requests to ${models.length} operations of ${options.entries.length} API(s) in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s, seed ${options.seed}); ` +
       `${failed === 0 ? "every answer as the contract says" : `${failed} failure(s), the first ${failures.length} below`}.\n`,

@@ -33,12 +33,14 @@ export function statusTable(entries: ApiEntry[], gaps: ApiGaps[], docs: Map<stri
     const operationCount = operations(doc).length;
     const webhookCount = webhooks(doc).length;
     const open = gaps.find((g) => g.alias === entry.alias)!.gaps.length;
-    return `| \`${entry.alias}\` | [\`${entry.root}\`](${entry.root}) | ${authOf(doc)} | ${operationCount} | ${webhookCount} | ${open} | http://127.0.0.1:${defaultPort(entry)} |`;
+    // The bundled spec: the README ships in the package, which holds generated/, not specs/.
+    const bundled = `generated/${entry.service}/${entry.release}/openapi.yaml`;
+    return `| \`${entry.alias}\` | [\`${bundled}\`](${bundled}) | ${authOf(doc)} | ${operationCount} | ${webhookCount} | ${open} | http://127.0.0.1:${defaultPort(entry)} |`;
   });
   const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
   return [
     START,
-    "| alias | spec | auth | operations | webhooks | open questions (`x-unspecified`) | default mock |",
+    "| alias | spec (bundled) | auth | operations | webhooks | open questions (`x-unspecified`) | default mock |",
     "|---|---|---|---|---|---|---|",
     ...rows,
     `| **total** | | | | | **${total}** | |`,

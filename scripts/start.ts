@@ -1,6 +1,6 @@
 /**
  * `npm start [-- --port N] [--port-base N] [--host H] [--docs-dir DIR] [--skip-generate] [--sandbox]`: regenerates
- * what is stale (`npm run generate`), rebuilds the docs site when its inputs changed
+ * what is stale (`npm run generate`), rebuilds the docs portal (guides, references with a request console) when its inputs changed
  * (`npm run docs:build -- --if-stale`), then serves the site on one port and every registered API's
  * Prism mock on its own port (`--sandbox`: the stateful sandbox, src/sandbox/), prints the URLs, and
  * runs until SIGINT/SIGTERM, when it closes every server and exits 0; also when npm, which started
@@ -126,6 +126,7 @@ async function start(registry: ApiEntry[], values: StartOptions, command: Comman
     [
       "",
       `Documentation   ${docsUrl}   (site: ${relative(repoRoot, docsDir) || docsDir})`,
+      `Guides          ${new URL("guides/index.html", docsUrl).href}`,
       `Open questions  ${new URL("open-questions.html", docsUrl).href}`,
       "",
       ...rows.map((row) =>

@@ -3,17 +3,19 @@
  * speed. Builds the site when DIR holds no current build, then reports
  *
  * - the site's total bytes, and each page's own HTML bytes;
- * - what opening each page transfers (HTML + shared Redoc bundle + stylesheet + ...), in bytes and
- *   requests, with a cold cache;
- * - for each API page, the time from navigation start to its first operation rendered (the first
- *   operation's heading in the DOM, opened by its hash route), in Debian's Chromium: cold cache
- *   (first run, fresh browser context) and the median over N repeated loads in that context.
+ * - what opening each page transfers (HTML + shared Scalar bundle + its document + stylesheet + ...),
+ *   in bytes and requests, with a cold cache;
+ * - for each reference page (every API's and the sandbox control API's), the time from navigation
+ *   start to its first operation visible (the first operation's section in the DOM and on screen),
+ *   in Debian's Chromium: cold cache (first run, fresh browser context) and the median over N
+ *   repeated loads in that context.
  *
  * A measurement, not a test: it never fails on a figure (only on a missing browser or a broken site).
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
 import { loadRegistry } from "../../src/registry.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../lib/chromium.js";
 import { integer, runCommand, runProgram, script } from "../lib/cli.js";
@@ -29,18 +31,26 @@ export interface PageFigures {
   loadBytes: number;
   requests: number;
   foreignRequests: number;
-  /** API pages: ms from navigation start to the first operation's heading, cold and warm median. */
+  /** Reference pages: ms from navigation start to the first operation visible, cold and warm median. */
   firstOperationColdMs?: number;
   firstOperationWarmMs?: number;
 }
 
 export interface DocsBench {
+  siteDir: string;
   machine: { cpus: number; model: string; node: string };
   siteBytes: number;
   files: number;
-  redocBundleBytes: number;
+  scalarBundleBytes: number;
   pages: PageFigures[];
 }
+
+/** An operation's section as Scalar renders it (`api-1/tag/<tag>/<METHOD>/<path>`). */
+const FIRST_OPERATION =
+  "section[id^='api-1/tag/'][id*='/GET/'], section[id^='api-1/tag/'][id*='/POST/'], section[id^='api-1/tag/'][id*='/PUT/'], section[id^='api-1/tag/'][id*='/DELETE/']";
+
+/** A loaded machine renders slowly: a wait gives up after three minutes, not Playwright's 30 s. */
+const TIMEOUT = 180_000;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -52,10 +62,15 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
   const size = (path: string) => statSync(join(siteDir, path)).size;
   const siteBytes = files.reduce((n, d) => n + statSync(join(d.parentPath, d.name)).size, 0);
   const registry = loadRegistry();
+  const reference = new Set([...registry.map((e) => apiPaths(e).page), "sandbox/index.html"]);
   const pages: Array<{ page: string; alias?: string }> = [
-    { page: "index.html" },
-    { page: "open-questions.html" },
+    ...files
+      .map((d) => relative(siteDir, join(d.parentPath, d.name)))
+      .filter((path) => path.endsWith(".html") && !reference.has(path))
+      .sort()
+      .map((page) => ({ page })),
     ...registry.map((e) => ({ page: apiPaths(e).page, alias: e.alias })),
+    ...(existsSync(join(siteDir, "sandbox/index.html")) ? [{ page: "sandbox/index.html", alias: "sandbox control API" }] : []),
   ];
 
   const server = await serveStatic(siteDir);
@@ -66,6 +81,7 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
       const url = new URL(path, server.url).href;
       // Cold: a fresh context (empty cache) per measurement.
       const context = await browser.newContext();
+      context.setDefaultTimeout(TIMEOUT);
       const page = await context.newPage();
       let loadBytes = 0;
       let requests = 0;
@@ -89,15 +105,11 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
         foreignRequests: 0,
       };
       if (alias) {
-        // The first operation's route, from the first tag's operation list.
+        // Everything the page loads until the first operation is shown, then until the network is idle.
         await page.goto(url, { waitUntil: "load" });
-        const firstTag = await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").first().getAttribute("href");
-        await page.evaluate((h) => (window.location.hash = h!), firstTag);
-        const firstOp = await page
-          .locator(`[data-section-id="${firstTag!.slice(1)}"] [data-testid="items-navigation-list"] a[href]`)
-          .first()
-          .getAttribute("href");
-        await page.waitForLoadState("networkidle");
+        await page.locator(FIRST_OPERATION).first().waitFor({ state: "visible" });
+        // Then what it loads meanwhile (its document is fetched before the first operation shows).
+        await page.waitForTimeout(1_000);
         figures.loadBytes = loadBytes;
         figures.requests = requests;
         figures.foreignRequests = foreignRequests;
@@ -105,13 +117,16 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
 
         const timeToOperation = async (target: import("playwright-core").Page) => {
           await target.goto("about:blank");
-          await target.goto(`${url}${firstOp}`, { waitUntil: "commit" });
-          // Polled on every animation frame in the page: the time the heading first exists.
-          const selector = `[data-section-id="${firstOp!.slice(1)}"][data-item-kind="httpItem"] h2`;
-          const at = await target.waitForFunction((sel) => (document.querySelector(sel) ? Math.round(performance.now()) : 0), selector);
+          await target.goto(url, { waitUntil: "commit" });
+          // Polled on every animation frame in the page: the time the first operation's section is on screen.
+          const at = await target.waitForFunction((sel) => {
+            const section = document.querySelector(sel);
+            return section && section.getBoundingClientRect().height > 0 ? Math.round(performance.now()) : 0;
+          }, FIRST_OPERATION);
           return (await at.jsonValue()) as number;
         };
         const coldContext = await browser.newContext();
+        coldContext.setDefaultTimeout(TIMEOUT);
         const cold = await coldContext.newPage();
         figures.firstOperationColdMs = await timeToOperation(cold);
         const warm: number[] = [];
@@ -132,10 +147,11 @@ export async function benchDocs(siteDir: string, runs: number): Promise<DocsBenc
     await server.close();
   }
   return {
+    siteDir,
     machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? "unknown", node: process.version },
     siteBytes,
     files: files.length,
-    redocBundleBytes: size("assets/redoc.standalone.js"),
+    scalarBundleBytes: size("assets/scalar.js"),
     pages: results,
   };
 }
@@ -157,7 +173,7 @@ export function formatBench(bench: DocsBench): string {
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return [
-    `Docs site: ${kib(bench.siteBytes)} in ${bench.files} files (shared Redoc bundle ${kib(bench.redocBundleBytes)}); ${bench.machine.cpus} CPUs (${bench.machine.model}), Node ${bench.machine.node}`,
+    `Docs site: ${kib(bench.siteBytes)} in ${bench.files} files (shared Scalar bundle ${kib(bench.scalarBundleBytes)}, ${kib(gzipSync(readFileSync(join(bench.siteDir, "assets/scalar.js"))).length)} gzipped); ${bench.machine.cpus} CPUs (${bench.machine.model}), Node ${bench.machine.node}`,
     "",
     ...rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")),
   ].join("\n");
@@ -166,7 +182,7 @@ export function formatBench(bench: DocsBench): string {
 function program() {
   return script("bench:docs")
     .description(
-      "Report the docs site's total bytes, bytes per page and, in Chromium, each API page's time to its first rendered operation",
+      "Report the docs site's total bytes, what each page loads and, in Chromium, each reference page's time to its first operation visible",
     )
     .option("--site <dir>", "the built site (default: site/; built or rebuilt when stale)")
     .option("--runs <N>", "repeated loads per page for the median", integer(1), 5)

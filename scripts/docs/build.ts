@@ -2,15 +2,17 @@
  * `npm run docs:build [-- --out DIR] [--config FILE] [--if-stale]`: the static documentation site,
  * generic over the registry (redocly.yaml `apis:`), from the bundled specs in generated/:
  *
- *   index.html                          every API grouped by service, releases side by side
+ *   index.html                          what to read first, where each API is served locally, every API
+ *                                       grouped by service (releases side by side), the control API
+ *   guides/index.html, guides/<name>.html every docs/guides/*.md (scripts/docs/guides.ts), whatever is there
  *   open-questions.html                 every x-unspecified of every spec (scripts/lib/gaps.ts)
- *   apis/<service>/<release>/index.html Redoc page (redocly build-docs)
- *   apis/<service>/<release>/openapi.yaml the bundled spec, for download
+ *   apis/<service>/<release>/index.html the reference and its request console (Scalar: scripts/docs/reference.ts)
+ *   apis/<service>/<release>/openapi.yaml the bundled spec, which the page renders and offers for download
  *   sandbox/index.html, sandbox/openapi.yaml the sandbox control API (src/sandbox/openapi.yaml), when
- *                                       the registry's folder has it
+ *                                       the registry's folder has it; its console's servers: every mock port
  *   changelogs/<service>.html|.md       when the service has a CHANGELOG.md (see findChangelogs)
- *   assets/redoc.standalone.js          the one local Redoc bundle every API page imports
- *   assets/site.css
+ *   assets/scalar.js                    the one local Scalar bundle every reference page loads
+ *   assets/reference.js, assets/site.css
  *
  * Nothing on the site loads from another host. The output folder (default site/) is replaced
  * as a whole; a folder that is not a previous build is never deleted. Exit 1 when the build fails
@@ -18,21 +20,31 @@
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCommand, runProgram, script } from "../lib/cli.js";
 import { collectRegistryGaps } from "../lib/gaps.js";
-import { loadRegistry, repoRoot } from "../../src/registry.js";
-import { apiPaths, changelogPage, renderChangelog, renderIndex, renderOpenQuestions, type SiteFacts } from "./pages.js";
-import { buildRedocPage, externalResources, localizePage, localRedocBundle, redoclyVersion, redocBundlePath } from "./redoc.js";
+import { loadDocument } from "../../src/document/index.js";
+import { defaultPort, loadRegistry, repoRoot } from "../../src/registry.js";
+import { findGuides, GUIDES_DIR, renderGuideHtml, repositoryFiles } from "./guides.js";
+import {
+  apiPaths,
+  changelogPage,
+  renderChangelog,
+  renderGuide,
+  renderGuidesIndex,
+  renderIndex,
+  renderOpenQuestions,
+  type SiteFacts,
+} from "./pages.js";
+import { type ConsoleServer, renderReferencePage, scalarBundlePath, scalarVersion } from "./reference.js";
 import { summarize } from "./summary.js";
 
 export const DEFAULT_OUT_DIR = join(repoRoot, "site");
 export const TEMPLATE_DIR = join(repoRoot, "docs");
 /** Written into every build; only a folder holding it may be replaced. */
 export const MARKER = ".docs-site.json";
-const REDOC_ASSET = "assets/redoc.standalone.js";
+const SCALAR_ASSET = "assets/scalar.js";
 
 /** Where a build is assembled before it replaces `outDir` (removed when the build fails). */
 export const stagingDir = (outDir: string) => `${resolve(outDir)}.building-${process.pid}`;
@@ -77,15 +89,15 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** Everything the site is made from: registry, bundles, changelogs, templates, the code that writes it, Redoc. */
 /** The sandbox control API's document beside a registry (the package's own has one). */
 export const sandboxDocument = (baseDir: string) => join(baseDir, "src/sandbox/openapi.yaml");
 const SANDBOX_PAGE = "sandbox/index.html";
 const SANDBOX_SPEC = "sandbox/openapi.yaml";
 
+/** Everything the site is made from: registry, bundles, changelogs, guides, templates, the code that writes it, Scalar. */
 function inputFiles(configPath: string, bundlePaths: string[], changelogs: string[]): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
-  const code = ["build.ts", "pages.ts", "redoc.ts", "summary.ts"].map((name) => join(here, name));
+  const code = ["build.ts", "pages.ts", "guides.ts", "reference.ts", "summary.ts"].map((name) => join(here, name));
   const sandbox = sandboxDocument(dirname(configPath));
   return [
     configPath,
@@ -93,15 +105,17 @@ function inputFiles(configPath: string, bundlePaths: string[], changelogs: strin
     ...(existsSync(sandbox) ? [sandbox] : []),
     ...changelogs,
     ...filesUnder(TEMPLATE_DIR),
+    ...filesUnder(join(dirname(configPath), GUIDES_DIR)),
+    join(repoRoot, "package.json"),
     ...code,
     join(repoRoot, "scripts/lib/gaps.ts"),
-    redocBundlePath,
+    scalarBundlePath,
   ];
 }
 
 /** A content hash of each input, by path relative to the repository (the build marker keeps them). */
 function inputHashes(files: string[]): Record<string, string> {
-  const hashes: Record<string, string> = { "@redocly/cli": redoclyVersion };
+  const hashes: Record<string, string> = { "@scalar/api-reference": scalarVersion };
   for (const file of files) hashes[relative(repoRoot, file)] = createHash("sha256").update(readFileSync(file)).digest("hex");
   return hashes;
 }
@@ -120,22 +134,35 @@ function readMarker(outDir: string): { inputs?: Record<string, string>; gaps?: n
   }
 }
 
-/** Runs `work` over `items`, at most `limit` at a time; rejects with every failure's message. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  const errors: string[] = [];
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-        try {
-          await work(item);
-        } catch (error) {
-          errors.push((error as Error).message);
-        }
-      }
-    }),
-  );
-  if (errors.length > 0) throw new Error(errors.join("\n\n"));
+/** A console server on this machine's loopback. */
+const localServer = (port: number, description: string): ConsoleServer => ({ url: `http://127.0.0.1:${port}`, description });
+
+/** The servers a bundled spec declares, for the console after the local one. */
+function specServers(bundlePath: string): ConsoleServer[] {
+  const servers = (loadDocument(bundlePath).servers ?? []) as ConsoleServer[];
+  return servers.map(({ url, description, variables }) => ({
+    url,
+    description: `${description ?? url} (the provider's: this site's console reaches local servers only)`,
+    ...(variables ? { variables } : {}),
+  }));
+}
+
+/**
+ * Resources a page would load from another host: `src`, `srcset`, `<link href>`, CSS `url()` and
+ * `@import`, and ES module imports that name an absolute http(s) URL. Plain `<a href>` links (which
+ * load nothing until followed) are not resources.
+ */
+export function externalResources(html: string): string[] {
+  const found = new Set<string>();
+  const patterns = [
+    /\ssrc(?:set)?=["']?\s*((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /<link\b[^>]*\shref=["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /url\(\s*["']?((?:https?:)?\/\/[^"')\s]+)/gi,
+    /@import\s+["']((?:https?:)?\/\/[^"']+)/gi,
+    /\bimport\s*(?:[^"'();]*?\bfrom\s*)?["']((?:https?:)?\/\/[^"']+)["']/g,
+  ];
+  for (const pattern of patterns) for (const match of html.matchAll(pattern)) found.add(match[1]);
+  return [...found];
 }
 
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
@@ -183,58 +210,69 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, "assets"), { recursive: true });
   try {
-    const bundle = localRedocBundle();
-    writeFileSync(join(stage, REDOC_ASSET), bundle.content);
+    cpSync(scalarBundlePath, join(stage, SCALAR_ASSET));
     cpSync(join(TEMPLATE_DIR, "site.css"), join(stage, "assets/site.css"));
-    const facts: SiteFacts = { redocVersion: bundle.version, redoclyVersion };
+    cpSync(join(TEMPLATE_DIR, "reference.js"), join(stage, "assets/reference.js"));
+    const facts: SiteFacts = { scalarVersion };
 
     const summaries = registry.map((entry) => summarize(entry));
     const gaps = collectRegistryGaps(registry);
+    const writePage = (page: string, html: string) => {
+      const external = externalResources(html);
+      if (external.length > 0) throw new Error(`${page} would load from other hosts: ${external.join(", ")}`);
+      mkdirSync(dirname(join(stage, page)), { recursive: true });
+      writeFileSync(join(stage, page), html);
+    };
 
-    await pool(registry, Math.max(1, Math.min(availableParallelism(), 4)), async (entry) => {
+    for (const entry of registry) {
       const paths = apiPaths(entry);
       const summary = summaries[entry.index];
-      const outFile = join(stage, paths.page);
-      mkdirSync(dirname(outFile), { recursive: true });
+      mkdirSync(join(stage, paths.dir), { recursive: true });
       cpSync(entry.bundlePath, join(stage, paths.spec));
-      const t0 = Date.now();
-      await buildRedocPage({
-        specPath: entry.bundlePath,
-        outFile,
-        template: join(TEMPLATE_DIR, "redoc-page.hbs"),
+      const html = renderReferencePage({
         title: `${summary.title} ${entry.release} · API reference`,
-        templateOptions: { siteRoot: paths.siteRoot, alias: entry.alias, anchor: entry.alias, downloadName: paths.downloadName },
-        configPath,
-        cwd: baseDir,
+        label: entry.alias,
+        siteRoot: paths.siteRoot,
+        specUrl: "openapi.yaml",
+        servers: [localServer(defaultPort(entry), `${entry.alias}'s local mock or sandbox`), ...specServers(entry.bundlePath)],
+        kind: "api",
+        alias: entry.alias,
       });
-      const html = localizePage(readFileSync(outFile, "utf8"), paths.siteRoot + REDOC_ASSET, bundle.integrity);
-      const external = externalResources(html);
-      if (external.length > 0) throw new Error(`${entry.alias}: the Redoc page would load from other hosts: ${external.join(", ")}`);
-      writeFileSync(outFile, html);
-      log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, ${Date.now() - t0} ms)`);
-    });
+      writePage(paths.page, html);
+      log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB)`);
+    }
 
     const sandbox = sandboxDocument(baseDir);
     const hasSandbox = existsSync(sandbox);
     if (hasSandbox) {
-      const outFile = join(stage, SANDBOX_PAGE);
-      mkdirSync(dirname(outFile), { recursive: true });
+      mkdirSync(join(stage, dirname(SANDBOX_PAGE)), { recursive: true });
       cpSync(sandbox, join(stage, SANDBOX_SPEC));
-      await buildRedocPage({
-        specPath: sandbox,
-        outFile,
-        template: join(TEMPLATE_DIR, "redoc-page.hbs"),
-        title: "Sandbox control API · reference",
-        templateOptions: { siteRoot: "../", alias: "sandbox control API", anchor: "", downloadName: "sandbox-control-openapi.yaml" },
-        configPath,
-        cwd: baseDir,
-      });
-      const html = localizePage(readFileSync(outFile, "utf8"), `../${REDOC_ASSET}`, bundle.integrity);
-      const external = externalResources(html);
-      if (external.length > 0) throw new Error(`sandbox control API: the Redoc page would load from other hosts: ${external.join(", ")}`);
-      writeFileSync(outFile, html);
+      writePage(
+        SANDBOX_PAGE,
+        renderReferencePage({
+          title: "Sandbox control API · reference",
+          label: "sandbox control API",
+          siteRoot: "../",
+          specUrl: "openapi.yaml",
+          // The control API is served under /_sandbox/ on every mock's port.
+          servers: registry.map((entry) => localServer(defaultPort(entry), `${entry.alias}'s sandbox (mock --sandbox)`)),
+          kind: "sandbox",
+        }),
+      );
       log(`docs: sandbox control API      ${SANDBOX_PAGE}`);
     }
+
+    const guides = findGuides(join(baseDir, GUIDES_DIR));
+    const context = {
+      guides: new Set(guides.map((g) => g.name)),
+      changelogs: new Set(changelogs.keys()),
+      repositoryFiles: repositoryFiles(JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"))),
+    };
+    for (const guide of guides) {
+      writePage(guide.page, renderGuide(guide, renderGuideHtml(guide.source, context), guides, facts));
+      log(`docs: guide ${guide.page} (from ${relative(baseDir, guide.file)})`);
+    }
+    writePage("guides/index.html", renderGuidesIndex(guides, facts));
 
     for (const [service, file] of changelogs) {
       const title = summaries.find((s) => s.entry.service === service && s.entry.latest)?.title ?? service;
@@ -246,26 +284,24 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
       log(`docs: changelog ${changelogPage(service)} (from ${relative(baseDir, file)})`);
     }
 
-    writeFileSync(
-      join(stage, "index.html"),
-      renderIndex(summaries, gaps, changelogs, facts, hasSandbox ? { page: SANDBOX_PAGE, spec: SANDBOX_SPEC } : undefined),
+    writePage(
+      "index.html",
+      renderIndex(summaries, gaps, changelogs, facts, hasSandbox ? { page: SANDBOX_PAGE, spec: SANDBOX_SPEC } : undefined, guides),
     );
-    writeFileSync(join(stage, "open-questions.html"), renderOpenQuestions(summaries, gaps, facts));
-    for (const page of ["index.html", "open-questions.html"]) {
-      const external = externalResources(readFileSync(join(stage, page), "utf8"));
-      if (external.length > 0) throw new Error(`${page} would load from other hosts: ${external.join(", ")}`);
-    }
+    writePage("open-questions.html", renderOpenQuestions(summaries, gaps, facts));
     const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
     writeFileSync(
       join(stage, MARKER),
-      `${JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, redoc: bundle.version, inputs }, null, 2)}\n`,
+      `${JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, scalar: scalarVersion, inputs }, null, 2)}\n`,
     );
 
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(dirname(outDir), { recursive: true });
     renameSync(stage, outDir);
     const ms = Date.now() - started;
-    log(`docs: ${registry.length} API page(s), ${total} open question(s) -> ${relative(process.cwd(), outDir) || "."} in ${ms} ms`);
+    log(
+      `docs: ${registry.length} API page(s), ${guides.length} guide(s), ${total} open question(s) -> ${relative(process.cwd(), outDir) || "."} in ${ms} ms`,
+    );
     return { outDir, skipped: false, apis: registry.map((e) => e.alias), gaps: total, ms };
   } catch (error) {
     rmSync(stage, { recursive: true, force: true });

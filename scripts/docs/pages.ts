@@ -6,6 +6,7 @@
 import type { ApiGaps } from "../lib/gaps.js";
 import type { ApiSummary } from "./summary.js";
 import { Marked } from "marked";
+import { defaultPort } from "../../src/registry.js";
 
 export const escapeHtml = (value: unknown) =>
   String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -26,11 +27,11 @@ export function apiPaths(alias: { service: string; release: string }) {
 export const changelogPage = (service: string) => `changelogs/${service}.html`;
 
 export interface SiteFacts {
-  redocVersion: string;
-  redoclyVersion: string;
+  /** @scalar/api-reference's version, which renders the reference pages. */
+  scalarVersion: string;
 }
 
-function shell(title: string, body: string, facts: SiteFacts, root = ""): string {
+export function shell(title: string, body: string, facts: SiteFacts, root = ""): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -43,12 +44,13 @@ function shell(title: string, body: string, facts: SiteFacts, root = ""): string
 <body>
   <nav class="site-bar" aria-label="Site">
     <a class="site-home" href="${root}index.html">API documentation</a>
+    <a href="${root}guides/index.html">Guides</a>
     <a href="${root}open-questions.html">Open questions</a>
   </nav>
   <main class="site-main">
 ${body}
-    <footer class="site-footer">Generated from the registry (redocly.yaml) and the bundled specs by <code>npm run docs:build</code>;
-      API pages rendered with Redoc ${escapeHtml(facts.redocVersion)} (@redocly/cli ${escapeHtml(facts.redoclyVersion)}). Works offline.</footer>
+    <footer class="site-footer">Generated from the registry (redocly.yaml), the bundled specs and docs/guides/ by <code>npm run docs:build</code>;
+      reference pages rendered with Scalar ${escapeHtml(facts.scalarVersion)} (@scalar/api-reference). Works offline.</footer>
   </main>
 </body>
 </html>
@@ -84,13 +86,14 @@ function releaseCard(api: ApiSummary, gaps: number): string {
           <dt>Service</dt><dd data-field="service"><code>${escapeHtml(entry.service)}</code></dd>
           <dt>Release</dt><dd data-field="release"><code>${escapeHtml(entry.release)}</code></dd>
           ${servers}
+          <dt>Local mock</dt><dd data-field="local"><code>http://127.0.0.1:${defaultPort(entry)}</code></dd>
           <dt>Auth</dt>${auth}
           <dt>Operations</dt><dd data-field="operations">${api.operations.length}${api.deprecatedOperations > 0 ? ` <span class="url-template">(${api.deprecatedOperations} deprecated)</span>` : ""}</dd>
           <dt>Webhooks</dt><dd data-field="webhooks">${api.webhooks.length}</dd>
           <dt>Open questions</dt><dd data-field="gaps"><a href="open-questions.html#${escapeHtml(entry.alias)}">${gaps}</a></dd>
         </dl>
         <div class="links">
-          <a class="button primary" data-link="page" href="${escapeHtml(paths.page)}">API reference</a>
+          <a class="button primary" data-link="page" href="${escapeHtml(paths.page)}">API reference and console</a>
           <a class="button" data-link="spec" href="${escapeHtml(paths.spec)}" download="${escapeHtml(paths.downloadName)}">Download openapi.yaml</a>
         </div>
       </article>`;
@@ -129,12 +132,61 @@ function sandboxSection(sandbox: { page: string; spec: string }): string {
     </section>`;
 }
 
+/** A guide as the site lists it. */
+export interface GuideLink {
+  name: string;
+  title: string;
+  summary: string;
+  page: string;
+}
+
+/** The first guides a reader needs, in the home page's "Start here" (those present). */
+const START_HERE = ["quick-start", "installing", "contract-testing", "sandbox"];
+
+function guideList(guides: GuideLink[], root = ""): string {
+  return `<ul class="guide-list">
+${guides
+  .map(
+    (g) =>
+      `        <li data-guide="${escapeHtml(g.name)}"><a href="${root}${escapeHtml(g.page)}">${escapeHtml(g.title)}</a>${g.summary ? `<span class="guide-summary">${escapeHtml(g.summary)}</span>` : ""}</li>`,
+  )
+  .join("\n")}
+      </ul>`;
+}
+
+/** Where each API is served on this machine: the mock's (and the sandbox's) port and the reference page. */
+function localServers(apis: ApiSummary[]): string {
+  const rows = apis.map((api) => {
+    const port = defaultPort(api.entry);
+    return (
+      `<tr data-alias="${escapeHtml(api.entry.alias)}"><td><code>${escapeHtml(api.entry.alias)}</code></td><td>${escapeHtml(api.title)}</td>` +
+      `<td data-field="local"><code>http://127.0.0.1:${port}</code></td><td><a href="${escapeHtml(apiPaths(api.entry).page)}">reference and console</a></td></tr>`
+    );
+  });
+  return `
+    <section class="local" id="local-servers">
+      <h2>Where each API is served locally</h2>
+      <p><code>npx bank-api-contracts mock</code> serves every API's contract mock on these ports
+        (<code>--sandbox</code>: the stateful sandbox on the same ports, with its control API under <code>/_sandbox/</code>;
+        <code>--port-base N</code> moves them). Each reference page's console lists its local port among its servers:
+        send a request from the page and read the answer, with the <code>sl-violations</code> header that names what
+        breaks the contract. (A mock on another port: add <code>?port=N</code> to the reference page's address.)</p>
+      <table class="data">
+        <thead><tr><th>API</th><th>Title</th><th>Local mock and sandbox</th><th></th></tr></thead>
+        <tbody>
+        ${rows.join("\n        ")}
+        </tbody>
+      </table>
+    </section>`;
+}
+
 export function renderIndex(
   apis: ApiSummary[],
   gaps: ApiGaps[],
   changelogs: Map<string, string>,
   facts: SiteFacts,
   sandbox?: { page: string; spec: string },
+  guides: GuideLink[] = [],
 ): string {
   const gapCount = new Map(gaps.map((g) => [g.alias, g.gaps.length]));
   const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
@@ -150,12 +202,48 @@ export function renderIndex(
       </div>
     </section>`;
   });
+  const first = START_HERE.map((name) => guides.find((g) => g.name === name)).filter((g): g is GuideLink => g !== undefined);
+  const start =
+    first.length === 0
+      ? ""
+      : `
+    <section class="start" id="start-here">
+      <h2>Start here</h2>
+      ${guideList(first)}
+      <p>Every guide: <a href="guides/index.html">${plural(guides.length, "guide")}</a>.</p>
+    </section>`;
   const body = `    <h1>API documentation</h1>
-    <p class="lede">${plural(apis.length, "API release")} of ${plural(services.length, "service")}. Each release has an interactive
-      reference and its bundled OpenAPI 3.1 document; the <a href="open-questions.html">open questions</a> page lists the
-      ${total} things the provider's documents do not specify yet.</p>
+    <p class="lede">${plural(apis.length, "API release")} of ${plural(services.length, "service")}, each with a reference page whose
+      console sends requests to your local mock or sandbox, and its bundled OpenAPI 3.1 document; the
+      <a href="guides/index.html">guides</a> say how to install, call, test and receive callbacks; the
+      <a href="open-questions.html">open questions</a> page lists the ${total} things the provider's documents do not specify yet.</p>
+${start}
+${localServers(apis)}
 ${sections.join("\n")}${sandbox ? `\n${sandboxSection(sandbox)}` : ""}`;
   return shell("API documentation", body, facts);
+}
+
+/** guides/index.html: every guide, in reading order. */
+export function renderGuidesIndex(guides: GuideLink[], facts: SiteFacts): string {
+  const body = `    <h1>Guides</h1>
+    <p class="lede">Each guide is a Markdown file of the repository (<code>docs/guides/</code>), readable there on its own.</p>
+    ${guideList(guides.map((g) => ({ ...g, page: g.page.replace(/^guides\//, "") })))}`;
+  return shell("Guides", body, facts, "../");
+}
+
+/** guides/<name>.html: one guide, with the list of the others beside it. */
+export function renderGuide(guide: GuideLink, html: string, guides: GuideLink[], facts: SiteFacts): string {
+  const nav = guides
+    .map(
+      (g) =>
+        `<li${g.name === guide.name ? ' aria-current="page"' : ""}><a href="${escapeHtml(g.name)}.html">${escapeHtml(g.title)}</a></li>`,
+    )
+    .join("");
+  const body = `    <div class="guide-layout">
+      <nav class="guide-nav" aria-label="Guides"><ul>${nav}</ul></nav>
+      <article class="guide" data-guide="${escapeHtml(guide.name)}">${html}</article>
+    </div>`;
+  return shell(`${guide.title} · Guides`, body, facts, "../");
 }
 
 export function renderOpenQuestions(apis: ApiSummary[], gaps: ApiGaps[], facts: SiteFacts): string {

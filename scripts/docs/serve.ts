@@ -7,11 +7,13 @@
  *
  * Every answer carries `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and a
  * Content-Security-Policy fitting the site: everything from this origin only, no plugins, no
- * framing, no forms, no `<base>`; images and fonts also as `data:` URLs (Redoc's icons); workers
- * also from `blob:` (Redoc's search worker); styles also inline (Redoc's styled-components and
- * `style` attributes); scripts from this origin plus, on an HTML page, exactly the inline scripts
- * that page contains, by their sha256 hash (Redoc's colour-mode script and its module script that
- * imports the local bundle), never `'unsafe-inline'`.
+ * framing, no forms, no `<base>`; images and fonts also as `data:` URLs (the reference's icons);
+ * workers also from `blob:`; styles also inline (Scalar's themes and `style` attributes); scripts
+ * from this origin plus, on an HTML page, exactly the inline scripts that page contains, by their
+ * sha256 hash (the site's own pages have none), never `'unsafe-inline'`; connections to this origin
+ * and to loopback addresses on any port, where the reference pages' request console reaches the
+ * local mocks and sandbox (no other host: a console request to the provider's own servers is
+ * refused by the browser, and each of those servers says so in its description).
  */
 import { createHash } from "node:crypto";
 import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
@@ -52,7 +54,8 @@ const POLICY = [
   "font-src 'self' data:",
   "style-src 'self' 'unsafe-inline'",
   "worker-src 'self' blob:",
-  "connect-src 'self'",
+  // The request console calls the local mocks and sandbox (ports 4010-4016, or any given with ?port=).
+  "connect-src 'self' http://127.0.0.1:* http://localhost:*",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -13,14 +13,7 @@
 import type { IHttpRequest } from "@stoplight/prism-http";
 import type { Exchange, MockContext } from "./context.js";
 import { findingsOf } from "./judge.js";
-import {
-  createUnprocessableEntityResponse,
-  getHttpConfigFromRequest,
-  NOT_ACCEPTABLE,
-  ProblemJsonError,
-  serialize,
-  UNPROCESSABLE_ENTITY_NAME,
-} from "./prism-parts.js";
+import { getHttpConfigFromRequest, NOT_ACCEPTABLE, ProblemJsonError, serialize, UNPROCESSABLE_ENTITY_NAME } from "./prism-parts.js";
 import { mockConfig } from "./prism.js";
 import { cacheKey } from "./response-cache.js";
 import { hasCallbacks } from "./route.js";
@@ -29,11 +22,11 @@ import {
   corsPairs,
   emit,
   type Keep,
+  listedProblemBody,
   problemBody,
   setPair,
   violationsHeader,
   violationsOf,
-  withoutStack,
   write,
   writeAnswer,
   writeProblem,
@@ -116,9 +109,12 @@ export async function viaPrism(context: MockContext, exchange: Exchange, input: 
   await sendAnswer(context, exchange, answer, result.right.validations.input, routed!, input, keep);
 }
 
-/** The error prism-http's negotiation throws (content-type's parse) for a malformed Accept it could not match. */
+/**
+ * The errors prism-http's negotiation throws (content-type's parse) for a malformed Accept it could
+ * not match: an entry that is not a media type, or an empty one (`Accept: ,`).
+ */
 function isMalformedAcceptError(error: unknown): boolean {
-  return error instanceof TypeError && error.message === "invalid media type";
+  return error instanceof TypeError && (error.message === "invalid media type" || error.message === "argument string is required");
 }
 
 /** Prism's answer to `input` with the given mock settings. */
@@ -187,20 +183,14 @@ export function sendAnswer(
   if (answer.problem) {
     const pairs = corsPairs(request);
     for (const [name, value] of answer.headers) setPair(pairs, name, value);
-    const body = answer.listsFindings
-      ? Buffer.from(problemBody(withoutStack(() => createUnprocessableEntityResponse(findings))))
-      : answer.body;
+    const body = answer.listsFindings ? Buffer.from(listedProblemBody(findings)) : answer.body;
     emit(response, answer.status, pairs, body, keep);
     return;
   }
   if (context.hooks.answer && answer.status >= 200 && answer.status < 300) {
     return sendHooked(context, exchange, answer, findings, operation, input, keep);
   }
-  const violations =
-    findings.length + answer.outputFindings.length > 0
-      ? [...violationsOf("request", findings), ...violationsOf("response", answer.outputFindings)]
-      : undefined;
-  writeAnswer(request, response, answer, violations, keep);
+  writeAnswer(request, response, answer, findings, keep);
 }
 
 /** sendAnswer with the `answer` hook asked first. */

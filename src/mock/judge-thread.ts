@@ -32,7 +32,11 @@ const WORKER_HEAP_MB = 512;
 
 /** What the worker found. */
 export type Judgement =
-  | { invalidJson: true }
+  | {
+      invalidJson: true;
+      /** Parsed, but nested deeper than MAX_JSON_DEPTH (receive.ts decodeBody). */
+      tooDeep?: boolean;
+    }
   | {
       invalidJson: false;
       /** validate.ts's inputFindings for the operation (undefined: none, or no operation). */

@@ -17,6 +17,7 @@ function judge({ operation, element, bytes, wantBody }: JudgeRequest): Judgement
   if (operation?.value) operations.set(operation.key, operation.value);
   const decoded = decodeBody(bytes, element.headers?.["content-type"] as string | undefined);
   if (decoded === "invalid") return { invalidJson: true };
+  if (decoded === "tooDeep") return { invalidJson: true, tooDeep: true };
   const op = operation ? operations.get(operation.key) : undefined;
   if (operation && !op) throw new Error(`operation ${operation.key} was never sent to this worker`);
   const full: Element = { ...element, body: decoded.value, [BODY_BYTES]: bytes.byteLength };

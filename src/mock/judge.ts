@@ -8,7 +8,7 @@
 import type { Exchange, MockContext } from "./context.js";
 import { Judge } from "./judge-thread.js";
 import { LARGE_BODY_BYTES } from "./limits.js";
-import { type BodyError, decodeBody, INVALID_JSON, parseBody } from "./receive.js";
+import { type BodyError, decodeBody, INVALID_JSON, parseBody, TOO_DEEP } from "./receive.js";
 import { hasCallbacks } from "./route.js";
 import { type Diagnostic, type Element, JUDGED, type Operation } from "./types.js";
 import { inputFindings, securityFindings } from "./validate.js";
@@ -39,7 +39,7 @@ export async function judgeLarge(
   const wantBody = context.hooks.answer !== undefined || hasCallbacks(operation);
   context.judge ??= new Judge();
   const judgement = await context.judge.judge(operation, element, raw.bytes, wantBody);
-  if (judgement.invalidJson) return INVALID_JSON();
+  if (judgement.invalidJson) return judgement.tooDeep ? TOO_DEEP() : INVALID_JSON();
   return { ...element, body: judgement.body, [JUDGED]: { operation, findings: judgement.findings } };
 }
 

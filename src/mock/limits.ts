@@ -10,6 +10,13 @@ export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 export const MAX_DRAIN_MS = 5000;
 
 /**
+ * A JSON body nested deeper than this (arrays and objects) is refused as unparseable (DEVIATIONS
+ * jsonDepth): the same answer in static and sandbox mode, where the body is handed between threads
+ * and kept as state.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
  * Bodies larger than this are decoded and judged by the worker (judge.ts), and validated up to
  * their first violation (validate.ts DEVIATIONS largeBody).
  */

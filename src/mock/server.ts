@@ -29,8 +29,9 @@
  * - a request that the fast path does not take, whose method, URL, headers and body bytes equal an
  *   earlier one's, gets that earlier answer replayed (response-cache.ts).
  * Deliberate differences from stock Prism (DEVIATIONS in validate.ts): CORS without credentials,
- * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes, findings
- * capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
+ * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes (at once for
+ * a declared length), JSON nesting bounded, `sl-violations` escaped where a header cannot carry a
+ * character, findings capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
  * response's own schema replaced by the static answer (the example), where stock Prism sends it
  * with the violations. tests/e2e/fuzz/equivalence.test.ts checks every answer against the stock
  * Prism server's.
@@ -49,7 +50,7 @@ import { ResponseCache } from "./response-cache.js";
 import { createRouter, fastRoute, requestElement } from "./route.js";
 import type { Element, MockHooks, Operation, RawBody } from "./types.js";
 import { components } from "./validate.js";
-import { isPreflight, sendBodyError, writePreflight, writeProblem } from "./write.js";
+import { corsPairs, isPreflight, sendBodyError, writePreflight, writeProblem } from "./write.js";
 
 export { MAX_LISTED_VIOLATIONS } from "./limits.js";
 export { requestElement } from "./route.js";
@@ -123,7 +124,12 @@ export function afterReceive(context: MockContext, exchange: Exchange): Promise<
   const { intercept } = context.hooks;
   if (intercept) {
     return (async () => {
+      // What the hook answers (the control API) carries the CORS headers every other answer has, so a
+      // page (the docs' request console) can read it; a request the hook passes gets them later.
+      const cors = corsPairs(exchange.request);
+      for (const [name, value] of cors) exchange.response.setHeader(name, value);
       if (await intercept(exchange.request, exchange.response, exchange.raw.bytes)) return;
+      for (const [name] of cors) exchange.response.removeHeader(name);
       await routeJudgeAnswer(context, exchange);
     })();
   }

@@ -55,24 +55,38 @@ import { BODY_BYTES, type Diagnostic, type Either, type Element, JUDGED, type Op
  * - `malformedContentType`: a Content-Type that is not a media type (`a`, `/`, `;`, `application/json; x`)
  *   on a request with a body is a 415 violation like any unsupported one, and is ignored on a request
  *   without a body (Prism throws and answers 500 "Could not parse MIME type string");
+ * - `pathEncoding`: a path parameter that is not valid percent-encoding (`/v1/merchant/%`) is an
+ *   invalid parameter (code `encoding`), answered as any invalid request (Prism throws "URI
+ *   malformed" and answers 500);
  * - `largeBody`: a body over LARGE_BODY_BYTES is validated up to its first violation, followed by an
  *   Information finding saying so (Prism collects every violation: for 450,000 bad array items that
  *   took seconds and gigabytes);
- * - in server.ts: `malformedAccept` (406, not 500), `cors` (no Origin echoed with credentials),
- *   `allow` (405 names the allowed methods), `bodyLimit` (413 sent, then the connection closed),
- *   `violationCap` (at most MAX_LISTED_VIOLATIONS listed, then a count), `dynamicFallback` (a
- *   generated answer, `Prefer: dynamic=true`, that fails the response's own schema is replaced by
- *   the static answer, the example; Prism sends it with its violations).
+ * - in the server's stages: `malformedAccept` (an Accept entry that is not a media type, or an
+ *   empty one as in `Accept: ,`: 406, not 500; answer.ts), `cors` (no Origin echoed with
+ *   credentials), `allow` (405 names the allowed methods), `bodyLimit` (413 sent, then the
+ *   connection closed; a declared Content-Length over the limit gets it at once, before any byte of
+ *   the body; receive.ts), `jsonDepth` (a JSON body nested deeper than MAX_JSON_DEPTH levels is
+ *   refused with the 400 of unparseable JSON, in both modes; Prism parses it, and its worker reply
+ *   or state would overflow the stack; receive.ts), `headerEscape` (a character a header cannot
+ *   carry, above U+00FF or DEL, in a violation, e.g. a rejected map key, is written in
+ *   `sl-violations` as its JSON escape `\uXXXX`, which parses back to the same string; Prism writes
+ *   it as it is and Node refuses the header: a 500; write.ts), `violationCap` (at most
+ *   MAX_LISTED_VIOLATIONS listed, then a count), `dynamicFallback` (a generated answer,
+ *   `Prefer: dynamic=true`, that fails the response's own schema is replaced by the static answer,
+ *   the example; Prism sends it with its violations).
  */
 export const DEVIATIONS = [
   "emptyQueryValue",
   "bearerCase",
   "malformedContentType",
   "largeBody",
+  "pathEncoding",
   "malformedAccept",
   "cors",
   "allow",
   "bodyLimit",
+  "jsonDepth",
+  "headerEscape",
   "violationCap",
   "dynamicFallback",
 ] as const;
@@ -142,7 +156,27 @@ function validatorFor(schema: Record<string, unknown>, mode: Mode, bundle: unkno
   return fn;
 }
 
-/** validateAgainstSchema: the Ajv errors converted, or undefined when valid (or when Ajv throws, as Prism). */
+/**
+ * Ajv errors past this many are counted, not converted into findings: what the mock renders of a
+ * request's findings (at most MAX_LISTED_VIOLATIONS in a problem body and a count of the rest, an
+ * `sl-violations` value cut at 8 KB, which 1000 findings always exceed) never reaches them, and
+ * converting them was most of the time an array of many wrong items cost.
+ */
+export const MAX_CONVERTED_FINDINGS = 1000;
+
+/** The finding that stands for each Ajv error past MAX_CONVERTED_FINDINGS (counted, never rendered). */
+export const NOT_CONVERTED: Diagnostic = Object.freeze({
+  path: [],
+  code: "not-converted",
+  message: `a violation past the first ${MAX_CONVERTED_FINDINGS}`,
+  severity: ERROR,
+}) as Diagnostic;
+
+/**
+ * validateAgainstSchema: the Ajv errors converted, or undefined when valid (or when Ajv throws, as
+ * Prism). Past MAX_CONVERTED_FINDINGS, each further error stands as one shared finding (`NOT_CONVERTED`),
+ * so that the number of findings, and so every answer, stays Prism's.
+ */
 function check(fn: ValidateFunction | null, value: unknown, prefix: string): Diagnostic[] | undefined {
   if (!fn) return undefined;
   try {
@@ -150,8 +184,43 @@ function check(fn: ValidateFunction | null, value: unknown, prefix: string): Dia
   } catch {
     return undefined;
   }
-  const errors = fn.errors;
-  return errors && errors.length > 0 ? convertAjvErrors(errors, ERROR, INPUT, prefix) : undefined;
+  const errors = fn.errors as AjvError[] | null | undefined;
+  if (!errors || errors.length === 0) return undefined;
+  const converted = Math.min(errors.length, MAX_CONVERTED_FINDINGS);
+  const findings: Diagnostic[] = new Array(errors.length);
+  for (let i = 0; i < converted; i++) findings[i] = findingOf(fn, errors[i], prefix);
+  return converted < errors.length ? findings.fill(NOT_CONVERTED, converted) : findings;
+}
+
+/** What Prism's convertAjvErrors reads of an Ajv error. */
+interface AjvError {
+  instancePath: string;
+  keyword?: string;
+  message?: string;
+  params: { allowedValues?: unknown[]; additionalProperty?: string; unevaluatedProperty?: string };
+}
+
+/** Per validator, the findings already converted, by what the conversion reads (at most FINDINGS_KEPT each). */
+const findingsKept = new WeakMap<ValidateFunction, Map<string, Diagnostic>>();
+const FINDINGS_KEPT = 512;
+
+/**
+ * One Ajv error as Prism's convertAjvErrors converts it, converted once per validator and kept: the
+ * same error of an operation (the same member wrong in the same way) is the same finding object on
+ * every request, so that what is rendered of it is rendered once too (write.ts). Kept findings are
+ * frozen: nothing downstream changes a finding.
+ */
+function findingOf(fn: ValidateFunction, error: AjvError, prefix: string): Diagnostic {
+  const { params } = error;
+  const key = `${prefix}\u0000${error.instancePath}\u0000${error.keyword}\u0000${error.message}\u0000${params.allowedValues?.join("\u0001") ?? ""}\u0000${params.additionalProperty ?? ""}\u0000${params.unevaluatedProperty ?? ""}`;
+  let kept = findingsKept.get(fn);
+  if (!kept) findingsKept.set(fn, (kept = new Map()));
+  let finding = kept.get(key);
+  if (!finding) {
+    finding = Object.freeze(convertAjvErrors([error], ERROR, INPUT, prefix)[0]);
+    if (kept.size < FINDINGS_KEPT) kept.set(key, finding);
+  }
+  return finding;
 }
 
 /* ------------------------------------------------------------------ schemas, once per operation */
@@ -434,15 +503,48 @@ export function inputFindings(op: Operation, element: Element): Diagnostic[] | u
   // Without path parameters Prism's template match captures nothing (and so cannot throw): nothing to check.
   if (request.path && request.path.length > 0) {
     compiledOp.template ??= new UriTemplate(op.path);
-    path = validateParams(
-      compiledOp.template.match(element.url.path) as Record<string, unknown>,
-      request.path as ParamSpec[],
-      "path",
-      compiledOp.bundle,
-    );
+    let values: Record<string, unknown> | null | undefined;
+    try {
+      values = compiledOp.template.match(element.url.path);
+    } catch (error) {
+      if (!(error instanceof URIError)) throw error;
+    }
+    path =
+      values === undefined
+        ? undecodablePath(op.path, element.url.path)
+        : validateParams(values as Record<string, unknown>, request.path as ParamSpec[], "path", compiledOp.bundle);
   }
   if (!body && !headers && !query && !path) return undefined;
   return [...(body ?? []), ...(headers ?? []), ...(query ?? []), ...(path ?? [])];
+}
+
+/**
+ * DEVIATIONS pathEncoding: the findings of a path whose parameter is not valid percent-encoding
+ * (`/v1/merchant/%`): Prism's template match throws "URI malformed" (a 500); the mock reports each
+ * parameter whose segment cannot be decoded, as an invalid parameter is reported, so the request
+ * gets the operation's answer to an invalid request.
+ */
+function undecodablePath(template: string, path: string): Diagnostic[] {
+  const templates = template.split("/");
+  const segments = path.split("/");
+  const names: string[] = [];
+  for (let i = 0; i < templates.length; i++) {
+    const params = [...templates[i].matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    if (params.length === 0) continue;
+    try {
+      decodeURIComponent(segments[i] ?? "");
+    } catch {
+      names.push(...params);
+    }
+  }
+  // The template match decoded what the segments hold: when no segment alone fails, name every parameter.
+  if (names.length === 0) names.push(...[...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]));
+  return names.map((name) => ({
+    path: ["path", name],
+    code: "encoding",
+    message: `Request path parameter ${name} is not valid percent-encoding (RFC 3986, section 2.1)`,
+    severity: ERROR,
+  }));
 }
 
 const BEARER = /^bearer\s.+$/i;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_LISTED_VIOLATIONS, MAX_SAFE_HEADER_LENGTH } from "./limits.js";
-import { ProblemJsonError } from "./prism-parts.js";
+import { createUnprocessableEntityResponse, ProblemJsonError } from "./prism-parts.js";
 import type { ResponseCache } from "./response-cache.js";
 import type { Answer, Diagnostic, ProblemError, Violation } from "./types.js";
 
@@ -55,6 +55,21 @@ export function violationsOf(prefix: string, details: Diagnostic[]): Violation[]
   return details.map((d) => ({ location: [prefix, ...(d.path ?? [])], severity: SEVERITY[d.severity], code: d.code, message: d.message }));
 }
 
+/** What a header value cannot carry (Node's rule: tab, visible ASCII, 0x80-0xFF); outside JSON's strings there is none of it. */
+const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/g;
+const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * A violation as JSON a header can carry: a character Node refuses in a header (above U+00FF, or
+ * DEL) written as its JSON escape `\uXXXX`, which reads back as the same string (DEVIATIONS
+ * headerEscape: prism-http-server writes it as it is, and Node refuses the header).
+ */
+function headerJson(violation: Violation): string {
+  const json = JSON.stringify(violation);
+  NOT_IN_HEADER.lastIndex = 0;
+  return NOT_IN_HEADER.test(json) ? json.replace(NOT_IN_HEADER, escapeChar) : json;
+}
+
 /**
  * prism-http-server's sl-violations value (the JSON array, cut at MAX_SAFE_HEADER_LENGTH characters
  * and prefixed "Too many violations! "), built only as far as the cut: the same value for any
@@ -63,30 +78,91 @@ export function violationsOf(prefix: string, details: Diagnostic[]): Violation[]
 export function violationsHeader(violations: Violation[]): string {
   let value = "[";
   for (let i = 0; i < violations.length; i++) {
-    value += (i > 0 ? "," : "") + JSON.stringify(violations[i]);
+    value += (i > 0 ? "," : "") + headerJson(violations[i]);
     if (value.length > MAX_SAFE_HEADER_LENGTH) return `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
   }
   value += "]";
   return value.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}` : value;
 }
 
+/** Renderings of a finding in `sl-violations` (by prefix) and in a problem body's list, kept per finding object. */
+const rendered = { request: new WeakMap<Diagnostic, string>(), response: new WeakMap<Diagnostic, string>() };
+const listed = new WeakMap<Diagnostic, string>();
+
+function renderedAs(prefix: "request" | "response", finding: Diagnostic): string {
+  let text = rendered[prefix].get(finding);
+  if (text === undefined) {
+    text = headerJson(violationsOf(prefix, [finding])[0]);
+    rendered[prefix].set(finding, text);
+  }
+  return text;
+}
+
+/**
+ * The sl-violations value of a request's findings and of its answer's (`violationsHeader` of their
+ * violations, the same value), each finding rendered once for as long as it lives: validate.ts
+ * keeps the findings of an operation, so a request that is wrong as an earlier one was is rendered
+ * from what was prepared then. Undefined when there are none.
+ */
+export function findingsHeader(request: Diagnostic[], response: Diagnostic[]): string | undefined {
+  if (request.length + response.length === 0) return undefined;
+  let value = "[";
+  for (const [prefix, findings] of [
+    ["request", request],
+    ["response", response],
+  ] as const) {
+    for (const finding of findings) {
+      value += (value.length > 1 ? "," : "") + renderedAs(prefix, finding);
+      if (value.length > MAX_SAFE_HEADER_LENGTH) return `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}`;
+    }
+  }
+  value += "]";
+  return value.length > MAX_SAFE_HEADER_LENGTH ? `Too many violations! ${value.substring(0, MAX_SAFE_HEADER_LENGTH)}` : value;
+}
+
+/** Prism's 422 problem body around its list of violations (`createUnprocessableEntityResponse`), made once. */
+let unprocessable: { head: string; tail: string } | undefined;
+
+/**
+ * The body of Prism's 422 problem listing `findings` (`problemBody` of `createUnprocessableEntityResponse`,
+ * the same bytes), from the problem's text made once and each finding's entry rendered once.
+ */
+export function listedProblemBody(findings: Diagnostic[]): string {
+  if (!unprocessable) {
+    const empty = problemBody(withoutStack(() => createUnprocessableEntityResponse([])));
+    const at = empty.lastIndexOf('"validation":[]');
+    unprocessable = { head: empty.slice(0, at + '"validation":['.length), tail: empty.slice(at + '"validation":['.length) };
+  }
+  const count = Math.min(findings.length, MAX_LISTED_VIOLATIONS);
+  let list = "";
+  for (let i = 0; i < count; i++) {
+    const finding = findings[i];
+    let text = listed.get(finding);
+    if (text === undefined) {
+      text = JSON.stringify({ location: finding.path, severity: SEVERITY[finding.severity], code: finding.code, message: finding.message });
+      listed.set(finding, text);
+    }
+    list += (i > 0 ? "," : "") + text;
+  }
+  if (findings.length > MAX_LISTED_VIOLATIONS) {
+    const more = findings.length - MAX_LISTED_VIOLATIONS;
+    list += `,${JSON.stringify({ location: [], severity: "Information", code: "violations-capped", message: `${more} more violations not listed` })}`;
+  }
+  return unprocessable.head + list + unprocessable.tail;
+}
+
 /** A problem+json body; a list of violations is cut to MAX_LISTED_VIOLATIONS and a count (DEVIATIONS violationCap). */
 export function problemBody(error: ProblemError): string {
+  const json = ProblemJsonError.toProblemJson(error);
   const listed = error.additional?.validation;
-  if (Array.isArray(listed) && listed.length > MAX_LISTED_VIOLATIONS) {
+  if (Array.isArray(listed) && listed.length > MAX_LISTED_VIOLATIONS && Array.isArray(json.validation)) {
     const more = listed.length - MAX_LISTED_VIOLATIONS;
-    const capped = Object.assign(Object.create(Object.getPrototypeOf(error)), error, {
-      additional: {
-        ...error.additional,
-        validation: [
-          ...listed.slice(0, MAX_LISTED_VIOLATIONS),
-          { location: [], severity: "Information", code: "violations-capped", message: `${more} more violations not listed` },
-        ],
-      },
-    });
-    return JSON.stringify(ProblemJsonError.toProblemJson(capped));
+    json.validation = [
+      ...json.validation.slice(0, MAX_LISTED_VIOLATIONS),
+      { location: [], severity: "Information", code: "violations-capped", message: `${more} more violations not listed` },
+    ];
   }
-  return JSON.stringify(ProblemJsonError.toProblemJson(error));
+  return JSON.stringify(json);
 }
 
 /**
@@ -166,20 +242,18 @@ function tailOf(answer: Answer): Tail {
 }
 
 /**
- * A kept answer (not a problem) with the request's violations: the same bytes `write` sends, with
- * the answer's own headers put in order once per answer; only the CORS values and `sl-violations`
- * are the request's. With `keep`, through `write` (the cache keeps the pairs).
+ * A kept answer (not a problem) with the request's findings and the answer's own: the same bytes
+ * `write` sends, with the answer's own headers put in order once per answer; only the CORS values
+ * and `sl-violations` are the request's. With `keep`, as `write` does (the cache keeps the pairs).
  */
-export function writeAnswer(
-  request: IncomingMessage,
-  response: ServerResponse,
-  answer: Answer,
-  violations: Violation[] | undefined,
-  keep?: Keep,
-): void {
+export function writeAnswer(request: IncomingMessage, response: ServerResponse, answer: Answer, findings: Diagnostic[], keep?: Keep): void {
+  const violations = findingsHeader(findings, answer.outputFindings);
   const tail = keep === undefined ? tailOf(answer) : undefined;
   if (!tail) {
-    write(request, response, answer.status, violations, answer.headers, answer.body, keep);
+    const pairs = corsPairs(request);
+    if (violations) pairs.push(["sl-violations", violations]);
+    for (const [name, value] of answer.headers) setPair(pairs, name, value);
+    emit(response, answer.status, pairs, answer.body, keep);
     return;
   }
   const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
@@ -187,7 +261,7 @@ export function writeAnswer(
   if (plainCors && !violations) flat = tail.whole;
   else {
     flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
-    if (violations) flat.push("sl-violations", violationsHeader(violations));
+    if (violations) flat.push("sl-violations", violations);
     for (const item of tail.own) flat.push(item);
   }
   response.writeHead(answer.status, flat as string[]);

@@ -10,8 +10,11 @@ export const EXPECTED_DEVIATIONS = [
   "cors",
   "dynamicFallback",
   "emptyQueryValue",
+  "headerEscape",
+  "jsonDepth",
   "largeBody",
   "malformedAccept",
   "malformedContentType",
+  "pathEncoding",
   "violationCap",
 ];

@@ -15,7 +15,8 @@
  * - `sharedNpmCache()`: the one npm cache every package test's installs and npx runs share (npm's
  *   cache is content-addressed and safe for concurrent npm processes): a tarball fetched by one
  *   install is not fetched again by the next, whichever file runs it.
- * - `readmeBlock()`: the code block after a README marker comment naming a test.
+ * - `readmeBlock()`: the code block after a marker comment naming a test, in README.md or a guide
+ *   (tests/helpers/doc-blocks.ts).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,6 +25,8 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmS
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { repoRoot } from "../../src/registry.js";
+import { markedBlock } from "./doc-blocks.js";
+import { takeLock } from "./lock.js";
 
 export interface Result {
   code: number;
@@ -94,15 +97,8 @@ export function npmEnv(registryUrl: string, cache: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The fenced block (```lang) after the README's marker comment that starts with `<!-- <test>` and holds `what`. */
-export function readmeBlock(test: string, what: string, lang = "sh"): string {
-  const lines = readFileSync(join(repoRoot, "README.md"), "utf8").split("\n");
-  const marker = lines.findIndex((line) => line.startsWith(`<!-- ${test}`) && line.includes(what));
-  if (marker === -1) throw new Error(`README.md has no "<!-- ${test} ... ${what}" marker`);
-  const block = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, "m").exec(lines.slice(marker + 1).join("\n"));
-  if (!block) throw new Error(`README.md: no \`\`\`${lang} block after the "${what}" marker`);
-  return block[1];
-}
+/** The fenced block (```lang) after the marker comment that starts with `<!-- <test>` and holds `what`, in README.md or a guide. */
+export const readmeBlock = (test: string, what: string, lang = "sh"): string => markedBlock(test, what, lang).code;
 
 // ---------------------------------------------------------------------------------------------
 // The release, once per content of the repository
@@ -126,15 +122,6 @@ function inputsHash(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** `npm run release`, run (or waited for) once per content of the repository; see the module header. */
 export async function released(): Promise<Released> {
   const root = join(repoRoot, ".tmp", "release-test");
@@ -143,19 +130,8 @@ export async function released(): Promise<Released> {
   const resultFile = join(dir, "result.json");
   const lock = join(root, `${key}.lock`);
   mkdirSync(root, { recursive: true });
-  for (;;) {
-    if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, "utf8")) as Released;
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch {
-      // Another test file is releasing: wait for its result, or take over if it died.
-      const owner = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : Number.NaN);
-      if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  // Another test file releasing: wait for its result (or take over if it died).
+  if (!(await takeLock(lock, () => existsSync(resultFile), 500))) return JSON.parse(readFileSync(resultFile, "utf8")) as Released;
   try {
     for (const old of readdirSync(root))
       if (old !== key && !old.endsWith(".lock")) rmSync(join(root, old), { recursive: true, force: true });

@@ -1,25 +1,27 @@
 /**
- * The documentation site in a real browser (Debian's Chromium through playwright-core), built once
- * for this file from the registry into a temporary folder and served by the site's own static server.
- * Every expectation comes from the registry and the bundled specs, read here independently of the
- * site's code. Every page visited must make no request to any host but the local server and log no
- * error; each leaves a screenshot in test-output/docs/.
+ * The documentation portal in a real browser (Debian's Chromium through playwright-core), built once
+ * per run and shared with the other docs test files (./setup.ts), served by the site's own static
+ * server. Every expectation comes from the registry, the bundled specs and docs/guides/, read here
+ * independently of the site's code. Every page of the site is opened: it renders, requests nothing
+ * outside the machine (every other request is aborted and fails the test), logs no error, and every
+ * link on it resolves (a page of the site answers 200 and an anchor names an element of it; links to
+ * other hosts are https and never to a hosted console that would be handed the document). Each page
+ * leaves a screenshot in test-output/docs/. The request console is tested in tryit.test.ts.
  *
- * The tests run concurrently, in one browser: up to PAGES pages are open at a time (a page mostly
- * waits for Redoc to render or for the network to settle, and pages do not share state).
+ * The tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDocs } from "../../../scripts/docs/build.js";
-import { serveStatic, type StaticServer } from "../../../scripts/docs/serve.js";
-import { loadRegistry, repoRoot } from "../../../src/registry.js";
-import { type Doc, operations, type Operation, loadDocument } from "../../../src/document/index.js";
+import { slug } from "../../../scripts/docs/guides.js";
+import { defaultPort, loadRegistry, repoRoot } from "../../../src/registry.js";
+import { type Doc, loadDocument, type Operation, operations } from "../../../src/document/index.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";
-import { type Browser, launchChromium, type PageRecord, recordedPage, requireChromium, SCREENSHOTS } from "./browser.js";
+import type { PageRecord } from "./browser.js";
+import { SCREENSHOTS } from "./browser.js";
+import { type DocsSite, release, useDocsSite } from "./setup.js";
 
 interface Api {
   alias: string;
@@ -30,6 +32,7 @@ interface Api {
   /** Operations under `paths`. */
   operations: Operation[];
   webhooks: Operation[];
+  port: number;
   /** Site paths, as the site lays them out (apis/<service>/<release>/). */
   page: string;
   spec: string;
@@ -47,10 +50,19 @@ const apis: Api[] = registry.map((entry) => {
     doc,
     operations: all.filter((op) => op.section === "paths"),
     webhooks: all.filter((op) => op.section === "webhooks"),
+    port: defaultPort(entry),
     page: `${dir}/index.html`,
     spec: `${dir}/openapi.yaml`,
   };
 });
+
+/** The guides, read here from docs/guides/ (the registry's folder's). */
+const guidesDir = join(registryPath ? join(registryPath, "..") : repoRoot, "docs/guides");
+const guides = existsSync(guidesDir)
+  ? readdirSync(guidesDir)
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => ({ name: f.slice(0, -3), source: readFileSync(join(guidesDir, f), "utf8") }))
+  : [];
 
 /** Every `x-unspecified` value in a document, walked here on its own (not with scripts/lib/gaps.ts). */
 function unspecified(node: unknown): string[] {
@@ -76,102 +88,160 @@ async function withPageSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const summaryOf = (op: Operation): string => op.value.summary ?? op.operationId;
 const screenshotName = (name: string) => join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, "-")}.png`);
 
-let tmp: string;
-let siteDir: string;
-let server: StaticServer;
-let origin: string;
-let browser: Browser;
-let launching: Promise<Browser> | undefined;
-
+let site: DocsSite;
 beforeAll(async () => {
-  requireChromium(); // before the build: a missing browser fails fast, with the install command
-  rmSync(SCREENSHOTS, { recursive: true, force: true }); // only this run's screenshots remain
-  tmp = mkdtempSync(join(tmpdir(), "docs-site-"));
-  siteDir = join(tmp, "site");
-  const started = Date.now();
-  launching = launchChromium(); // while the site builds
-  launching.catch(() => {}); // awaited below, or closed in afterAll when the build fails
-  await buildDocs({ outDir: siteDir, configPath: registryPath });
-  // Reported, not asserted (the machine's load decides it): for the closing note and the CI log.
-  console.log(`docs site: built ${apis.length} API page(s) in ${Date.now() - started} ms`);
-  server = await serveStatic(siteDir);
-  origin = new URL(server.url).origin;
-  browser = await launching;
+  site = await useDocsSite();
 }, 600_000);
+afterAll(() => release());
 
-afterAll(async () => {
-  await (browser ?? (await launching?.catch(() => undefined)))?.close();
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+/** Every HTML page of the built site, relative to it. */
+const sitePages = () =>
+  readdirSync(site.siteDir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && d.name.endsWith(".html"))
+    .map((d) => relative(site.siteDir, join(d.parentPath, d.name)))
+    .sort();
 
-/** Opens `path` on the local server, runs `check`, takes the screenshot, then asserts no foreign request and no error. */
-async function visit(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
-  await withPageSlot(() => visitNow(path, screenshot, check));
-}
+/** A reference page (Scalar, rendered in the browser: its anchors are the renderer's routes). */
+const isReference = (path: string) => /^(apis\/.*|sandbox)\/index\.html$/.test(path);
 
-async function visitNow(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
-  const record = await recordedPage(browser, origin);
-  try {
-    const response = await record.page.goto(new URL(path, server.url).href, { waitUntil: "load" });
-    expect(response?.status(), `${path}: HTTP status`).toBe(200);
-    await check(record);
-    await record.page.screenshot({ path: screenshotName(screenshot) });
-    await record.page.waitForLoadState("networkidle");
-    expect(record.foreign(), `${path}: requests to hosts other than ${origin}`).toEqual([]);
-    expect(record.errors, `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
-    expect(record.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
-  } finally {
-    await record.page.close();
+/** Links already checked (a URL without its hash -> its HTML, or null when it is not a page). */
+const checked = new Map<string, Promise<string | null>>();
+
+/** Every link on the page resolves: see the module header. */
+async function checkLinks(record: PageRecord, path: string): Promise<void> {
+  const hrefs = await record.page.locator("a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  const base = new URL(path, site.server.url);
+  const problems: string[] = [];
+  for (const href of new Set(hrefs)) {
+    const url = new URL(href, base);
+    if (["blob:", "data:", "mailto:", "javascript:"].includes(url.protocol)) continue;
+    if (url.origin !== site.origin) {
+      if (url.protocol !== "https:") problems.push(`${href}: a link off the site that is not https`);
+      if (/(^|\.)client\.scalar\.com$|^proxy\.scalar\.com$/.test(url.hostname)) problems.push(`${href}: a hosted console`);
+      continue;
+    }
+    const target = `${url.origin}${url.pathname}`;
+    if (!checked.has(target))
+      checked.set(
+        target,
+        fetch(target).then(async (res) =>
+          res.status !== 200 ? `HTTP ${res.status}` : res.headers.get("content-type")?.startsWith("text/html") ? await res.text() : null,
+        ),
+      );
+    const html = await checked.get(target)!;
+    if (html?.startsWith("HTTP ")) {
+      problems.push(`${href}: ${html}`);
+      continue;
+    }
+    const targetPath = url.pathname.slice(1) || "index.html";
+    if (url.hash && html !== null && !isReference(targetPath.endsWith("/") ? `${targetPath}index.html` : targetPath)) {
+      const id = decodeURIComponent(url.hash.slice(1));
+      if (!html.includes(`id="${id}"`)) problems.push(`${href}: no element with id "${id}"`);
+    }
   }
+  expect(problems, `${path}: links that do not resolve`).toEqual([]);
 }
 
-/** Redoc has hydrated and loaded its search index when the search box stops saying "Loading...". */
-async function redocReady(record: PageRecord): Promise<void> {
-  await record.page.waitForFunction(() => {
-    const trigger = document.querySelector("[data-testid='search-trigger']");
-    return !!trigger && /search/i.test(trigger.textContent ?? "") && !/loading/i.test(trigger.textContent ?? "");
+/** Opens `path`, runs `check`, takes the screenshot, checks its links, then asserts no foreign request and no error. */
+async function visit(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
+  await withPageSlot(async () => {
+    const record = await site.page();
+    try {
+      const response = await record.page.goto(new URL(path, site.server.url).href, { waitUntil: "load" });
+      expect(response?.status(), `${path}: HTTP status`).toBe(200);
+      await check(record);
+      await record.page.screenshot({ path: screenshotName(screenshot) });
+      await record.page.waitForLoadState("networkidle");
+      await checkLinks(record, path);
+      expect(record.foreign(), `${path}: requests to hosts other than ${site.origin}`).toEqual([]);
+      expect(record.errors, `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
+      expect(record.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
+    } finally {
+      await record.page.close();
+    }
   });
 }
 
-async function showRoute(record: PageRecord, route: string): Promise<void> {
-  await record.page.evaluate((hash) => {
-    window.location.hash = hash;
-  }, route);
+/** Scalar has rendered the document: the first tag's operations are in the page. */
+async function referenceReady(record: PageRecord): Promise<void> {
+  await record.page.locator("[id^='api-1/tag/']").first().waitFor({ state: "attached" });
+}
+
+/** Scalar's element id of an operation or webhook: `api-1/tag/<tag slug>/<METHOD><path>` (webhooks: `webhook/POST/<name>`). */
+const elementId = (op: Operation) => {
+  const tag = slug(String(op.value.tags?.[0] ?? "default"));
+  return op.section === "webhooks"
+    ? `api-1/tag/${tag}/webhook/${op.method.toUpperCase()}/${op.path.toLowerCase()}`
+    : `api-1/tag/${tag}/${op.method.toUpperCase()}${op.path}`;
+};
+
+/** Every operation and webhook of `ops` renders: each tag opened by its route, then each element found. */
+async function everyOperationRenders(record: PageRecord, ops: Operation[]): Promise<void> {
+  const tags = [...new Set(ops.map((op) => slug(String(op.value.tags?.[0] ?? "default"))))];
+  for (const tag of tags) {
+    await record.page.evaluate((hash) => {
+      window.location.hash = hash;
+    }, `tag/${tag}`);
+    for (const op of ops.filter((o) => slug(String(o.value.tags?.[0] ?? "default")) === tag)) {
+      const heading = record.page.locator(`[id="${elementId(op)}"]`);
+      await heading.waitFor({ state: "attached" });
+      const summary = op.value.summary ?? op.operationId;
+      expect(await heading.textContent(), `${op.operationId}: rendered with its summary`).toContain(summary);
+    }
+  }
 }
 
 describe.concurrent("docs site: files", () => {
-  it("holds one Redoc bundle that every API page imports, and each API's bundled spec byte for byte", () => {
-    const scripts = readdirSync(siteDir, { recursive: true, withFileTypes: true })
+  it("holds one Scalar bundle that every reference page loads, and each API's bundled spec byte for byte", () => {
+    const scripts = readdirSync(site.siteDir, { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile() && /\.m?js$/.test(d.name))
-      .map((d) => relative(siteDir, join(d.parentPath, d.name)));
-    expect(scripts).toEqual(["assets/redoc.standalone.js"]);
-    const bundleBytes = statSync(join(siteDir, scripts[0])).size;
+      .map((d) => relative(site.siteDir, join(d.parentPath, d.name)))
+      .sort();
+    expect(scripts).toEqual(["assets/reference.js", "assets/scalar.js"]);
+    const bundleBytes = statSync(join(site.siteDir, "assets/scalar.js")).size;
     expect(bundleBytes).toBeGreaterThan(1_000_000);
-
     for (const api of apis) {
-      const html = readFileSync(join(siteDir, api.page), "utf8");
+      const html = readFileSync(join(site.siteDir, api.page), "utf8");
       const depth = api.page.split("/").length - 1;
-      expect(html, `${api.alias}: imports the shared bundle`).toContain(
-        `import { hydrate } from "${"../".repeat(depth)}assets/redoc.standalone.js"`,
-      );
-      expect(Buffer.byteLength(html), `${api.alias}: the bundle is not inlined`).toBeLessThan(bundleBytes / 2);
-      expect(readFileSync(join(siteDir, api.spec)).equals(readFileSync(api.bundlePath)), `${api.alias}: ${api.spec}`).toBe(true);
+      expect(html, `${api.alias}: loads the shared bundle`).toContain(`<script src="${"../".repeat(depth)}assets/scalar.js"></script>`);
+      expect(Buffer.byteLength(html), `${api.alias}: the bundle is not inlined`).toBeLessThan(bundleBytes / 100);
+      expect(readFileSync(join(site.siteDir, api.spec)).equals(readFileSync(api.bundlePath)), `${api.alias}: ${api.spec}`).toBe(true);
     }
   });
 
   it("names no resource on another host in any page (scripts, styles, images, fonts, module imports)", () => {
-    const pages = readdirSync(siteDir, { recursive: true, withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith(".html"))
-      .map((d) => join(d.parentPath, d.name));
-    expect(pages.length).toBeGreaterThanOrEqual(apis.length + 2);
+    const pages = sitePages();
+    expect(pages.length).toBeGreaterThanOrEqual(apis.length + 3 + guides.length);
     const external =
       /<(?:script|link|img|iframe|source|video|audio)\b[^>]*\s(?:src|href|srcset)=["']?(?:https?:)?\/\/|url\(\s*["']?(?:https?:)?\/\/|@import\s+["'](?:https?:)?\/\/|\bfrom\s*["'](?:https?:)?\/\//i;
-    for (const page of pages) expect(readFileSync(page, "utf8"), relative(siteDir, page)).not.toMatch(external);
+    for (const page of pages) expect(readFileSync(join(site.siteDir, page), "utf8"), page).not.toMatch(external);
   });
+});
+
+describe.concurrent("docs site: every page", () => {
+  it("each page of the site renders, requests nothing outside the machine, logs no error, and its links resolve", async () => {
+    // The pages the other tests open (through visit(), which checks all of that) and the rest, opened here.
+    const elsewhere = new Set([
+      "index.html",
+      "open-questions.html",
+      "sandbox/index.html",
+      ...apis.map((api) => api.page),
+      ...guides.map((guide) => `guides/${guide.name}.html`),
+      ...sitePages().filter((path) => path.startsWith("changelogs/")),
+    ]);
+    const pages = sitePages();
+    const rest = pages.filter((path) => !elsewhere.has(path));
+    expect(rest).toContain("guides/index.html");
+    await Promise.all(
+      rest.map((path) =>
+        visit(path, `page-${path}`, async (record) => {
+          expect((await record.page.locator("main").innerText()).trim().length, `${path}: text`).toBeGreaterThan(0);
+        }),
+      ),
+    );
+  }, 600_000);
 });
 
 describe.concurrent("docs site: index", () => {
@@ -202,15 +272,24 @@ describe.concurrent("docs site: index", () => {
           expect(auth, `${api.alias} auth ${name}`).toContain(scheme.type === "apiKey" ? scheme.name : "Authorization");
         }
 
-        // The page link opens the API's Redoc page; the spec link downloads its bundled spec.
+        // Where it is served on this machine: the mock's default port, by registry position.
+        expect(await field("local")).toBe(`http://127.0.0.1:${api.port}`);
+        // The page link opens the API's reference; the spec link downloads its bundled spec.
         const pageHref = await card.locator('a[data-link="page"]').getAttribute("href");
-        expect(new URL(pageHref!, server.url).pathname).toBe(`/${api.page}`);
+        expect(new URL(pageHref!, site.server.url).pathname).toBe(`/${api.page}`);
         const specLink = card.locator('a[data-link="spec"]');
         expect(await specLink.getAttribute("download")).toMatch(/\.yaml$/);
-        const spec = await fetch(new URL((await specLink.getAttribute("href"))!, server.url));
+        const spec = await fetch(new URL((await specLink.getAttribute("href"))!, site.server.url));
         expect(spec.status).toBe(200);
         expect(Buffer.from(await spec.arrayBuffer()).equals(readFileSync(api.bundlePath)), `${api.alias} download`).toBe(true);
       }
+
+      // What to read first, and the table of local servers: one row per API with its port.
+      expect(await page.locator("#start-here li[data-guide]").count()).toBeGreaterThan(0);
+      for (const api of apis)
+        expect(await page.locator(`#local-servers tr[data-alias="${api.alias}"] [data-field="local"]`).innerText()).toBe(
+          `http://127.0.0.1:${api.port}`,
+        );
 
       // One section per service holding all of its releases, side by side.
       const services = [...new Set(apis.map((a) => a.service))];
@@ -233,7 +312,7 @@ describe.concurrent("docs site: index", () => {
     const withChangelog = services.filter((s) =>
       [`changelogs/${s}.md`, `changelogs/${s}/CHANGELOG.md`, `specs/${s}/CHANGELOG.md`].some((p) => existsSync(join(base, p))),
     );
-    const html = readFileSync(join(siteDir, "index.html"), "utf8");
+    const html = readFileSync(join(site.siteDir, "index.html"), "utf8");
     for (const service of services) {
       const linked = html.includes(`href="changelogs/${service}.html"`);
       expect(linked, `${service}: changelog link`).toBe(withChangelog.includes(service));
@@ -251,106 +330,54 @@ describe.concurrent("docs site: index", () => {
   }, 120_000);
 });
 
+describe.concurrent("docs site: guides", () => {
+  it("renders every docs/guides/*.md: its title, every heading with GitHub's anchor, listed on the guides page", async () => {
+    const listed = readFileSync(join(site.siteDir, "guides/index.html"), "utf8");
+    expect(guides.length).toBeGreaterThan(0);
+    await Promise.all(
+      guides.map((guide) => {
+        expect(listed, `guides/index.html lists ${guide.name}`).toContain(`href="${guide.name}.html"`);
+        const source = guide.source.replace(/^```[\s\S]*?^```$/gm, "");
+        const headings = [...source.matchAll(/^(#{1,6}) (.+)$/gm)].map((m) => m[2].replace(/`/g, "").trim());
+        return visit(`guides/${guide.name}.html`, `guide-${guide.name}`, async ({ page }) => {
+          const rendered = await page
+            .locator("article.guide")
+            .locator("h1, h2, h3, h4, h5, h6")
+            .evaluateAll((hs) => hs.map((h) => ({ id: h.id, text: (h.textContent ?? "").trim() })));
+          expect(
+            rendered.map((h) => h.text),
+            `${guide.name}: headings`,
+          ).toEqual(headings.map((h) => h.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")));
+          for (const h of rendered) expect(h.id, `${guide.name}: anchor of "${h.text}"`).toBe(slug(h.text));
+          // The tests' marker comments are not shown.
+          expect(await page.locator("article.guide").innerText()).not.toContain("<!--");
+        });
+      }),
+    );
+  }, 600_000);
+});
+
 describe.concurrent("docs site: sandbox control API", () => {
-  it("links the control API's page from the index; the page renders every tag of src/sandbox/openapi.yaml offline", async () => {
+  it("links the control API's page from the index; the page renders every operation of src/sandbox/openapi.yaml offline", async () => {
     const control = loadDocument(join(repoRoot, "src/sandbox/openapi.yaml"));
-    const tags = (control.tags as Array<{ name: string }>).map((t) => t.name);
-    expect(readFileSync(join(siteDir, "index.html"), "utf8")).toContain('data-link="sandbox-page" href="sandbox/index.html"');
-    expect(readFileSync(join(siteDir, "sandbox/openapi.yaml"), "utf8")).toBe(
+    expect(readFileSync(join(site.siteDir, "index.html"), "utf8")).toContain('data-link="sandbox-page" href="sandbox/index.html"');
+    expect(readFileSync(join(site.siteDir, "sandbox/openapi.yaml"), "utf8")).toBe(
       readFileSync(join(repoRoot, "src/sandbox/openapi.yaml"), "utf8"),
     );
     await visit("sandbox/index.html", "sandbox-control-api", async (record) => {
-      await redocReady(record);
-      const groups = await record.page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a").allInnerTexts();
-      expect(groups.map((g) => g.trim())).toEqual(tags);
+      await referenceReady(record);
+      await everyOperationRenders(record, operations(control));
     });
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
-  it(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec; the search box finds one by name`, async () => {
+  it(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec`, async () => {
     await visit(api.page, `api-${api.service}-${api.release}`, async (record) => {
-      const { page } = record;
-      await redocReady(record);
-      await page.screenshot({ path: screenshotName(`api-${api.service}-${api.release}-overview`) });
-      // Server-rendered sidebar links are hash routes, as the client router renders them.
-      const sidebar = await page
-        .locator("[data-component-name='Menu/Menu'] a[href]")
-        .evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
-      expect(
-        sidebar.filter((href) => !href.startsWith("#/")),
-        "sidebar links that are not hash routes",
-      ).toEqual([]);
-
-      // Every operation's route: the operations each tag's page lists, and any untagged operation,
-      // which the sidebar shows at its top level.
-      const routes = new Set<string>(
-        await page
-          .locator("[data-component-name='Menu/Menu']")
-          .first()
-          .locator(":scope > [data-component-name='Menu/MenuItem'].menu-item-type-operation > a")
-          .evaluateAll((as) => as.map((a) => a.getAttribute("href")!)),
-      );
-      const groups = await page
-        .locator("[data-component-name='Menu/MenuItem'].menu-item-type-group > a")
-        .evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
-      for (const route of groups) {
-        await showRoute(record, route);
-        const list = page.locator(`[data-section-id="${route.slice(1)}"] [data-testid="items-navigation-list"]`);
-        await list.waitFor({ state: "attached" });
-        for (const href of await list.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href")!))) routes.add(href);
-      }
-
-      // Each route renders one operation: its heading, the webhook tag, and the method and path (or
-      // webhook name) that the request panel shows.
-      const rendered = new Map<string, { heading: string }>();
-      for (const route of routes) {
-        await showRoute(record, route);
-        const section = page.locator(`[data-section-id="${route.slice(1)}"][data-item-kind="httpItem"]`);
-        await section.locator("h2").first().waitFor({ state: "attached" });
-        const seen = await section.evaluate((el) => {
-          const heading = el.querySelector("h2");
-          const panel = el.querySelector("[data-component-name='Panel/PanelHeader']");
-          const method = panel?.querySelector("[data-component-name='Tag/Tag']");
-          return {
-            heading: heading?.textContent ?? "",
-            webhook: Array.from(heading?.querySelectorAll("[data-component-name='Tag/Tag']") ?? []).some(
-              (t) => t.textContent === "Webhook",
-            ),
-            method: (method?.textContent ?? "").toUpperCase(),
-            target: method?.nextElementSibling?.textContent ?? "",
-          };
-        });
-        rendered.set(`${seen.webhook ? "webhook" : "operation"} ${seen.method} ${seen.target}`, { heading: seen.heading });
-      }
-      const key = (op: Operation) => `${op.section === "webhooks" ? "webhook" : "operation"} ${op.method.toUpperCase()} ${op.path}`;
-      const keys = (kind: string) => [...rendered.keys()].filter((k) => k.startsWith(`${kind} `)).sort();
-      expect(keys("operation"), `operations rendered (${api.operations.length} in the spec)`).toEqual(api.operations.map(key).sort());
-      expect(keys("webhook"), `webhooks rendered (${api.webhooks.length} in the spec)`).toEqual(api.webhooks.map(key).sort());
-      for (const op of [...api.operations, ...api.webhooks]) {
-        expect(rendered.get(key(op))?.heading, `${op.operationId}: heading`).toContain(summaryOf(op));
-      }
-
-      // The search box finds an operation by its name (the longest summary) and opens it.
-      await showRoute(record, "#/");
-      const op = [...api.operations].sort((a, b) => summaryOf(b).length - summaryOf(a).length)[0];
-      const name = summaryOf(op);
-      await page.locator("[data-testid='search-trigger']").click();
-      await page.keyboard.type(name);
-      const hit = page
-        .locator("[data-component-name='Search/SearchItem']", { hasText: name })
-        .filter({ has: page.locator("[data-component-name='Tags/HttpTag']") })
-        .first();
-      await hit.waitFor();
-      expect((await hit.locator("[data-component-name='Tags/HttpTag']").textContent())?.toUpperCase(), `search hit for "${name}"`).toBe(
-        op.method.toUpperCase(),
-      );
-      await page.screenshot({ path: screenshotName(`api-${api.service}-${api.release}-search`) });
-      await hit.click();
-      await page.locator("[data-item-kind='httpItem'] h2", { hasText: name }).first().waitFor();
-      expect(page.url(), "the search hit opens the operation's route").toMatch(/#\/.+/);
+      await referenceReady(record);
+      await everyOperationRenders(record, [...api.operations, ...api.webhooks]);
     });
-  }, 180_000);
+  }, 300_000);
 });
 
 describe.concurrent("docs site: open questions", () => {
@@ -392,7 +419,7 @@ describe.concurrent("npm start", () => {
     // npm start serves the repository's registry; the site built above is reused (not rebuilt)
     // when it was built from that registry.
     const served = loadRegistry();
-    const docsDir = registryPath ? join(tmp, "start-site") : siteDir;
+    const docsDir = registryPath ? join(site.siteDir, "..", "start-site") : site.siteDir;
     const portBase = await freePortRange(served.length);
     const run = start("--skip-generate", "--docs-dir", docsDir, "--port", "0", "--port-base", String(portBase));
     try {

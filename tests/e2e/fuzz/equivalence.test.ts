@@ -14,8 +14,9 @@
  * The mock's deliberate differences (DEVIATIONS in src/mock/validate.ts) are stated here, each by
  * name: `cors` and `allow` are applied to stock Prism's answer before comparing; requests that
  * fall under `emptyQueryValue`, `largeBody` or `violationCap` are not compared, and are counted.
- * The others (`bearerCase`, `malformedContentType`, `malformedAccept`, `bodyLimit`) are never
- * generated here; tests/unit/src/mock/deviations.test.ts shows each against stock Prism.
+ * The others (`bearerCase`, `malformedContentType`, `malformedAccept`, `bodyLimit`, `pathEncoding`,
+ * `headerEscape`, `jsonDepth`) are never generated here; tests/unit/src/mock/deviations.test.ts shows
+ * each against stock Prism (or the mock alone where stock Prism's process dies).
  */
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";

@@ -1,29 +1,21 @@
 /**
- * The sandbox guide's example (docs/guides/sandbox.md, the ```ts block after the
- * `tests/e2e/sandbox/readme.test.ts` marker),
+ * The docs' sandbox example (the ```ts block after the `tests/e2e/sandbox/readme.test.ts` marker, in
+ * README.md or a guide in docs/guides/),
  * run as a partner would: its `bank-api-contracts/...` imports point at this repository's sources,
  * and it runs in its own Node process (tsx); its node:assert checks must hold and it must exit 0.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
+import { markedBlock } from "../../helpers/doc-blocks.js";
 
 const dir = mkdtempSync(join(repoRoot, ".tmp", "readme-sandbox-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const GUIDE = "docs/guides/sandbox.md";
-
-function readmeBlock(): string {
-  const lines = readFileSync(join(repoRoot, GUIDE), "utf8").split("\n");
-  const marker = lines.findIndex((line) => line.startsWith("<!-- tests/e2e/sandbox/readme.test.ts"));
-  if (marker === -1) throw new Error(`${GUIDE} has no <!-- tests/e2e/sandbox/readme.test.ts --> marker`);
-  const block = /^```ts\n([\s\S]*?)^```$/m.exec(lines.slice(marker + 1).join("\n"));
-  if (!block) throw new Error(`${GUIDE}: no \`\`\`ts block after the sandbox marker`);
-  return block[1];
-}
+const readmeBlock = () => markedBlock("tests/e2e/sandbox/readme.test.ts", "", "ts").code;
 
 const SOURCES: Record<string, string> = {
   "bank-api-contracts/testing": "src/testing/index.ts",
@@ -31,7 +23,7 @@ const SOURCES: Record<string, string> = {
   "bank-api-contracts/pay/1.3.0": "generated/pay/1.3.0/client.ts",
 };
 
-it("the sandbox guide's example runs: create, pay through the control API, the webhook received once, the new status read", async () => {
+it("README's sandbox example runs: create, pay through the control API, the webhook received once, the new status read", async () => {
   let source = readmeBlock();
   for (const [name, path] of Object.entries(SOURCES))
     source = source.replaceAll(`"${name}"`, `"${pathToFileURL(join(repoRoot, path)).href}"`);

@@ -20,8 +20,8 @@ describe("report:gaps", () => {
     const { table } = currentStatus(loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml")));
     const rows = table.split("\n").filter((line) => line.startsWith("| `") || line.startsWith("| **"));
     expect(rows).toEqual([
-      "| `shop@1.0.0` | [`specs/shop/1.0.0/openapi.yaml`](specs/shop/1.0.0/openapi.yaml) | `Authorization: Bearer` | 6 | 1 | 1 | http://127.0.0.1:4010 |",
-      "| `vault@1.0.0` | [`specs/vault/1.0.0/openapi.yaml`](specs/vault/1.0.0/openapi.yaml) | `x-api-key` header | 1 | 0 | 0 | http://127.0.0.1:4011 |",
+      "| `shop@1.0.0` | [`generated/shop/1.0.0/openapi.yaml`](generated/shop/1.0.0/openapi.yaml) | `Authorization: Bearer` | 6 | 1 | 1 | http://127.0.0.1:4010 |",
+      "| `vault@1.0.0` | [`generated/vault/1.0.0/openapi.yaml`](generated/vault/1.0.0/openapi.yaml) | `x-api-key` header | 1 | 0 | 0 | http://127.0.0.1:4011 |",
       "| **total** | | | | | **1** | |",
     ]);
   });

@@ -45,19 +45,37 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const read = (path: string) => readFileSync(join(out, path), "utf8");
 
 describe("docs:build", () => {
-  it("writes the index, the open questions, one Redoc page and spec per API, and the changelog of the service that has one", async () => {
+  it("writes the index, the open questions, one reference page and spec per API, and the changelog of the service that has one", async () => {
     const result = await buildDocs({ outDir: out, configPath: config });
     expect(result).toMatchObject({ skipped: false, apis: ["alpha@1.0.0", "beta@2.0.0"], gaps: 4 });
-    for (const path of ["index.html", "open-questions.html", "assets/redoc.standalone.js", "assets/site.css", MARKER])
+    for (const path of [
+      "index.html",
+      "open-questions.html",
+      "guides/index.html",
+      "assets/scalar.js",
+      "assets/reference.js",
+      "assets/site.css",
+      MARKER,
+    ])
       expect(existsSync(join(out, path)), path).toBe(true);
-    for (const [service, release] of [
-      ["alpha", "1.0.0"],
-      ["beta", "2.0.0"],
-    ]) {
+    for (const [index, service, release] of [
+      [0, "alpha", "1.0.0"],
+      [1, "beta", "2.0.0"],
+    ] as const) {
       const page = read(`apis/${service}/${release}/index.html`);
-      expect(page).toContain('import { hydrate } from "../../../assets/redoc.standalone.js"');
-      expect(page).not.toMatch(/cdn\.redocly\.com|cdn\.redoc\.ly/);
+      expect(page).toContain('<script src="../../../assets/scalar.js"></script>');
+      expect(page).toContain('<script src="../../../assets/reference.js"></script>');
+      expect(page).not.toMatch(/<script>/);
       expect(page).toContain('href="../../../index.html"');
+      // The console's servers: the API's local mock first (default port by registry position), then the spec's.
+      const settings = JSON.parse(/<script type="application\/json" id="reference-config">(.*?)<\/script>/s.exec(page)![1]);
+      expect(settings).toMatchObject({ url: "openapi.yaml", withDefaultFonts: false });
+      expect(settings.proxyUrl).toBeUndefined();
+      expect(settings.servers.map((s: { url: string }) => s.url)).toEqual([
+        `http://127.0.0.1:${4010 + index}`,
+        "https://sandbox.{widget_domain}",
+        "https://{widget_domain}",
+      ]);
       expect(read(`apis/${service}/${release}/openapi.yaml`)).toBe(readFileSync(FIXTURE, "utf8"));
     }
 
@@ -101,9 +119,11 @@ describe("docs:build", () => {
       const rebuilt = await buildDocs({ outDir: out, configPath: config, ifStale: true });
       expect(rebuilt.skipped).toBe(false);
       const page = read("sandbox/index.html");
-      expect(page).toContain('import { hydrate } from "../assets/redoc.standalone.js"');
-      expect(page).not.toMatch(/cdn\.redocly\.com|cdn\.redoc\.ly/);
+      expect(page).toContain('<script src="../assets/scalar.js"></script>');
       expect(page).toContain("Sandbox control API");
+      // The control API is served on every mock's port: each is a server of its console.
+      const settings = JSON.parse(/<script type="application\/json" id="reference-config">(.*?)<\/script>/s.exec(page)![1]);
+      expect(settings.servers.map((s: { url: string }) => s.url)).toEqual(["http://127.0.0.1:4010", "http://127.0.0.1:4011"]);
       expect(read("sandbox/openapi.yaml")).toBe(readFileSync(control, "utf8"));
       const index = read("index.html");
       expect(index).toContain('<a class="button primary" data-link="sandbox-page" href="sandbox/index.html">');

@@ -129,7 +129,7 @@ describe("serveStatic", () => {
     expect(paths).toHaveLength(8);
   });
 
-  it("sends nosniff, X-Frame-Options and a Content-Security-Policy on every answer", async () => {
+  it("sends nosniff, X-Frame-Options and a Content-Security-Policy on every answer (connections: this origin and loopback only)", async () => {
     const answers = [
       ["/", "GET", 200],
       ["/apis/pay/1.3.0/openapi.yaml", "GET", 200],
@@ -153,6 +153,8 @@ describe("serveStatic", () => {
         "frame-ancestors 'none'",
         "form-action 'none'",
         "style-src 'self' 'unsafe-inline'",
+        // The request console reaches the local mocks and sandbox, and nothing else outside this origin.
+        "connect-src 'self' http://127.0.0.1:* http://localhost:*;",
       ]) {
         expect(csp, `${method} ${path}`).toContain(directive);
       }

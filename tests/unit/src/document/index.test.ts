@@ -120,8 +120,23 @@ describe("$refs", () => {
   });
 
   it("refuses a cycle, a remote and an unresolved reference", () => {
-    const cyclic: Doc = { openapi: "3.1.0", a: { $ref: "#/b" }, b: { $ref: "#/a" } };
+    // Each $ref read is counted: a deref that followed the cycle round and round would never return
+    // (a synchronous loop no test timeout can stop); past READS it fails here, at once, by name.
+    const READS = 100;
+    let reads = 0;
+    const counted = (ref: string) =>
+      new Proxy(
+        { $ref: ref },
+        {
+          get(target, key: string) {
+            if (key === "$ref" && ++reads > READS) throw new Error(`deref read $ref ${READS} times: it follows the cycle`);
+            return target[key as "$ref"];
+          },
+        },
+      );
+    const cyclic: Doc = { openapi: "3.1.0", a: counted("#/b"), b: counted("#/a") };
     expect(() => deref(cyclic, cyclic.a, "/a")).toThrow(/\$ref cycle through #\/(a|b)/);
+    expect(reads).toBeLessThan(10);
     expect(() => deref(doc, { $ref: "other.yaml#/x" }, "/y")).toThrow(
       "/y: only local $refs are supported in a bundled spec, got other.yaml#/x",
     );

@@ -1,8 +1,19 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../../src/mock/server.js";
-import { DEVIATIONS, LARGE_BODY_BYTES } from "../../../../src/mock/validate.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../../../src/mock/limits.js";
+import {
+  BODY_BYTES,
+  DEVIATIONS,
+  inputFindings,
+  LARGE_BODY_BYTES,
+  MAX_CONVERTED_FINDINGS,
+  NOT_CONVERTED,
+} from "../../../../src/mock/validate.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { startStockPrism } from "../../../../scripts/lib/stock-prism.js";
 import { EXPECTED_DEVIATIONS } from "../../../helpers/deviations.js";
@@ -231,6 +242,8 @@ describe("the mock's deviations from stock Prism", () => {
     const [mock, stock] = await both("quirks", "POST", "/v1/batch", JSON_BODY, body);
     const theirs = JSON.parse(stock.body).validation;
     expect(theirs).toHaveLength(count);
+    // Everything but the list is stock Prism's (the title too).
+    expect({ ...JSON.parse(mock.body), validation: [] }).toEqual({ ...JSON.parse(stock.body), validation: [] });
     const ours = JSON.parse(mock.body).validation;
     expect(ours).toEqual([
       ...theirs.slice(0, MAX_LISTED_VIOLATIONS),
@@ -241,5 +254,172 @@ describe("the mock's deviations from stock Prism", () => {
     const [header, stockHeader] = await both("shop", "POST", "/v1/order", JSON_BODY, many);
     expect(stockHeader.headers["sl-violations"]).toMatch(/^Too many violations! /);
     expect(header.headers["sl-violations"]).toBe(stockHeader.headers["sl-violations"]);
+  });
+
+  it("violations past MAX_CONVERTED_FINDINGS are counted, not converted, and the answer stays stock Prism's", async () => {
+    const count = MAX_CONVERTED_FINDINGS + 500;
+    const body = JSON.stringify({ items: Array.from({ length: count }, () => 1) });
+    const [mock, stock] = await both("quirks", "POST", "/v1/batch", JSON_BODY, body);
+    expect(mock.status).toBe(stock.status);
+    const theirs = JSON.parse(stock.body).validation;
+    expect(theirs).toHaveLength(count);
+    expect(JSON.parse(mock.body).validation).toEqual([
+      ...theirs.slice(0, MAX_LISTED_VIOLATIONS),
+      {
+        location: [],
+        severity: "Information",
+        code: "violations-capped",
+        message: `${count - MAX_LISTED_VIOLATIONS} more violations not listed`,
+      },
+    ]);
+    const many = JSON.stringify({
+      merchant_id: "m",
+      amount: { cur: "PHP", amt: "1" },
+      child_amounts: Array.from({ length: count }, () => 1),
+    });
+    const [header, stockHeader] = await both("shop", "POST", "/v1/order", JSON_BODY, many);
+    expect(header.headers["sl-violations"]).toBe(stockHeader.headers["sl-violations"]);
+    // The findings themselves: the first MAX_CONVERTED_FINDINGS converted, each further one the shared stand-in.
+    const [op] = (await loadOperations(QUIRKS)).filter((o) => o.method === "post" && o.path === "/v1/batch");
+    const headers = { "content-type": "application/json", "content-length": String(body.length) };
+    const element = { method: "post", url: { path: "/v1/batch", query: {} }, headers, body: JSON.parse(body), [BODY_BYTES]: body.length };
+    const findings = inputFindings(op, element)!;
+    expect(findings).toHaveLength(count);
+    expect(findings[MAX_CONVERTED_FINDINGS - 1]).toMatchObject({ path: ["body", "items", String(MAX_CONVERTED_FINDINGS - 1)] });
+    expect(findings[MAX_CONVERTED_FINDINGS]).toBe(NOT_CONVERTED);
+    expect(findings[count - 1]).toBe(NOT_CONVERTED);
+  });
+});
+
+/**
+ * Requests on which stock Prism's process dies (an uncaught exception: Node refusing a header, a
+ * URI that cannot be decoded, an Accept it cannot parse) or hangs (a declared body that never
+ * comes): the mock's answers, sent to the mock alone.
+ */
+describe("the mock's answers where stock Prism dies or hangs", () => {
+  const dir = mkdtempSync(join(tmpdir(), "deviations-"));
+  const spec = join(dir, "openapi.yaml");
+  let tags: string;
+  let mock: PrismServer;
+  beforeAll(async () => {
+    writeFileSync(
+      spec,
+      [
+        "openapi: 3.1.0",
+        "info: { title: tags, version: 1.0.0 }",
+        "paths:",
+        "  /v1/tags/{tag_id}:",
+        "    put:",
+        "      parameters: [{ name: tag_id, in: path, required: true, schema: { type: string } }]",
+        "      requestBody:",
+        "        required: true",
+        "        content:",
+        "          application/json:",
+        "            schema:",
+        "              type: object",
+        "              properties:",
+        "                labels: { type: object, additionalProperties: { type: integer } }",
+        "                strict: { type: object, additionalProperties: false }",
+        "                deep: {}",
+        "      responses:",
+        "        '200': { description: ok, content: { application/json: { example: { ok: true } } } }",
+        "        '400': { description: bad }",
+      ].join("\n"),
+    );
+    mock = createPrismServer(await loadOperations(spec));
+    tags = await mock.listen(0, "127.0.0.1");
+  });
+  afterAll(async () => {
+    await mock.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("headerEscape: a rejected map key above U+00FF or with DEL is escaped in sl-violations, and parses back to itself", async () => {
+    const key = "Ā\u007fé😀";
+    for (let i = 0; i < 2; i++) {
+      const labels = await send(tags, "PUT", "/v1/tags/t", JSON_BODY, JSON.stringify({ labels: { [key]: "x" } }));
+      expect(labels.status).toBe(400);
+      expect(labels.headers["sl-violations"]).toContain("\\u0100\\u007f");
+      expect(violations(labels)).toEqual([
+        {
+          location: ["request", "body", "labels", key],
+          severity: "Error",
+          code: "type",
+          message: `Request body property labels.${key} must be integer`,
+        },
+      ]);
+      const strict = await send(tags, "PUT", "/v1/tags/t", JSON_BODY, JSON.stringify({ strict: { [key]: 1 } }));
+      expect(strict.status).toBe(400);
+      expect(violations(strict)[0].message).toBe(`Request body property strict must NOT have additional properties; found '${key}'`);
+    }
+  });
+
+  it.each(["%", "a%ZZb", "%E0%A4%A"])(
+    "pathEncoding: a path parameter %j that is not valid percent-encoding is an invalid parameter",
+    async (id) => {
+      for (let i = 0; i < 2; i++) {
+        const reply = await send(tags, "PUT", `/v1/tags/${id}`, JSON_BODY, "{}");
+        expect(reply.status).toBe(400);
+        expect(violations(reply)).toEqual([
+          {
+            location: ["request", "path", "tag_id"],
+            severity: "Error",
+            code: "encoding",
+            message: "Request path parameter tag_id is not valid percent-encoding (RFC 3986, section 2.1)",
+          },
+        ]);
+      }
+      // Where the operation has no 4xx, Prism's own 422 problem lists it.
+      const problem = await send(servers.shop.mock, "GET", "/v1/order/%", BEARER);
+      expect(problem.status).toBeGreaterThanOrEqual(400);
+      expect(problem.status).toBeLessThan(500);
+    },
+  );
+
+  it("malformedAccept: an empty Accept entry (`Accept: ,`) gets 406 as any Accept that matches nothing", async () => {
+    for (let i = 0; i < 2; i++) {
+      const reply = await send(servers.shop.mock, "GET", "/v1/order/o-1", { ...BEARER, accept: "," });
+      expect(reply.status).toBe(406);
+      expect(JSON.parse(reply.body)).toMatchObject({ status: 406, detail: "Unable to find content for ," });
+    }
+  });
+
+  it(`jsonDepth: a JSON body nested deeper than ${MAX_JSON_DEPTH} levels gets the 400 of unparseable JSON, small or large`, async () => {
+    const nested = (depth: number, pad = 0) => `{"pad":"${" ".repeat(pad)}","deep":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+    const refused = { error: { code: "invalid_json", message: `Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels` } };
+    for (const pad of [0, LARGE_BODY_BYTES]) {
+      const deep = await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(50_000, pad));
+      expect(deep.status, `pad ${pad}`).toBe(400);
+      expect(JSON.parse(deep.body)).toEqual(refused);
+      expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(MAX_JSON_DEPTH + 1, pad))).status).toBe(400);
+      // At the bound, and with brackets inside strings, the body is taken.
+      expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(MAX_JSON_DEPTH, pad))).status).toBe(200);
+      const quoted = `{"pad":"${" ".repeat(pad)}${"[".repeat(3 * MAX_JSON_DEPTH)}\\"{"}`;
+      expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, quoted)).status).toBe(200);
+    }
+  });
+
+  it("bodyLimit: a declared Content-Length over the limit gets the 413 at once, before any byte of the body", async () => {
+    const { port } = new URL(tags);
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      let text = "";
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer within 10 s to a declared Content-Length of ${MAX_BODY_BYTES + 1} with no body sent`));
+      }, 10_000);
+      socket.on("data", (chunk) => {
+        text += chunk.toString("latin1");
+        if (text.includes("\r\n\r\n")) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on("error", reject);
+      socket.write(`PUT /v1/tags/t HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`);
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head.toLowerCase()).toContain("connection: close");
   });
 });

@@ -105,6 +105,33 @@ describe("createPrismServer", () => {
     expect(seen).toEqual([]);
   });
 
+  it.each([
+    ["invalid first", ["authenticated invalid", "unauthenticated invalid", "unauthenticated valid", "authenticated valid"]],
+    ["unauthenticated first", ["unauthenticated valid", "unauthenticated invalid", "authenticated invalid", "authenticated valid"]],
+  ])("keeps credentials and validity apart on the fast path (%s): never a kept 400 for a 401, nor a 401 for a 400", async (_, sequence) => {
+    const url = await start();
+    const requests: Record<string, [Record<string, string>, unknown]> = {
+      "authenticated invalid": [BEARER, { merchant_id: 5 }],
+      "unauthenticated invalid": [{}, { merchant_id: 5 }],
+      "unauthenticated valid": [{}, order("1.00")],
+      "authenticated valid": [BEARER, order("1.00")],
+    };
+    const expected: Record<string, number> = {
+      "authenticated invalid": 400,
+      "unauthenticated invalid": 401,
+      "unauthenticated valid": 401,
+      "authenticated valid": 200,
+    };
+    for (let round = 0; round < 2; round++) {
+      for (const name of sequence) {
+        const [headers, body] = requests[name];
+        expect((await call(url, "POST", `/v1/order?round=${round}`, headers, body)).status, `${name}, round ${round}`).toBe(expected[name]);
+      }
+    }
+    // The second round came from the fast path: its answers are the kept ones.
+    expect(server!.stats().fast).toBeGreaterThanOrEqual(sequence.length);
+  });
+
   it("lets intercept answer before the fast path and Prism", async () => {
     const intercepted: string[] = [];
     const url = await start({

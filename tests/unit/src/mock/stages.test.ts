@@ -14,8 +14,17 @@ import { MAX_BODY_BYTES, MAX_SAFE_HEADER_LENGTH } from "../../../../src/mock/lim
 import { BodyError, readBody } from "../../../../src/mock/receive.js";
 import { choosesAnswer, fastRoute, requestElement } from "../../../../src/mock/route.js";
 import { afterReceive, createContext, loadOperations } from "../../../../src/mock/server.js";
-import type { Operation, RawBody, Violation } from "../../../../src/mock/types.js";
-import { violationsHeader, write } from "../../../../src/mock/write.js";
+import type { Diagnostic, Operation, RawBody, Violation } from "../../../../src/mock/types.js";
+import { createUnprocessableEntityResponse } from "../../../../src/mock/prism-parts.js";
+import {
+  findingsHeader,
+  listedProblemBody,
+  problemBody,
+  violationsHeader,
+  violationsOf,
+  withoutStack,
+  write,
+} from "../../../../src/mock/write.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 
 const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
@@ -199,5 +208,28 @@ describe("write", () => {
     const value = violationsHeader(many);
     expect(value.startsWith("Too many violations! [")).toBe(true);
     expect(value.length).toBe("Too many violations! ".length + MAX_SAFE_HEADER_LENGTH);
+  });
+
+  it("renders findings prepared once exactly as Prism's own functions render them, header and problem body", () => {
+    const finding = (i: number): Diagnostic =>
+      i % 7 === 0
+        ? { code: 401, message: "Invalid security scheme used", severity: 0, tags: ["Bearer"] }
+        : {
+            path: ["body", "items", String(i), "Ā\u007f"],
+            code: i % 2 ? "type" : "enum",
+            message: `Request body property items.${i} must be string`,
+            severity: i % 3,
+          };
+    for (const count of [0, 1, 3, 99, 100, 101, 150, 400]) {
+      const findings = Array.from({ length: count }, (_, i) => finding(i));
+      const output = count % 2 ? [finding(1)] : [];
+      const expected = [...violationsOf("request", findings), ...violationsOf("response", output)];
+      expect(findingsHeader(findings, output), `${count}`).toBe(expected.length ? violationsHeader(expected) : undefined);
+      // Twice: the second time from what the first prepared.
+      expect(findingsHeader(findings, output)).toBe(expected.length ? violationsHeader(expected) : undefined);
+      const prism = problemBody(withoutStack(() => createUnprocessableEntityResponse(findings)));
+      expect(listedProblemBody(findings), `${count}`).toBe(prism);
+      expect(listedProblemBody(findings)).toBe(prism);
+    }
   });
 });
