@@ -23,7 +23,6 @@ import {
   hammerPool,
   judgingCost,
   type LoadResult,
-  measureSandboxThroughput,
   median,
   peakRss,
   record,
@@ -39,6 +38,7 @@ import {
   typecheckTime,
 } from "./bench-measure.js";
 import { findingsSection } from "./bench-findings.js";
+import { sandboxSection } from "./bench-sandbox.js";
 import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { defaultCacheDir } from "../src/mock/operations-cache.js";
 import { operations } from "../src/document/index.js";
@@ -246,72 +246,10 @@ async function throughput(): Promise<void> {
   );
 }
 
-/* 1b. sandbox mode beside the static mode, on the same requests */
+/* 1b. sandbox mode beside the static mode, on the same requests (scripts/bench-sandbox.ts) */
 async function sandboxThroughput(): Promise<void> {
   log("sandbox");
-  const aliases = registry.map((e) => e.alias);
-  const [plain, sandbox] = await Promise.all([
-    startServer({ type: "start", kind: "mock-nocache", aliases }),
-    startServer({ type: "start", kind: "sandbox", aliases }),
-  ]);
-  const rows: string[][] = [];
-  const ratios: number[] = [];
-  try {
-    for (const api of apis) {
-      const request = representativeRequest(api);
-      for (const connections of [10, 50]) {
-        log(`  ${api.entry.alias} ${request.operationId} at ${connections} connections`);
-        const result = await measureSandboxThroughput(
-          { static: plain.urls[api.entry.alias], sandbox: sandbox.urls[api.entry.alias] },
-          request,
-          {
-            connections,
-            seconds: Math.max(1, options.duration / ROUNDS),
-            rounds: ROUNDS,
-            pids: { static: plain.pid, sandbox: sandbox.pid },
-          },
-        );
-        ratios.push(result.ratio);
-        rows.push([
-          api.entry.alias,
-          result.request,
-          String(connections),
-          n0(result.staticRps),
-          `${n0(result.sandboxRps)} (**${pct(result.ratio)}**)`,
-          `${result.staticP99} / ${result.sandboxP99}`,
-          `${result.staticCpu!.toFixed(1)} / ${result.sandboxCpu!.toFixed(1)}`,
-        ]);
-      }
-    }
-  } finally {
-    await Promise.all([plain.stop(), sandbox.stop()]);
-  }
-  sections.push(
-    [
-      "## 1b. Sandbox mode throughput",
-      "",
-      "The same representative POST of each API, sent to the static mock with its response cache off (every",
-      "request through the fast path or Prism's pipeline) and to the sandbox (`mock --sandbox`: the same path, then the",
-      "credential's state, the answer built from it, shaped and validated against the response schema). Every",
-      `request carries the next of 900 credentials in turn (the sandbox keeps 1000), each with its own state. autocannon for ${options.duration} s per server`,
-      `and cell, as ${ROUNDS} rounds of the two one after another (req/s: mean of the rounds; ratio and p99: median).`,
-      "",
-      table(
-        [
-          "API",
-          "request",
-          "conns",
-          "static req/s",
-          "sandbox req/s (of static)",
-          "p99 ms static / sandbox",
-          "CPU µs/request static / sandbox",
-        ],
-        rows,
-      ),
-      "",
-      `Sandbox mode answers ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} of the static mode's requests per second.`,
-    ].join("\n"),
-  );
+  sections.push(await sandboxSection({ apis, duration: options.duration, connections: CONNECTIONS, log }));
 }
 
 /* Isolation: another API's latency while one API receives the largest bad request the mock accepts */

@@ -174,7 +174,7 @@ function operationsOf(doc: Doc, section: "paths" | "webhooks"): Operation[] {
   return out;
 }
 
-const indexed = new WeakMap<Doc, { paths: Operation[]; webhooks: Operation[] }>();
+const indexed = new WeakMap<Doc, { paths: Operation[]; webhooks: Operation[]; byId?: Map<string, Operation> }>();
 
 function index(doc: Doc) {
   let found = indexed.get(doc);
@@ -184,6 +184,15 @@ function index(doc: Doc) {
   }
   return found;
 }
+
+// What the mock, the sandbox and the validator ask of an operation on every request (its media
+// types, the response key of a status, its security schemes) depends on the operation alone (the
+// document is fixed once loaded): each answer is computed once per operation and kept here, keyed by
+// the operation's (or response's) object. The lists kept are frozen: callers read them, never change them.
+const mediaByContent = new WeakMap<Located, MediaContent[]>();
+const keysByOperation = new WeakMap<Operation, Map<string, string | undefined>>();
+const schemesByOperation = new WeakMap<Operation, SecurityScheme[]>();
+const defaultByContents = new WeakMap<MediaContent[], MediaContent | undefined>();
 
 /** The operations under `paths` (path x method) in document order; with `webhooks: true`, the webhooks after them. */
 export function operations(doc: Doc, { webhooks: withWebhooks = false } = {}): Operation[] {
@@ -198,8 +207,13 @@ export function webhooks(doc: Doc): Operation[] {
 
 /** An operation or webhook by its operationId; undefined when there is none. */
 export function findOperation(doc: Doc, operationId: string): Operation | undefined {
-  const { paths, webhooks } = index(doc);
-  return paths.find((op) => op.operationId === operationId) ?? webhooks.find((op) => op.operationId === operationId);
+  const found = index(doc);
+  if (!found.byId) {
+    found.byId = new Map();
+    // The first operation with an id wins, paths before webhooks (as a search in that order finds it).
+    for (const op of [...found.paths, ...found.webhooks]) if (!found.byId.has(op.operationId)) found.byId.set(op.operationId, op);
+  }
+  return found.byId.get(operationId);
 }
 
 export interface MediaContent {
@@ -232,7 +246,12 @@ export function requestContents(doc: Doc, op: Operation): MediaContent[] {
 
 /** A response's media types. */
 export function responseContents(doc: Doc, response: Located): MediaContent[] {
-  return mediaContents(doc, child(doc, response, "content"));
+  let found = mediaByContent.get(response);
+  if (!found) {
+    found = Object.freeze(mediaContents(doc, child(doc, response, "content"))) as MediaContent[];
+    mediaByContent.set(response, found);
+  }
+  return found;
 }
 
 /** The JSON request body of an operation, if it has one. */
@@ -245,6 +264,11 @@ export function jsonRequest(doc: Doc, op: Operation): MediaContent | undefined {
  * it falls under; without a Content-Type, the JSON one, else the only one.
  */
 export function pickMediaContent(contents: MediaContent[], contentType: string | undefined): MediaContent | undefined {
+  if (contentType === undefined && Object.isFrozen(contents)) {
+    // A kept list (responseContents): its default is worked out once.
+    if (!defaultByContents.has(contents)) defaultByContents.set(contents, pickMediaContent([...contents], undefined));
+    return defaultByContents.get(contents);
+  }
   const declared = contents.map((c) => c.mediaType);
   const name = contentType === undefined ? defaultMediaType(declared) : matchMediaType(declared, contentType);
   return contents.find((c) => c.mediaType === name);
@@ -253,10 +277,14 @@ export function pickMediaContent(contents: MediaContent[], contentType: string |
 /** The response key that answers `status`: the exact code, else its range (`4XX`), else `default`. */
 export function responseKey(op: Operation, status: number | string): string | undefined {
   const code = String(status);
+  let keys = keysByOperation.get(op);
+  if (!keys) keysByOperation.set(op, (keys = new Map()));
+  if (keys.has(code)) return keys.get(code);
   const declared = Object.keys(op.responses);
-  return (
-    declared.find((c) => c === code) ?? declared.find((c) => c.toUpperCase() === `${code[0]}XX`) ?? declared.find((c) => c === "default")
-  );
+  const key =
+    declared.find((c) => c === code) ?? declared.find((c) => c.toUpperCase() === `${code[0]}XX`) ?? declared.find((c) => c === "default");
+  if (keys.size < 1000) keys.set(code, key); // statuses are three digits; the bound only guards against odd callers
+  return key;
 }
 
 /** The success response Prism answers with: the lowest 2xx (or 2XX) the operation declares. */
@@ -299,6 +327,15 @@ function requirementsOf(doc: Doc, op: Operation): Json[] {
 
 /** The security schemes the operation accepts (any of them), in the order its requirements name them. */
 export function securitySchemes(doc: Doc, op: Operation): SecurityScheme[] {
+  let found = schemesByOperation.get(op);
+  if (!found) {
+    found = Object.freeze(schemesOf(doc, op)) as SecurityScheme[];
+    schemesByOperation.set(op, found);
+  }
+  return found;
+}
+
+function schemesOf(doc: Doc, op: Operation): SecurityScheme[] {
   const names = new Set<string>(requirementsOf(doc, op).flatMap((req: Json) => Object.keys(req ?? {})));
   return [...names].map((name) => {
     const { value } = locate(doc, "components", "securitySchemes", name);

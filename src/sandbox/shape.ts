@@ -31,94 +31,158 @@ export function plain(value: Json): Json {
   return value;
 }
 
-// Resolving a schema ($refs, allOf) and the types it admits depend on the schema node alone (the
-// document is fixed): kept per node, they are computed once, not on every answer.
-const resolvedCache = new WeakMap<object, { schema: Json; at: string }>();
-const typesCache = new WeakMap<object, Set<string> | undefined>();
+// A schema node is compiled once into a shaper (a function of the value): its `$ref`s resolved and
+// `allOf` merged, the types it admits, its members' and branches' shapers, the pointers of its
+// parts. The document is fixed, so a shaper depends on the schema node alone and is kept per node;
+// the shapers of its parts are compiled on first use (which also ends recursive schemas). Shaping
+// an answer then walks the value only.
+type Shaper = (value: Json) => Json;
 
-function resolved(doc: Doc, schema: Json, at: string): { schema: Json; at: string } {
-  if (!isPlainObject(schema)) return resolveSchema(doc, schema, at);
-  let found = resolvedCache.get(schema);
-  if (!found) {
-    found = resolveSchema(doc, schema, at);
-    resolvedCache.set(schema, found);
-  }
-  return found;
-}
-
-function admitted(doc: Doc, schema: Json, at: string): Set<string> | undefined {
-  if (!isPlainObject(schema)) return admittedTypes(doc, schema, at);
-  if (!typesCache.has(schema)) typesCache.set(schema, admittedTypes(doc, schema, at));
-  return typesCache.get(schema);
-}
+const compiled = new WeakMap<object, Shaper>();
 
 const isUnconstrained = (schema: Json) =>
   schema === undefined || schema === true || (isPlainObject(schema) && Object.keys(schema).length === 0);
 
+const shapeToNothing: Shaper = () => undefined;
+const shapePlain: Shaper = (value) => (value === undefined ? undefined : plain(value));
+
+/** A function computed on its first call, then kept (errors are not kept: the next call tries again). */
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/** The shaper of the schema `schema` found at `at` in `doc`, compiled on first use. */
+function shaperOf(doc: Doc, schema: Json, at: string): Shaper {
+  if (schema === false) return shapeToNothing;
+  if (isUnconstrained(schema)) return shapePlain;
+  if (!isPlainObject(schema)) return (value) => shapeUncompiled(doc, value, schema, at);
+  let shaper = compiled.get(schema);
+  if (!shaper) {
+    shaper = compile(doc, schema, at);
+    compiled.set(schema, shaper);
+  }
+  return shaper;
+}
+
 function declaredMembers(doc: Doc, schema: Json, at: string): Set<string> {
   try {
-    const { schema: s } = resolved(doc, schema, at);
+    const { schema: s } = resolveSchema(doc, schema, at);
     return new Set(Object.keys(s?.properties ?? {}));
   } catch {
     return new Set();
   }
 }
 
+/** What `compile` knows of a schema after resolving it: how a value that is not an Instant is shaped. */
+function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
+  const { schema: s, at: here } = resolveSchema(doc, schema, at);
+  if (!isPlainObject(s)) return shapePlain;
+  for (const keyword of ["anyOf", "oneOf"] as const) {
+    const list: Json[] | undefined = s[keyword];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const branches = list.map((branch, i) => {
+      const branchAt = `${here}${pointer(keyword, i)}`;
+      return {
+        types: admittedTypes(doc, branch, branchAt),
+        members: once(() => declaredMembers(doc, branch, branchAt)),
+        shaper: once(() => shaperOf(doc, branch, branchAt)),
+      };
+    });
+    return (value) => {
+      const type = jsonType(value);
+      const candidates = branches.filter(
+        ({ types }) => types === undefined || types.has(type) || (type === "integer" && types.has("number")),
+      );
+      if (candidates.length === 0) return plain(value);
+      let best = candidates[0];
+      if (type === "object" && candidates.length > 1) {
+        const keys = Object.keys(value);
+        let bestScore = -1;
+        for (const candidate of candidates) {
+          const members = candidate.members();
+          let score = 0;
+          for (const key of keys) if (members.has(key)) score++;
+          if (score > bestScore) {
+            best = candidate;
+            bestScore = score;
+          }
+        }
+      }
+      return best.shaper()(value);
+    };
+  }
+  const items = once(() => shaperOf(doc, s.items, `${here}/items`));
+  const properties: Record<string, Json> = isPlainObject(s.properties) ? s.properties : {};
+  const members = new Map<string, () => Shaper>();
+  for (const key of Object.keys(properties)) {
+    members.set(
+      key,
+      once(() => shaperOf(doc, properties[key], `${here}${pointer("properties", key)}`)),
+    );
+  }
+  const extra: Json = s.additionalProperties ?? s.unevaluatedProperties;
+  const extraKeyword = s.additionalProperties !== undefined ? "additionalProperties" : "unevaluatedProperties";
+  const extraShaper =
+    extra !== undefined && extra !== false
+      ? once(() => shaperOf(doc, extra === true ? undefined : extra, `${here}/${extraKeyword}`))
+      : undefined;
+  const declaresMembers = members.size > 0 || extra !== undefined;
+  return (value) => {
+    if (Array.isArray(value)) {
+      const shapeItem = items();
+      const out: Json[] = [];
+      for (const item of value) {
+        const shaped = shapeItem(item);
+        if (shaped !== undefined) out.push(shaped);
+      }
+      return out;
+    }
+    if (isPlainObject(value)) {
+      const out: Record<string, Json> = {};
+      for (const [key, member] of Object.entries(value)) {
+        if (member === undefined) continue;
+        const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
+        if (shaper) out[key] = shaper()(member);
+        else if (extraShaper) out[key] = extraShaper()(member);
+        else if (!declaresMembers) out[key] = plain(member);
+        if (out[key] === undefined) delete out[key];
+      }
+      return out;
+    }
+    return value;
+  };
+}
+
+/** Compiles a schema node that is a non-empty object (see shaperOf). */
+function compile(doc: Doc, schema: Json, at: string): Shaper {
+  const instantAsObject = once(() => admittedTypes(doc, schema, at)?.has("object") ?? false);
+  const shapeValue = once(() => compileResolved(doc, schema, at));
+  return (value) => {
+    if (value === undefined) return undefined;
+    if (value instanceof Instant) return instantAsObject() ? timestampOf(value) : value.toISOString();
+    return shapeValue()(value);
+  };
+}
+
 /** Shapes `value` to the schema `schema` found at `at` in `doc` (see the module header). */
 export function shape(doc: Doc, value: Json, schema: Json, at: string): Json {
   if (value === undefined) return undefined;
-  if (schema === false) return undefined;
-  if (isUnconstrained(schema)) return plain(value);
-  if (value instanceof Instant) {
-    const types = admitted(doc, schema, at);
-    return types?.has("object") ? timestampOf(value) : value.toISOString();
-  }
-  const { schema: s, at: here } = resolved(doc, schema, at);
-  if (!isPlainObject(s)) return plain(value);
-  for (const keyword of ["anyOf", "oneOf"] as const) {
-    const branches: Json[] | undefined = s[keyword];
-    if (!Array.isArray(branches) || branches.length === 0) continue;
-    const type = jsonType(value);
-    const candidates = branches
-      .map((branch, i) => ({ branch, at: `${here}${pointer(keyword, i)}` }))
-      .filter(({ branch, at: branchAt }) => {
-        const types = admitted(doc, branch, branchAt);
-        return types === undefined || types.has(type) || (type === "integer" && types.has("number"));
-      });
-    if (candidates.length === 0) return plain(value);
-    let best = candidates[0];
-    if (type === "object" && candidates.length > 1) {
-      const keys = Object.keys(value);
-      let bestScore = -1;
-      for (const candidate of candidates) {
-        const members = declaredMembers(doc, candidate.branch, candidate.at);
-        const score = keys.filter((k) => members.has(k)).length;
-        if (score > bestScore) {
-          best = candidate;
-          bestScore = score;
-        }
-      }
-    }
-    return shape(doc, value, best.branch, best.at);
-  }
-  if (Array.isArray(value)) {
-    return value.map((item) => shape(doc, item, s.items, `${here}/items`)).filter((item) => item !== undefined);
-  }
-  if (isPlainObject(value)) {
-    const properties: Record<string, Json> = isPlainObject(s.properties) ? s.properties : {};
-    const extra: Json = s.additionalProperties ?? s.unevaluatedProperties;
-    const declaresMembers = Object.keys(properties).length > 0 || extra !== undefined;
-    const out: Record<string, Json> = {};
-    for (const [key, member] of Object.entries(value)) {
-      if (member === undefined) continue;
-      if (Object.hasOwn(properties, key)) out[key] = shape(doc, member, properties[key], `${here}${pointer("properties", key)}`);
-      else if (extra !== undefined && extra !== false) {
-        const keyword = s.additionalProperties !== undefined ? "additionalProperties" : "unevaluatedProperties";
-        out[key] = shape(doc, member, extra === true ? undefined : extra, `${here}/${keyword}`);
-      } else if (!declaresMembers) out[key] = plain(member);
-      if (out[key] === undefined) delete out[key];
-    }
-    return out;
-  }
-  return value;
+  return shaperOf(doc, schema, at)(value);
+}
+
+/** A schema node that is neither an object nor a boolean: shaped as it always was, without compiling. */
+function shapeUncompiled(doc: Doc, value: Json, schema: Json, at: string): Json {
+  if (value === undefined) return undefined;
+  if (value instanceof Instant) return admittedTypes(doc, schema, at)?.has("object") ? timestampOf(value) : value.toISOString();
+  // Resolving such a node gives it back, or {} for null: then shaped as an object schema with no members.
+  const { schema: s } = resolveSchema(doc, schema, at);
+  return isPlainObject(s) ? compileResolved(doc, s, at)(value) : plain(value);
 }

@@ -31,13 +31,17 @@
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
  */
-import { randomBytes } from "node:crypto";
+import { newId } from "./ids.js";
+
+export { newId };
 
 /** A point in time inside a record; rendered by ./shape.ts. */
 export class Instant {
+  #iso: string | undefined; // rendered once: records, answers and sizes all render the same instant
   constructor(readonly ms: number) {}
   toISOString(): string {
-    return new Date(this.ms).toISOString();
+    this.#iso ??= new Date(this.ms).toISOString();
+    return this.#iso;
   }
   toJSON(): string {
     return this.toISOString();
@@ -115,16 +119,6 @@ export const OPERATORS = [
 ] as const;
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
-const ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
-
-/** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
-export function newId(prefix = "", digits = false): string {
-  const bytes = randomBytes(16);
-  let out = prefix;
-  for (const byte of bytes) out += digits ? String(byte % 10) : ID_ALPHABET[byte & 31];
-  return out;
-}
-
 const isPlainObject = (value: unknown): value is Record<string, Json> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Instant);
 
@@ -143,12 +137,43 @@ function member(value: Json, token: string): Json {
   return undefined;
 }
 
+// A declaration's templates are fixed once loaded: what a string is (a reference, its root and path)
+// and which operator an object names are worked out once per string or object and kept, not on
+// every request. The strings kept are the declarations' own (bounded: cleared past REFERENCES_KEPT).
+interface ParsedReference {
+  root: string;
+  path: string[];
+}
+const REFERENCES_KEPT = 10_000;
+const references = new Map<string, ParsedReference | null>();
+const operatorByTemplate = new WeakMap<object, string | undefined>();
+
+/** The root and path of a reference string; null when the string is not one. */
+function parseReference(ref: string): ParsedReference | null {
+  let parsed = references.get(ref);
+  if (parsed === undefined) {
+    const match = REF.exec(ref);
+    parsed = match ? { root: match[1], path: match[2] ? match[2].slice(1).split(".") : [] } : null;
+    if (references.size >= REFERENCES_KEPT) references.clear();
+    references.set(ref, parsed);
+  }
+  return parsed;
+}
+
+/** The operator an object template names (the first of its keys that is one). */
+function operatorOf(template: Record<string, Json>): string | undefined {
+  if (operatorByTemplate.has(template)) return operatorByTemplate.get(template);
+  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
+  operatorByTemplate.set(template, operator);
+  return operator;
+}
+
 /** The value of a reference in the context. */
 export function resolveReference(ref: string, ctx: TemplateContext): Json {
-  const match = REF.exec(ref);
-  if (!match) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
-  const [, root, rest] = match;
-  const tokens = rest ? rest.slice(1).split(".") : [];
+  const parsed = parseReference(ref);
+  if (!parsed) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
+  const root = parsed.root;
+  const tokens = parsed.path.slice();
   let value: Json;
   switch (root) {
     case "count":
@@ -186,7 +211,7 @@ const defined = (value: unknown) => value !== undefined && value !== null && val
 /** Evaluates a template against a context (see the module header). */
 export function evaluate(template: Json, ctx: TemplateContext): Json {
   if (typeof template === "string") {
-    if (REF.test(template)) return resolveReference(template, ctx);
+    if (parseReference(template)) return resolveReference(template, ctx);
     if (!template.includes("{$")) return template;
     return template.replace(INTERPOLATION, (_, ref: string) => {
       const value = resolveReference(ref, ctx);
@@ -197,7 +222,7 @@ export function evaluate(template: Json, ctx: TemplateContext): Json {
     return template.map((t) => evaluate(t, ctx)).filter((v) => v !== undefined);
   }
   if (!isPlainObject(template)) return template;
-  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
+  const operator = operatorOf(template);
   if (operator === "$each") {
     const list = evaluate(template.$each, ctx);
     if (!Array.isArray(list)) return undefined;
@@ -387,8 +412,16 @@ export function copy<T>(value: T): T {
   return value;
 }
 
+const PLAIN_ASCII = /^[ !#-[\]-~]*$/; // printable ASCII but `"` and `\`: JSON writes it as is, one byte a character
+
 /** Approximate size of a record in bytes (its JSON form). */
 export function sizeOf(value: unknown): number {
+  // The JSON of a scalar without writing it (the store measures every member of every record it keeps).
+  if (typeof value === "string" && PLAIN_ASCII.test(value)) return value.length + 2;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value).length;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  if (value === null) return 4;
+  if (value instanceof Instant) return sizeOf(value.toISOString());
   return Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 

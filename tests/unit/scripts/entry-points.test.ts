@@ -40,8 +40,8 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(24);
-  expect(probed).toHaveLength(24);
+  expect(entries).toHaveLength(25);
+  expect(probed).toHaveLength(25);
   expect(commandLines).toHaveLength(15);
 });
 

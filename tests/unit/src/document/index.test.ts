@@ -198,6 +198,17 @@ describe("operations and webhooks", () => {
     expect(successResponse(findOperation(doc, "GET /v1/a~b")!)).toMatchObject({ status: 200, key: "2XX" });
     expect(() => successResponse(findOperation(doc, "itemChanged")!)).toThrow("itemChanged: no 2xx response declared");
   });
+
+  it("answers the per-request questions once per operation: the same frozen lists, the same keys", () => {
+    const op = findOperation(doc, "createAB")!;
+    expect(findOperation(doc, "createAB")).toBe(op);
+    const contents = responseContents(doc, op.responses["201"]);
+    expect(responseContents(doc, op.responses["201"])).toBe(contents);
+    expect(Object.isFrozen(contents)).toBe(true);
+    expect(securitySchemes(doc, op)).toBe(securitySchemes(doc, op));
+    expect(Object.isFrozen(securitySchemes(doc, op))).toBe(true);
+    expect([responseKey(op, 404), responseKey(op, 404), responseKey(op, "201")]).toEqual(["4XX", "4XX", "201"]);
+  });
 });
 
 describe("security", () => {

@@ -29,6 +29,10 @@ const doc = {
           { type: "object", properties: { error: { type: "array" } } },
         ],
       },
+      Tree: {
+        type: "object",
+        properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } },
+      },
       Union: { anyOf: [{ type: "array", items: { $ref: "#/components/schemas/Item" } }, { $ref: "#/components/schemas/Item" }] },
     },
   },
@@ -64,5 +68,11 @@ describe("shape", () => {
     expect(of("Result", { error: [{ code: "x" }] })).toEqual({ error: [{ code: "x" }] });
     expect(of("Union", [{ id: "a", x: 1 }])).toEqual([{ id: "a" }]);
     expect(of("Union", { id: "b", x: 1 })).toEqual({ id: "b" });
+  });
+  it("shapes a recursive schema to any depth, and the same again on the next call", () => {
+    const tree = { name: "a", x: 1, children: [{ name: "b", children: [{ name: "c", at: t, children: [] }] }] };
+    const shaped = { name: "a", children: [{ name: "b", children: [{ name: "c", children: [] }] }] };
+    expect(of("Tree", tree)).toEqual(shaped);
+    expect(of("Tree", tree)).toEqual(shaped);
   });
 });

@@ -1,6 +1,6 @@
 /** The declarations' template language (src/sandbox/template.ts): evaluation and form checks. */
 import { describe, expect, it } from "vitest";
-import { checkTemplate, evaluate, Instant, newId, type TemplateContext, toInstant } from "../../../../src/sandbox/template.js";
+import { checkTemplate, evaluate, Instant, newId, sizeOf, type TemplateContext, toInstant } from "../../../../src/sandbox/template.js";
 
 const ctx: TemplateContext = {
   id: "inv_1",
@@ -101,5 +101,35 @@ describe("checkTemplate", () => {
   it("has the expected number of cases", () => expect(cases).toHaveLength(8));
   it.each(cases)("%s", (_, template, expected) => {
     expect(checkTemplate(template).map(([path, message]) => `${path}: ${message.split(" (known")[0]}`)).toEqual(expected);
+  });
+});
+
+describe("sizeOf", () => {
+  it("is the byte length of the value's JSON, for scalars as for objects", () => {
+    const values = [
+      "",
+      "plain text 123",
+      'with "quotes"',
+      "back\\slash",
+      "tab\tnew\nline\u0001",
+      "ñandú €",
+      "emoji 😀",
+      "lone \ud800",
+      0,
+      -0,
+      12.5,
+      -3e21,
+      1e-7,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      true,
+      false,
+      null,
+      undefined,
+      new Instant(Date.UTC(2026, 0, 1)),
+      { a: 1, b: ["x", null, { c: "ñ" }], t: new Instant(0) },
+      [1, "two", undefined],
+    ];
+    for (const value of values) expect([value, sizeOf(value)]).toEqual([value, Buffer.byteLength(JSON.stringify(value) ?? "")]);
   });
 });

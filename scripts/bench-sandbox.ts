@@ -1,0 +1,189 @@
+/**
+ * The bench's sandbox part (`npm run bench -- --only sandbox`, section 1b of bench/RESULTS.md): the
+ * sandbox's CPU cost per request beside the static mock's, on the same requests, as a ratio.
+ *
+ * Two servers, each in its own process (scripts/bench-serve.ts): every API's mock in static mode
+ * with its response cache off (every request through Prism's judging and answer) and in sandbox
+ * mode (the same judging, then the credential's state, the answer built from it, shaped and
+ * validated). For each request of SANDBOX_REQUESTS (the ones issue 27 measured), ROUNDS short rounds of
+ * the static server then the sandbox, one after the other, each under the same autocannon load; the
+ * server CPU time per request comes from /proc/<pid>/stat. The ratio is the sandbox's CPU time per
+ * request over the static mock's, per round (reported: the median and the spread of the rounds);
+ * the load average at the start and the end of the part says how busy the machine was.
+ */
+import { loadavg } from "node:os";
+import { findOperation } from "../src/document/index.js";
+import {
+  type BundledApi,
+  credentialHeaderOf,
+  hammerCredentials,
+  type LoadResult,
+  median,
+  type SpecRequest,
+  specRequest,
+  startServer,
+} from "./bench-measure.js";
+
+/** The requests measured: each API's create that issue 27 measured (alias and operationId). */
+export const SANDBOX_REQUESTS: ReadonlyArray<{ alias: string; operationId: string }> = [
+  { alias: "disbursement@1.0.0", operationId: "createDisbursements" },
+  { alias: "pay@1.3.0", operationId: "createInvoice" },
+  { alias: "balance@1.0.0", operationId: "retrieveBalance" },
+];
+/**
+ * Rounds per request: many short rounds, the two servers alternating, so that a change in the
+ * machine's load between rounds weighs on both alike (3 rounds of a few seconds spread 2-3x on a
+ * loaded machine, 10 rounds of half a second far less).
+ */
+const ROUNDS = 10;
+const MIN_ROUND_SECONDS = 0.5;
+/** Seconds of load on each server, not measured, before the rounds of a request. */
+const WARM_UP_SECONDS = 1;
+/** The goal of issue 27: the sandbox at most this many times the static mock's CPU per request. */
+export const SANDBOX_CPU_GOAL = 2;
+
+export interface SandboxThroughput {
+  alias: string;
+  request: string;
+  connections: number;
+  /** Requests per second (mean of the rounds): the static mock without its cache, and the sandbox. */
+  staticRps: number;
+  sandboxRps: number;
+  staticP99: number;
+  sandboxP99: number;
+  /** Server CPU time per request, µs (median of the rounds). */
+  staticCpu: number;
+  sandboxCpu: number;
+  /** Sandbox CPU per request over the static mock's, per round, in round order. */
+  cpuRatios: number[];
+}
+
+/**
+ * One request, `rounds` rounds of the static server then the sandbox, each `seconds` long at
+ * `connections` connections, the requests spread over 900 credentials (scripts/bench-measure.ts
+ * hammerCredentials); every answer must have the request's expected status.
+ */
+export async function measureSandboxThroughput(
+  servers: { static: { url: string; pid: number }; sandbox: { url: string; pid: number } },
+  request: SpecRequest,
+  { connections, seconds, rounds }: { connections: number; seconds: number; rounds: number },
+): Promise<SandboxThroughput> {
+  const credentialHeader = credentialHeaderOf(request);
+  const runs: Record<"static" | "sandbox", Array<LoadResult & { cpuPerRequest?: number }>> = { static: [], sandbox: [] };
+  // Not measured: each server's first requests load what it loads on first use and compile the
+  // operation's validators (start-up, measured in its own part), which would weigh on the first round.
+  for (const side of ["static", "sandbox"] as const) {
+    await hammerCredentials(servers[side].url, request, { connections, seconds: WARM_UP_SECONDS, credentialHeader });
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const side of ["static", "sandbox"] as const) {
+      const { url, pid } = servers[side];
+      runs[side].push(await hammerCredentials(url, request, { connections, seconds, credentialHeader, pid }));
+    }
+  }
+  for (const [name, results] of Object.entries(runs)) {
+    for (const result of results) {
+      const wrong = Object.keys(result.statuses).filter((s) => Number(s) !== request.expected);
+      if (result.errors > 0 || wrong.length > 0) {
+        throw new Error(
+          `${request.alias} ${request.operationId} ${name}: ${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`,
+        );
+      }
+    }
+  }
+  const mean = (results: LoadResult[]) => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
+  const cpu = (side: "static" | "sandbox") => runs[side].map((r) => r.cpuPerRequest!);
+  return {
+    alias: request.alias,
+    request: `${request.method} ${request.operationId}`,
+    connections,
+    staticRps: mean(runs.static),
+    sandboxRps: mean(runs.sandbox),
+    staticP99: median(runs.static.map((r) => r.p99)),
+    sandboxP99: median(runs.sandbox.map((r) => r.p99)),
+    staticCpu: median(cpu("static")),
+    sandboxCpu: median(cpu("sandbox")),
+    cpuRatios: cpu("sandbox").map((s, i) => s / Math.max(cpu("static")[i], 1e-9)),
+  };
+}
+
+const x = (ratio: number) => `${ratio.toFixed(2)}x`;
+const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
+
+/** Measures SANDBOX_REQUESTS of `apis` (those it holds) and returns the report's section (Markdown). */
+export async function sandboxSection({
+  apis,
+  duration,
+  connections,
+  log,
+}: {
+  apis: BundledApi[];
+  /** Seconds of measured load per server and request, cut into ROUNDS rounds. */
+  duration: number;
+  connections: number;
+  log: (message: string) => void;
+}): Promise<string> {
+  const rounds = ROUNDS;
+  const seconds = Math.max(MIN_ROUND_SECONDS, duration / ROUNDS);
+  const chosen = SANDBOX_REQUESTS.flatMap(({ alias, operationId }) => {
+    const api = apis.find((a) => a.entry.alias === alias);
+    const op = api && findOperation(api.doc, operationId);
+    return api && op ? [{ api, request: specRequest(api, op) }] : [];
+  });
+  if (chosen.length === 0) return "## 1b. Sandbox mode beside the static mock\n\nNone of the measured APIs is in the registry run.";
+  const aliases = chosen.map((c) => c.api.entry.alias);
+  const loadAtStart = loadavg();
+  const [plain, sandbox] = await Promise.all([
+    startServer({ type: "start", kind: "mock-nocache", aliases }),
+    startServer({ type: "start", kind: "sandbox", aliases }),
+  ]);
+  const results: SandboxThroughput[] = [];
+  try {
+    for (const { api, request } of chosen) {
+      const alias = api.entry.alias;
+      log(`  ${alias} ${request.operationId} at ${connections} connections`);
+      results.push(
+        await measureSandboxThroughput(
+          { static: { url: plain.urls[alias], pid: plain.pid }, sandbox: { url: sandbox.urls[alias], pid: sandbox.pid } },
+          request,
+          { connections, seconds, rounds },
+        ),
+      );
+    }
+  } finally {
+    await Promise.all([plain.stop(), sandbox.stop()]);
+  }
+  const loadAtEnd = loadavg();
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" / ");
+  const ratios = results.map((r) => median(r.cpuRatios));
+  const worst = Math.max(...ratios);
+  return [
+    "## 1b. Sandbox mode beside the static mock",
+    "",
+    "The same requests sent to the static mock with its response cache off (every request through Prism's judging and",
+    "answer) and to the sandbox (`mock --sandbox`: the same judging, then the credential's state, the answer built from",
+    "it, shaped and validated against the response schema), each server in its own process. Each request is the",
+    "operation's spec example and carries the next of 900 credentials in turn (the sandbox keeps 1000), each with its",
+    `own state, so a credential's records grow through the run. autocannon at ${connections} connections: ${WARM_UP_SECONDS} s on each`,
+    `server not measured (what each loads and compiles on first use), then ${rounds} rounds of`,
+    `the static mock then the sandbox, ${seconds} s each. CPU µs/request: the server process's user + system time`,
+    "(`/proc/<pid>/stat`) over the requests it answered, median of the rounds; the ratio is the sandbox's over the static",
+    `mock's, per round: the median and, in brackets, the lowest and highest round. Goal (issue 27): at most ${x(SANDBOX_CPU_GOAL)}.`,
+    "",
+    `Load average (1 / 5 / 15 min) at the start of this part: ${load(loadAtStart)}; at its end: ${load(loadAtEnd)}`,
+    `(${loadAtStart[0] > 2 || loadAtEnd[0] > 2 ? "a loaded machine: both servers slowed alike, the ratio is the figure to read" : "a quiet machine"}).`,
+    "",
+    [
+      "| API | request | static req/s | sandbox req/s | p99 ms static / sandbox | CPU µs/request static / sandbox | sandbox CPU of static (rounds) |",
+      "|---|---|---|---|---|---|---|",
+      ...results.map(
+        (r, i) =>
+          `| ${r.alias} | ${r.request} | ${n0(r.staticRps)} | ${n0(r.sandboxRps)} | ${r.staticP99} / ${r.sandboxP99} | ` +
+          `${r.staticCpu.toFixed(1)} / ${r.sandboxCpu.toFixed(1)} | **${x(ratios[i])}** (${x(Math.min(...r.cpuRatios))}-${x(Math.max(...r.cpuRatios))}) |`,
+      ),
+    ].join("\n"),
+    "",
+    `The sandbox costs ${x(Math.min(...ratios))} to ${x(worst)} the static mock's CPU per request (goal at most ${x(SANDBOX_CPU_GOAL)}: ` +
+      `${worst <= SANDBOX_CPU_GOAL ? "met" : "**not met**"}).`,
+  ].join("\n");
+}
