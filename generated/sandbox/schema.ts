@@ -482,7 +482,7 @@ export interface components {
         ResourceDescription: {
             /** @description The resource's name (used in `/_sandbox/resources/{resource}/...`). */
             name: string;
-            /** @description Where the sources describe it (`<seed file>:<line>`). */
+            /** @description Where the provider's documents describe it (`<document title>, line <n>`). */
             source: string;
             /** @description What the sandbox chose where the sources say nothing, and why. */
             convention?: string;

@@ -31,7 +31,7 @@ export interface Confirmation {
   records: string;
   /** Members that must be equal: pointer into the record -> pointer into the payload. At least one. */
   match: Readonly<Record<string, string>>;
-  /** The source's words that allow it (seed file and line). */
+  /** The source's words that allow it (the provider's document by title, and the line). */
   source: string;
   /** What the declaration assumes where the source shows nothing. */
   assumes?: string;
@@ -45,7 +45,7 @@ export const CONFIRMATIONS: Readonly<Record<string, Confirmation>> = {
     records: "/transactions",
     match: { "/transaction_id": "/transaction_id" },
     source:
-      "001_c84e9472cb6d908e.txt line 251 (the full record can be fetched by its transaction id), line 198 (GET /v1/transaction with transaction_id returns only that record)",
+      "Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line 251 (the full record can be fetched by its transaction id), line 198 (GET /v1/transaction with transaction_id returns only that record)",
     assumes:
       "the payload names the transaction in a transaction_id member, as the spec's placeholder example does (the payload shape is not shown); the record's status (FundTransferTaskStatus) and the callback's status codes are different lists whose mapping is not shown, so only the identity is compared",
   },
@@ -54,7 +54,7 @@ export const CONFIRMATIONS: Readonly<Record<string, Confirmation>> = {
     parameters: { statement_ids: "/statement_id" },
     records: "",
     match: { "/statement_id": "/statement_id" },
-    source: "001_c84e9472cb6d908e.txt line 215 (polling /v1/statements?statement_ids=<id> returns the latest status)",
+    source: "Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line 215 (polling /v1/statements?statement_ids=<id> returns the latest status)",
     assumes:
       "the payload names the session in a statement_id member, as the spec's placeholder example does (the payload shape is not shown); the status is not compared, since polling returns the latest status, which may have moved on",
   },

@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { type Doc, loadDocument, responseKey } from "../document/index.js";
 import { packageRoot } from "../registry.js";
 import { type ContractValidator, validatorForDocument } from "../validation/contract.js";
+import { cite } from "../sources.js";
 import { type ResourceDeclaration, KINDS } from "./declaration.js";
 import { displayUrl, hasUserinfo } from "./delivery.js";
 import { ControlError, type ForcedRule, MAX_LATENCY_MS, type SandboxEngine, type StatusMove } from "./engine.js";
@@ -483,7 +484,7 @@ export class ControlApi {
       if (rule && !JSON.stringify(rule.url).includes("$callbackUrl")) {
         throw new ControlError(
           400,
-          `the URL of ${name} is not registered in a dashboard: the sources say it comes from ${JSON.stringify(rule.url)} (${rule.source}); set it through the API`,
+          `the URL of ${name} is not registered in a dashboard: the sources say it comes from ${JSON.stringify(rule.url)} (${cite(rule.source)}); set it through the API`,
           "webhook",
         );
       }
@@ -590,13 +591,13 @@ export class ControlApi {
     const declaration = engine.declaration;
     const resources = Object.values(declaration?.resources ?? {}).map((r) => ({
       name: r.name,
-      source: r.source,
+      source: cite(r.source),
       ...(r.convention ? { convention: r.convention } : {}),
       singleton: r.singleton,
       id_field: r.id.field,
       ...(r.status ? { status_field: r.status.field, initial_status: r.status.initial } : {}),
       ...(r.status && engine.statusValues(r) ? { statuses: engine.statusValues(r) } : {}),
-      ...(r.expiry ? { expiry: { to: r.expiry.to, from: r.expiry.from, source: r.expiry.source } } : {}),
+      ...(r.expiry ? { expiry: { to: r.expiry.to, from: r.expiry.from, source: cite(r.expiry.source) } } : {}),
       ...(r.status?.moves
         ? {
             lifecycle: {
@@ -605,7 +606,7 @@ export class ControlApi {
                 action: m.name,
                 from: m.from === "*" ? "*" : m.from,
                 to: m.to,
-                ...(m.source ? { source: m.source } : {}),
+                ...(m.source ? { source: cite(m.source) } : {}),
                 ...(m.convention ? { convention: m.convention } : {}),
               })),
             },
@@ -626,7 +627,7 @@ export class ControlApi {
         when: c.when,
         url: c.url,
         registrable: JSON.stringify(c.url).includes("$callbackUrl"),
-        source: c.source,
+        source: cite(c.source),
       })),
     }));
     const operations = engine.operations.map((op) => {
@@ -636,7 +637,7 @@ export class ControlApi {
         method: op.method.toUpperCase(),
         path: op.path,
         sandbox: declared && (KINDS as readonly string[]).includes(declared.kind) ? declared.kind : "static",
-        ...(declared ? { resource: declared.resource, source: declared.source } : {}),
+        ...(declared ? { resource: declared.resource, source: cite(declared.source) } : {}),
         error_statuses: this.errorStatuses(op.operationId),
       };
     });

@@ -60,7 +60,7 @@ it("declares a confirmation for exactly the webhooks whose record the sources sa
     const declared = confirmationOf(findApi(w.alias), w.name);
     expect(declared?.operationId ?? null, `${w.alias} ${w.name}`).toBe(EXPECTED[`${w.alias} ${w.name}`]?.operationId ?? null);
     if (declared) {
-      expect(declared.source).toMatch(/^001_c84e9472cb6d908e\.txt line \d+/);
+      expect(declared.source).toMatch(/^Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line \d+/);
       const resolved = resolveConfirmation(findApi(w.alias), w.name, declared);
       expect(resolved).toMatchObject({ method: "GET", path: EXPECTED[`${w.alias} ${w.name}`]!.path });
       expect(resolved.parameters).toEqual([
