@@ -54,7 +54,8 @@ export const CONFIRMATIONS: Readonly<Record<string, Confirmation>> = {
     parameters: { statement_ids: "/statement_id" },
     records: "",
     match: { "/statement_id": "/statement_id" },
-    source: "Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line 215 (polling /v1/statements?statement_ids=<id> returns the latest status)",
+    source:
+      "Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line 215 (polling /v1/statements?statement_ids=<id> returns the latest status)",
     assumes:
       "the payload names the session in a statement_id member, as the spec's placeholder example does (the payload shape is not shown); the status is not compared, since polling returns the latest status, which may have moved on",
   },
