@@ -368,12 +368,17 @@ export function padded(body: string, n: number): string {
 /** Credentials the load cycles through: below the sandbox's credential bound (src/sandbox/store.ts LIMITS.credentials). */
 const CREDENTIAL_POOL = 900;
 
+/** String members whose value the provider keeps unique per merchant: `"..._reference_id": "x"` and `"reference_id": "x"`. */
+const UNIQUE_REFERENCE = /("(?:\w+_)?reference_id"\s*:\s*"[^"]*)"/g;
+
+/** Requests sent by hammerCredentials in this process: a credential's references never repeat across runs. */
+let requestNumber = 0;
+
 export async function hammerCredentials(
   url: string,
   request: SpecRequest,
   { connections, seconds, credentialHeader, pid }: { connections: number; seconds: number; credentialHeader: string; pid?: number },
 ): Promise<LoadResult & { cpuPerRequest?: number }> {
-  let counter = 0;
   const before = pid === undefined ? 0 : cpuMs(pid);
   const bearer = credentialHeader.toLowerCase() === "authorization";
   const result = await autocannon({
@@ -388,8 +393,13 @@ export async function hammerCredentials(
         headers: request.headers,
         body: request.body,
         setupRequest: (req: autocannon.Request) => {
-          const credential = `bench-${counter++ % CREDENTIAL_POOL}`;
-          return { ...req, headers: { ...req.headers, [credentialHeader]: bearer ? `Bearer ${credential}` : credential } };
+          const n = requestNumber++;
+          const credential = `bench-${n % CREDENTIAL_POOL}`;
+          const headers = { ...req.headers, [credentialHeader]: bearer ? `Bearer ${credential}` : credential };
+          // A reference the provider keeps unique per merchant (disbursement's reference_id) is made
+          // distinct per request, on both sides alike: a repeated one is refused (400) as the provider does.
+          const body = typeof req.body === "string" ? req.body.replace(UNIQUE_REFERENCE, `$1-${n}"`) : req.body;
+          return { ...req, headers, body };
         },
       },
     ],
