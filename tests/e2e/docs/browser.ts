@@ -1,16 +1,18 @@
 /**
- * Debian's Chromium driven by playwright-core, for the docs site's browser tests: launched with the
- * flags DESIGN.md gives and a fresh user-data-dir, and a recorder of every request, console error and
- * page error of a page. A missing Chromium is a failure that says how to install it, never a skip.
+ * Debian's Chromium driven by playwright-core, for the docs site's browser tests: launched once per
+ * run with the flags DESIGN.md gives (tests/setup/browser.ts) and connected to from each worker; a
+ * page in a fresh context with a recorder of every request, console error and page error; waits
+ * that the page itself ends (a MutationObserver), not polls. A missing Chromium is a failure that
+ * says how to install it, never a skip.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { repoRoot } from "../../../src/registry.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../../scripts/lib/chromium.js";
 
 export { CHROMIUM, CHROMIUM_FLAGS };
+export type { Browser };
 
 /** Screenshots land here (git-ignored). */
 export const SCREENSHOTS = join(repoRoot, "test-output", "docs");
@@ -25,30 +27,18 @@ export function requireChromium(path = CHROMIUM): void {
   }
 }
 
-export interface Browser {
-  context: BrowserContext;
-  close(): Promise<void>;
+/** The shared Chromium (tests/setup/browser.ts launches it once per run), connected to from this worker. */
+export function connectChromium(wsEndpoint: string): Promise<Browser> {
+  return chromium.connect(wsEndpoint);
 }
 
-export async function launchChromium(): Promise<Browser> {
-  requireChromium();
-  const userDataDir = mkdtempSync(join(tmpdir(), "docs-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1280, height: 900 },
-  });
+/** A fresh context (nothing a previous page stored) and its page; closing the record closes both. */
+async function freshPage(browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
   context.setDefaultTimeout(120_000);
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return { page: await context.newPage(), close: () => context.close() };
 }
 
 export interface PageRecord {
@@ -59,11 +49,13 @@ export interface PageRecord {
   foreign(): string[];
   /** console.error messages, failed loads and uncaught exceptions. */
   errors: string[];
+  /** Closes the page and its context. */
+  close(): Promise<void>;
 }
 
 /** Opens a page that records what it requests and every error it reports. */
 export async function recordedPage(browser: Browser, origin: string): Promise<PageRecord> {
-  const page = await browser.context.newPage();
+  const { page, close } = await freshPage(browser);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
@@ -83,5 +75,65 @@ export async function recordedPage(browser: Browser, origin: string): Promise<Pa
       return false;
     }
   };
-  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)) };
+  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), close };
+}
+
+/**
+ * Sets the page's hash to `hash` (a reference page's route: Scalar renders what it names), then
+ * resolves with the text of every element of `ids` once all are in the document. Watched in the page
+ * by a MutationObserver, so it ends on the DOM change that completes it; rejects naming the missing
+ * elements after `timeoutMs`.
+ */
+export function renderedTexts(page: Page, ids: string[], hash?: string, timeoutMs = 120_000): Promise<string[]> {
+  return page.evaluate(
+    ({ ids, hash, timeoutMs }) =>
+      new Promise<string[]>((resolve, reject) => {
+        const check = () => {
+          const found = ids.map((id) => document.getElementById(id));
+          if (!found.every(Boolean)) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(found.map((element) => element!.textContent ?? ""));
+        };
+        const observer = new MutationObserver(check);
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`not rendered after ${timeoutMs} ms: ${ids.filter((id) => !document.getElementById(id)).join(", ")}`));
+        }, timeoutMs);
+        observer.observe(document, { childList: true, subtree: true });
+        if (hash !== undefined) window.location.hash = hash;
+        check();
+      }),
+    { ids, hash, timeoutMs },
+  );
+}
+
+/**
+ * The text of the element `selector` names (looked up again on every change: the element may be
+ * rendered anew) once it matches `pattern`: checked in the page after each batch of DOM changes
+ * (a MutationObserver), not polled; fails after `timeoutMs` with what it shows then.
+ */
+export function textMatching(page: Page, selector: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  return page.evaluate(
+    ({ selector, source, flags, timeoutMs }) =>
+      new Promise<string>((resolve, reject) => {
+        const re = new RegExp(source, flags);
+        const text = () => document.querySelector(selector)?.textContent ?? "";
+        const check = () => {
+          const shown = text();
+          if (!re.test(shown)) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(shown);
+        };
+        const observer = new MutationObserver(check);
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`${selector} never showed ${re}; it shows: ${text().slice(-1500)}`));
+        }, timeoutMs);
+        observer.observe(document, { childList: true, subtree: true, characterData: true });
+        check();
+      }),
+    { selector, source: pattern.source, flags: pattern.flags, timeoutMs },
+  );
 }
