@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { repoRoot } from "../../../src/registry.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../../scripts/lib/chromium.js";
 
@@ -49,6 +49,12 @@ export interface PageRecord {
   foreign(): string[];
   /** console.error messages, failed loads and uncaught exceptions. */
   errors: string[];
+  /**
+   * Resolves once every request the page has started has ended (answered or failed), on the
+   * request events themselves: Playwright's `networkidle` never fires on Scalar's pages without a
+   * route, and fired late or never on a busy machine with one.
+   */
+  settled(timeoutMs?: number): Promise<void>;
   /** Closes the page and its context. */
   close(): Promise<void>;
 }
@@ -58,7 +64,18 @@ export async function recordedPage(browser: Browser, origin: string): Promise<Pa
   const { page, close } = await freshPage(browser);
   const requests: string[] = [];
   const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
+  const inflight = new Set<Request>();
+  let onEnd = () => {};
+  const ended = (request: Request) => {
+    inflight.delete(request);
+    if (inflight.size === 0) onEnd();
+  };
+  page.on("request", (request) => {
+    requests.push(request.url());
+    inflight.add(request);
+  });
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location().url})`);
   });
@@ -75,18 +92,37 @@ export async function recordedPage(browser: Browser, origin: string): Promise<Pa
       return false;
     }
   };
-  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), close };
+  const settled = (timeoutMs = 60_000) =>
+    inflight.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`requests still pending after ${timeoutMs} ms: ${[...inflight].map((r) => r.url()).join(", ")}`)),
+            timeoutMs,
+          );
+          onEnd = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), settled, close };
 }
 
 /**
- * Sets the page's hash to `hash` (a reference page's route: Scalar renders what it names), then
- * resolves with the text of every element of `ids` once all are in the document. Watched in the page
+ * Sets the page's hash to `hash` (a reference page's route: Scalar renders what it names; with
+ * `ifMissing`, only when some element of `ids` is not in the document yet), then resolves with the
+ * text of every element of `ids` once all are in the document. Watched in the page
  * by a MutationObserver, so it ends on the DOM change that completes it; rejects naming the missing
  * elements after `timeoutMs`.
  */
-export function renderedTexts(page: Page, ids: string[], hash?: string, timeoutMs = 120_000): Promise<string[]> {
+export function renderedTexts(
+  page: Page,
+  ids: string[],
+  hash?: string,
+  { ifMissing = false, timeoutMs = 120_000 } = {},
+): Promise<string[]> {
   return page.evaluate(
-    ({ ids, hash, timeoutMs }) =>
+    ({ ids, hash, ifMissing, timeoutMs }) =>
       new Promise<string[]>((resolve, reject) => {
         const check = () => {
           const found = ids.map((id) => document.getElementById(id));
@@ -101,10 +137,10 @@ export function renderedTexts(page: Page, ids: string[], hash?: string, timeoutM
           reject(new Error(`not rendered after ${timeoutMs} ms: ${ids.filter((id) => !document.getElementById(id)).join(", ")}`));
         }, timeoutMs);
         observer.observe(document, { childList: true, subtree: true });
-        if (hash !== undefined) window.location.hash = hash;
+        if (hash !== undefined && !(ifMissing && ids.every((id) => document.getElementById(id)))) window.location.hash = hash;
         check();
       }),
-    { ids, hash, timeoutMs },
+    { ids, hash, ifMissing, timeoutMs },
   );
 }
 

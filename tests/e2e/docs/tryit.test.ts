@@ -113,7 +113,7 @@ async function onPage<T>(path: string, sandbox: MockServer, work: (record: PageR
     await record.page.goto(new URL(`${path}?port=${sandbox.port}`, site.server.url).href);
     await record.page.locator("[id^='api-1/tag/']").first().waitFor({ state: "attached" });
     const result = await work(record);
-    await record.page.waitForLoadState("networkidle");
+    await record.settled();
     expect(record.foreign(), `${path}: requests to hosts other than the site and the sandbox`).toEqual(
       record.foreign().filter((url) => url.startsWith(sandbox.url)),
     );
