@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page, type Request } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 import { repoRoot } from "../../../src/registry.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../../scripts/lib/chromium.js";
 
@@ -32,13 +32,25 @@ export function connectChromium(wsEndpoint: string): Promise<Browser> {
   return chromium.connect(wsEndpoint);
 }
 
-/** A fresh context (nothing a previous page stored) and its page; closing the record closes both. */
-async function freshPage(browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
-  context.setDefaultTimeout(120_000);
+/**
+ * One context per connection, as a reader's one browser profile: its HTTP cache, and V8's cache of
+ * the compiled Scalar bundle with it, serve every page after the first (a context per page compiled
+ * the 3.5 MB bundle anew each time, which cost more CPU than the pages' own rendering saved).
+ */
+const contexts = new WeakMap<Browser, Promise<BrowserContext>>();
+
+async function newPage(browser: Browser): Promise<Page> {
+  let context = contexts.get(browser);
+  if (!context) {
+    context = browser.newContext({ viewport: { width: 1280, height: 900 } }).then((c) => {
+      // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
+      c.setDefaultTimeout(120_000);
+      return c;
+    });
+    contexts.set(browser, context);
+  }
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return { page: await context.newPage(), close: () => context.close() };
+  return (await context).newPage();
 }
 
 export interface PageRecord {
@@ -55,13 +67,14 @@ export interface PageRecord {
    * route, and fired late or never on a busy machine with one.
    */
   settled(timeoutMs?: number): Promise<void>;
-  /** Closes the page and its context. */
+  /** Closes the page. */
   close(): Promise<void>;
 }
 
 /** Opens a page that records what it requests and every error it reports. */
 export async function recordedPage(browser: Browser, origin: string): Promise<PageRecord> {
-  const { page, close } = await freshPage(browser);
+  const page = await newPage(browser);
+  const close = () => page.close();
   const requests: string[] = [];
   const errors: string[] = [];
   const inflight = new Set<Request>();
@@ -146,8 +159,8 @@ export function renderedTexts(
 
 /**
  * The text of the element `selector` names (looked up again on every change: the element may be
- * rendered anew) once it matches `pattern`: checked in the page after each batch of DOM changes
- * (a MutationObserver), not polled; fails after `timeoutMs` with what it shows then.
+ * rendered anew) once it matches `pattern`: checked in the page after DOM changes (a
+ * MutationObserver), not polled; fails after `timeoutMs` with what it shows then.
  */
 export function textMatching(page: Page, selector: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
   return page.evaluate(
@@ -162,7 +175,16 @@ export function textMatching(page: Page, selector: string, pattern: RegExp, time
           clearTimeout(timer);
           resolve(shown);
         };
-        const observer = new MutationObserver(check);
+        // A burst of changes (the console renders an answer as thousands of nodes) is read once, 50 ms after it starts.
+        let scheduled = false;
+        const observer = new MutationObserver(() => {
+          if (scheduled) return;
+          scheduled = true;
+          setTimeout(() => {
+            scheduled = false;
+            check();
+          }, 50);
+        });
         const timer = setTimeout(() => {
           observer.disconnect();
           reject(new Error(`${selector} never showed ${re}; it shows: ${text().slice(-1500)}`));

@@ -2,8 +2,8 @@
  * What the docs browser tests share: the site built once per run and the one Chromium of the run,
  * both made by the `docs` project's global setup (tests/setup/browser.ts) and handed over by
  * vitest's `inject`. A worker connects to the browser once for the files it runs (`useDocsSite()` in
- * a file's beforeAll, `release()` in its afterAll; the last release disconnects) and every page gets
- * a context of its own.
+ * a file's beforeAll, `release()` in its afterAll; the last release disconnects), its pages in one
+ * context.
  *
  * Every page is opened with a route that aborts any request to another origin than the site's
  * and the loopback servers a test names, so nothing leaves the machine, and records it, so a test
