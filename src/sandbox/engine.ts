@@ -208,8 +208,13 @@ export class SandboxEngine {
       retry: options.retry,
       fetch: options.fetch,
       targets: shared.targets,
+      queue: shared.queue,
     });
-    this.store = new SandboxStore({ budget: shared.budget, onDrop: (state) => this.deliverer.cancel(state) });
+    this.store = new SandboxStore({
+      budget: shared.budget,
+      evictIdleSeconds: shared.evictIdleSeconds,
+      onDrop: (state) => this.deliverer.cancel(state),
+    });
   }
 
   close(): void {
