@@ -1206,6 +1206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Record"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             507: components["responses"]["SandboxFull"];
@@ -1349,9 +1350,11 @@ export interface operations {
                     "application/json": components["schemas"]["Resend"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listCallbacks: {
@@ -1436,6 +1439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResetResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             507: components["responses"]["SandboxFull"];
