@@ -11,9 +11,11 @@
  *   after IDLE_MS without work and when the server closes; it does not keep the process alive.
  * - The operation a request is judged against is sent to the worker once (a structured copy); the
  *   worker keeps its compiled validators as the mock does.
- * - The parsed body comes back only when the answer needs it (an `answer` hook, callbacks) and the
- *   request is valid; an invalid one comes back as its findings, which are bounded (validation of a
- *   large body stops at its first violation).
+ * - The parsed body comes back only when the answer needs it (an `answer` hook, callbacks), the
+ *   request is valid and its JSON size is within the bound the judgement is given (`maxBodyBytes`:
+ *   the sandbox's, which keeps no larger body); a larger one comes back as its size (`withheld`), an
+ *   invalid one as its findings, which are bounded (validation of a large body stops at its first
+ *   violation). What crosses back to the answering thread is so bounded.
  * - Bounds: the worker's heap (WORKER_HEAP_MB) and the time of one judgement (JUDGE_MS): past it,
  *   the worker is ended and the request fails (a 500 problem that says so); the next large request
  *   starts a new worker.
@@ -41,8 +43,10 @@ export type Judgement =
       invalidJson: false;
       /** validate.ts's inputFindings for the operation (undefined: none, or no operation). */
       findings: Diagnostic[] | undefined;
-      /** The parsed body, when asked for and the request is valid. */
+      /** The parsed body, when asked for, the request is valid and its JSON size is within `maxBodyBytes`. */
       body?: unknown;
+      /** The JSON size of a valid body asked for but over `maxBodyBytes`: it stays in the worker. */
+      withheld?: number;
     };
 
 /** A request to judge: the element without its body, the operation (if Prism routes it to one) and the body's bytes. */
@@ -53,6 +57,8 @@ export interface JudgeRequest {
   element: Omit<Element, "body">;
   bytes: Uint8Array;
   wantBody: boolean;
+  /** The largest JSON size of a body handed back (default: any). */
+  maxBodyBytes?: number;
 }
 
 export type JudgeReply = { id: number; judgement: Judgement } | { id: number; failure: string };
@@ -96,8 +102,17 @@ export class Judge {
     return this.#worker !== undefined;
   }
 
-  /** Judges a large body: its decoding, and its findings against `operation` when Prism routes the request to one. */
-  judge(operation: Operation | undefined, element: Omit<Element, "body">, bytes: Buffer, wantBody: boolean): Promise<Judgement> {
+  /**
+   * Judges a large body: its decoding, and its findings against `operation` when Prism routes the
+   * request to one; with `wantBody`, a valid body comes back when its JSON size is at most `maxBodyBytes`.
+   */
+  judge(
+    operation: Operation | undefined,
+    element: Omit<Element, "body">,
+    bytes: Buffer,
+    wantBody: boolean,
+    maxBodyBytes = Number.POSITIVE_INFINITY,
+  ): Promise<Judgement> {
     const worker = this.#ensure();
     const id = this.#nextId++;
     let op: JudgeRequest["operation"];
@@ -112,7 +127,7 @@ export class Judge {
     // The bytes are moved to the worker when they own their memory, else copied (a slice of a shared pool must not move).
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const payload = own ? bytes : Uint8Array.prototype.slice.call(bytes);
-    const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody };
+    const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody, maxBodyBytes };
     return new Promise<Judgement>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#fail(new Error(`judging a request body took more than ${this.#timeoutMs} ms; the worker was stopped`));

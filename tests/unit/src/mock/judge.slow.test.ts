@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Judge } from "../../../../src/mock/judge.js";
+import { Judge, WithheldBody } from "../../../../src/mock/judge.js";
 import { createPrismServer, type JudgedRequest, loadOperations, type Operation, type PrismServer } from "../../../../src/mock/server.js";
 import { BODY_BYTES, type Element, inputFindings, LARGE_BODY_BYTES } from "../../../../src/mock/validate.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -70,6 +70,25 @@ describe("Judge", () => {
       }
     }
     expect(judge.count).toBe(4);
+  });
+
+  it("hands back a valid body only within maxBodyBytes (its JSON size): a larger one stays in the worker and only its size crosses", async () => {
+    const op = await batchOperation();
+    const judge = newJudge();
+    const text = batch(0);
+    const size = Buffer.byteLength(JSON.stringify(JSON.parse(text)));
+    const judged = (body: string, max: number) => judge.judge(op, element(JSON_TYPE, body.length), Buffer.from(body), true, max);
+    expect(await judged(text, size - 1)).toEqual({ invalidJson: false, findings: undefined, withheld: size });
+    expect(await judged(text, size)).toEqual({ invalidJson: false, findings: undefined, body: JSON.parse(text) });
+    // Its size is that of its JSON form, not of the bytes sent: spaces between members do not count.
+    const spaced = JSON.stringify(JSON.parse(text), null, 8);
+    expect(spaced.length).toBeGreaterThan(size);
+    expect(await judged(spaced, size)).toEqual({ invalidJson: false, findings: undefined, body: JSON.parse(text) });
+    // An invalid body comes back as its findings whatever the bound.
+    const invalid = await judged(batch(1), 1);
+    expect(invalid).not.toHaveProperty("body");
+    expect(invalid).not.toHaveProperty("withheld");
+    expect(invalid).toMatchObject({ invalidJson: false, findings: [expect.objectContaining({ code: "type" }), expect.anything()] });
   });
 
   it("says invalid JSON is invalid, decodes a non-JSON body as text, and judges without an operation", async () => {
@@ -229,5 +248,28 @@ describe("a mock server and a large body", () => {
     expect(broken.status).toBe(400);
     expect(JSON.parse(broken.body)).toEqual({ error: { code: "invalid_json", message: "Invalid JSON" } });
     expect(server.stats().judged).toBe(2);
+  });
+
+  it("hands the answer hook a WithheldBody in place of a valid body over its maxBodyBytes, never the body itself", async () => {
+    const seen: JudgedRequest[] = [];
+    const text = batch(0);
+    const size = Buffer.byteLength(JSON.stringify(JSON.parse(text)));
+    const { url } = await start(QUIRKS, {
+      maxBodyBytes: LARGE_BODY_BYTES,
+      answer: (request: JudgedRequest) => {
+        seen.push(request);
+        return request.body instanceof WithheldBody ? { status: 507, body: { withheld: request.body.bytes } } : undefined;
+      },
+    });
+    const parse = vi.spyOn(JSON, "parse");
+    const answer = await post(url, "/v1/batch", text);
+    expect(answer.status).toBe(507);
+    expect(JSON.parse(answer.body)).toEqual({ withheld: size });
+    expect(seen.map((request) => request.body)).toEqual([new WithheldBody(size)]);
+    // The answering thread parsed no large body (the answer's own parse above is the test's).
+    expect(parse.mock.calls.filter(([t]) => String(t).length >= LARGE_BODY_BYTES)).toEqual([]);
+    // Bad requests are judged as before: the findings, never the body.
+    expect((await post(url, "/v1/batch", batch(2))).status).toBe(422);
+    expect(seen).toHaveLength(1);
   });
 });
