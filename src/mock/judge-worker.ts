@@ -42,3 +42,5 @@ parentPort!.on("message", (request: JudgeRequest) => {
   }
   parentPort!.postMessage(reply);
 });
+// Modules loaded and the listener set: from now on each judgement's time limit runs (judge-thread.ts).
+parentPort!.postMessage({ ready: true } satisfies JudgeReply);
