@@ -6,7 +6,7 @@
  *   under a lock folder, so two runs at once in one worktree never build into the same folder, and
  *   served by the site's own static server.
  * - Debian's Chromium is launched once as a Playwright browser server; the test files connect to
- *   its WebSocket endpoint (tests/e2e/docs/setup.ts) and open a fresh context per page.
+ *   its WebSocket endpoint (tests/e2e/docs/setup.ts), one context per worker.
  * - Both are closed at teardown.
  *
  * What the files get, by vitest's `inject("docsSite")`: the endpoint, the site's folder and URL, or
