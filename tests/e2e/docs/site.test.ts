@@ -276,13 +276,14 @@ async function rendersOnce({ path, record, status, loaded }: OpenPage, screensho
 }
 
 /**
- * Runs `work` in the open page's console, then asserts that its steps requested nothing but the
- * site and the sandbox and reported no error but a 401.
+ * Runs `work` in the open page's console, closes the console, then asserts that these steps
+ * requested nothing but the site and the sandbox and reported no error but a 401.
  */
 async function inConsole<T>({ path, record, sandbox }: OpenPage, work: (record: PageRecord) => Promise<T>): Promise<T> {
   await referenceReady(record);
   const from = record.mark();
   const result = await work(record);
+  await record.page.keyboard.press("Escape"); // the console closed: the page as the next test expects it, whichever runs next
   await record.settled();
   const own = record.between(from);
   expect(own.foreign, `${path}: requests to hosts other than the site and the sandbox`).toEqual(
