@@ -1,7 +1,7 @@
 /**
  * The shared runtime behind every generated `create<Service>Client`: it picks the base URL (given,
- * or built from the spec's server template for an environment), sets the credential header by
- * middleware and records each response's operation for `unwrap`/ApiError. The generated client.ts
+ * or built from the spec's server template for an environment), sets the credential header (a
+ * fixed one as its requests are built, a function's by middleware) and records each response's operation for `unwrap`/ApiError. The generated client.ts
  * files only pass their data (servers, auth) and their `paths` type to `createApiClient`.
  *
  * Every call resolves, also when there is no usable HTTP answer: a connection that fails or is
