@@ -61,6 +61,20 @@ const problem = (findings: Array<{ location: string[]; code: string; message: st
     validation: findings.map((f) => ({ location: f.location, severity: "Error", code: f.code, message: f.message })),
   });
 
+/** The headers sent: the CORS ones (Allow-Headers `allow`), the answer's Content-Type, the body's length. */
+const sentHeaders = (allow: string, body: string) => [
+  "Access-Control-Allow-Origin",
+  "*",
+  "Access-Control-Allow-Headers",
+  allow,
+  "Access-Control-Expose-Headers",
+  "*",
+  "content-type",
+  "application/problem+json",
+  "Content-Length",
+  Buffer.byteLength(body),
+];
+
 describe("writeProblemAnswer", () => {
   it("one finding: CORS, the answer's headers, Content-Length, Prism's 422 body listing it; the same bytes again", () => {
     const expectedBody = problem([{ location: ["body"], code: "required", message: "must have required property 'amount'" }]);
@@ -69,18 +83,7 @@ describe("writeProblemAnswer", () => {
       writeProblemAnswer(request(), response, answer, [missing]);
       expect(sent).toEqual({
         status: 422,
-        headers: [
-          "Access-Control-Allow-Origin",
-          "*",
-          "Access-Control-Allow-Headers",
-          "*",
-          "Access-Control-Expose-Headers",
-          "*",
-          "content-type",
-          "application/problem+json",
-          "Content-Length",
-          Buffer.byteLength(expectedBody),
-        ],
+        headers: sentHeaders("*", expectedBody),
         body: expectedBody,
       });
     }
@@ -94,18 +97,7 @@ describe("writeProblemAnswer", () => {
       { location: ["body", "currency"], code: "enum", message: "must be equal to one of the allowed values" },
     ]);
     expect(sent.body).toBe(expectedBody);
-    expect(sent.headers).toEqual([
-      "Access-Control-Allow-Origin",
-      "*",
-      "Access-Control-Allow-Headers",
-      "x-a",
-      "Access-Control-Expose-Headers",
-      "*",
-      "content-type",
-      "application/problem+json",
-      "Content-Length",
-      Buffer.byteLength(expectedBody),
-    ]);
+    expect(sent.headers).toEqual(sentHeaders("x-a", expectedBody));
   });
 
   it("a problem that does not list findings: its own body, whatever the findings", () => {
