@@ -7,7 +7,7 @@
  * The three make the same request (method, URL, headers, JSON body serialised on each call) and
  * parse the JSON answer: raw fetch as a caller would write it; openapi-fetch's `createClient` with
  * the credential in its `headers` option (its cheapest form); the generated client with its
- * defaults (credential middleware, retry policy, 60 s time limit, redirect rule, body bound). Each
+ * defaults (credential header, retry policy, 60 s time limit, redirect rule, body bound). Each
  * round runs them for the same time, in a rotating order, 10 concurrent loops each, plain
  * openapi-fetch twice (two clients alike: their ratio is the measure's own noise); the measure is
  * this process's CPU time per call (user + system), steadier than requests per second on a busy
@@ -256,7 +256,7 @@ export function clientSection(cells: ClientCell[], { seconds, rounds = CLIENT_RO
   return [
     "## 3. Client cost",
     "",
-    "The generated client (`create<Service>V<release>Client` with its defaults: credential middleware, retry policy,",
+    "The generated client (`create<Service>V<release>Client` with its defaults: credential header, retry policy,",
     "60 s time limit, redirect rule, response body bound) against plain openapi-fetch (`createClient`, the credential",
     "in its `headers` option) and raw `fetch` (same method, URL, headers, body serialised on each call), all three",
     "parsing the JSON answer, 10 concurrent loops in the benchmark's process, on the same bare server in its own",

@@ -444,7 +444,7 @@ Object.setPrototypeOf(DeferredRequest.prototype, Request.prototype);
 
 /**
  * The DeferredRequest class of a client with a fixed credential: every request it builds carries the
- * credential header, set over whatever headers the call gave, as the credential middleware set it
+ * credential header, set over whatever headers the call gave, as a credential middleware would set it
  * before the caller's own middleware; a call pays no middleware for it (openapi-fetch's middleware
  * loop, an id and an await per call).
  */
