@@ -52,6 +52,10 @@ const ROUNDS = 3;
 const CONNECTIONS = 10;
 /** Distinct requests per operation and kind in the throughput measurements. */
 const POOL = 200;
+/** Distinct invalid requests: the mock's CPU efficiency within this many points of what judging alone leaves... */
+const INVALID_GAP_POINTS = 5;
+/** ...and at least this where judging leaves room for it. */
+const INVALID_FLOOR = 0.6;
 /** Start-up of every mock, one process from source: the target. */
 const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
@@ -107,6 +111,8 @@ async function throughput(): Promise<void> {
     gain: [] as number[],
     bound: [] as number[],
   };
+  /** Distinct invalid cells: the mock's CPU efficiency of the ceiling's beside what judging alone leaves (findings goal). */
+  const invalidCells: Array<{ cell: string; efficiency: number; bound: number }> = [];
   const load = { connections: CONNECTIONS, seconds: Math.max(1, options.duration / ROUNDS) };
   try {
     for (const api of apis) {
@@ -169,6 +175,9 @@ async function throughput(): Promise<void> {
           const judging = c.distinct ? await judgingCost(api, c.requests) : undefined;
           const bound = judging === undefined ? undefined : cpu(runs.ceiling) / (cpu(runs.ceiling) + judging);
           if (bound !== undefined) distinct.bound.push(bound);
+          if (c.name === "distinct invalid" && bound !== undefined) {
+            invalidCells.push({ cell: `${alias} ${identical.method} ${op.operationId}`, efficiency: cpuRatio, bound });
+          }
           if (c.distinct) {
             distinct.rps.push(share);
             distinct.cpu.push(cpuRatio);
@@ -242,6 +251,19 @@ async function throughput(): Promise<void> {
         `(target at most 2x: ${worstP99 <= 2 ? "met" : "**not met**"}); the judging alone bounds the CPU-time ratio at ` +
         `${pct(Math.min(...distinct.bound))} to ${pct(Math.max(...distinct.bound))}; with an answer hook at least ${pct(Math.min(...distinct.hooked))} of the ceiling; ` +
         `${x(Math.min(...distinct.gain))} to ${x(Math.max(...distinct.gain))} the requests per second of Prism's own server.`,
+      "",
+      "Distinct invalid requests, the mock's CPU efficiency (the ceiling's CPU per request over the mock's) beside what",
+      `judging alone leaves reachable; goal: within ${INVALID_GAP_POINTS} points of it, and at least ${pct(INVALID_FLOOR)} where it allows that:`,
+      "",
+      table(
+        ["API operation", "mock of ceiling (CPU)", "judging alone leaves", "gap, points", "goal: at least", ""],
+        invalidCells.map(({ cell, efficiency, bound }) => {
+          // Within the gap of the bound, and the floor where the bound reaches it.
+          const target = Math.max(bound - INVALID_GAP_POINTS / 100, Math.min(INVALID_FLOOR, bound));
+          const gap = ((bound - efficiency) * 100).toFixed(1);
+          return [cell, pct(efficiency), pct(bound), gap, pct(target), efficiency >= target ? "met" : "**not met**"];
+        }),
+      ),
     ].join("\n"),
   );
 }

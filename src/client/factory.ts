@@ -1,7 +1,7 @@
 /**
  * The shared runtime behind every generated `create<Service>Client`: it picks the base URL (given,
- * or built from the spec's server template for an environment), sets the credential header by
- * middleware and records each response's operation for `unwrap`/ApiError. The generated client.ts
+ * or built from the spec's server template for an environment), sets the credential header (a
+ * fixed one as its requests are built, a function's by middleware) and records each response's operation for `unwrap`/ApiError. The generated client.ts
  * files only pass their data (servers, auth) and their `paths` type to `createApiClient`.
  *
  * Every call resolves, also when there is no usable HTTP answer: a connection that fails or is
@@ -296,8 +296,9 @@ function baseUrlFrom(definition: ApiDefinition, options: Record<string, unknown>
 }
 
 /**
- * Creates an openapi-fetch client for one API. The credential stays in this closure: it is not
- * passed to openapi-fetch's options, not stored on the client, and not put into any message.
+ * Creates an openapi-fetch client for one API. The credential stays in this closure (a fixed one in
+ * the class its requests are built with, a function in its middleware): it is not given to
+ * openapi-fetch as a header, not stored on the client, and not put into any message.
  */
 export function createApiClient<Paths extends {}>(definition: ApiDefinition, options: object): ApiClient<Paths> {
   if (typeof options !== "object" || options === null) fail(definition, "expected an options object");
@@ -314,16 +315,10 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
     deduplicated: new Set(definition.deduplicated ?? []),
     timeoutMs: timeoutOption(definition.name, opts.timeoutMs, DEFAULT_TIMEOUT_MS),
   };
-  const client = createClient<Paths>({
-    baseUrl,
-    fetch: opts.fetch as CommonOptions["fetch"],
-    headers: opts.headers as HeadersOptions | undefined,
-    Request: DeferredRequest as unknown as typeof Request,
-    // openapi-fetch's default serializer, made once instead of on every call (a call's own `querySerializer` still applies).
-    querySerializer: createQuerySerializer(),
-  });
-
   const { auth } = definition;
+  // A fixed credential is set by the requests this client builds (see DeferredRequest), not by a middleware.
+  let fixed: { header: string; value: string } | undefined;
+  let credentialFunction: (() => unknown) | undefined;
   if (auth.kind !== "none") {
     const { option, header } = auth;
     const credential = opts[option];
@@ -334,24 +329,30 @@ export function createApiClient<Paths extends {}>(definition: ApiDefinition, opt
       );
     }
     const prefix = auth.kind === "bearer" ? "Bearer " : "";
-    if (typeof credential === "function") {
-      client.use({
-        async onRequest({ request }) {
-          const checked = checkCredential(definition, option, await (credential as () => unknown)(), "returned");
-          request.headers.set(header, prefix + checked);
-          return request;
-        },
-      });
-    } else {
-      // A fixed credential is checked once, here; setting it needs no await.
-      const value = prefix + checkCredential(definition, option, credential, "is");
-      client.use({
-        onRequest({ request }) {
-          request.headers.set(header, value);
-          return request;
-        },
-      });
-    }
+    if (typeof credential === "function") credentialFunction = credential as () => unknown;
+    // A fixed credential is checked once, here; setting it needs no await, and so no middleware.
+    else fixed = { header, value: prefix + checkCredential(definition, option, credential, "is") };
+  }
+  const client = createClient<Paths>({
+    baseUrl,
+    fetch: opts.fetch as CommonOptions["fetch"],
+    headers: opts.headers as HeadersOptions | undefined,
+    Request: (fixed ? deferredWith(fixed.header, fixed.value) : DeferredRequest) as unknown as typeof Request,
+    // openapi-fetch's default serializer, made once instead of on every call (a call's own `querySerializer` still applies).
+    querySerializer: createQuerySerializer(),
+  });
+  if (credentialFunction && auth.kind !== "none") {
+    const { option, header } = auth;
+    const prefix = auth.kind === "bearer" ? "Bearer " : "";
+    const get = credentialFunction;
+    // A credential function is called (and awaited) for every request, before the caller's own middleware.
+    client.use({
+      async onRequest({ request }) {
+        const checked = checkCredential(definition, option, await get(), "returned");
+        request.headers.set(header, prefix + checked);
+        return request;
+      },
+    });
   }
 
   const methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
@@ -440,6 +441,21 @@ class DeferredRequest {
   }
 }
 Object.setPrototypeOf(DeferredRequest.prototype, Request.prototype);
+
+/**
+ * The DeferredRequest class of a client with a fixed credential: every request it builds carries the
+ * credential header, set over whatever headers the call gave, as a credential middleware would set it
+ * before the caller's own middleware; a call pays no middleware for it (openapi-fetch's middleware
+ * loop, an id and an await per call).
+ */
+function deferredWith(header: string, value: string): typeof DeferredRequest {
+  return class extends DeferredRequest {
+    constructor(url: string, init: RequestInit = {}) {
+      super(url, init);
+      this.headers.set(header, value);
+    }
+  };
+}
 for (const key of Object.getOwnPropertyNames(Request.prototype)) {
   if (key === "constructor" || Object.hasOwn(DeferredRequest.prototype, key) || ["url", "method", "headers"].includes(key)) continue;
   const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;

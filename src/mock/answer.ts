@@ -22,7 +22,7 @@ import {
   corsPairs,
   emit,
   type Keep,
-  listedProblemBody,
+  listedProblemBytes,
   problemBody,
   setPair,
   violationsHeader,
@@ -30,6 +30,7 @@ import {
   write,
   writeAnswer,
   writeProblem,
+  writeProblemAnswer,
 } from "./write.js";
 
 /** A request the fast path classified: its operation, kind and findings. */
@@ -181,10 +182,13 @@ export function sendAnswer(
 ): Promise<void> | undefined {
   const { request, response } = exchange;
   if (answer.problem) {
+    if (!keep) {
+      writeProblemAnswer(request, response, answer, findings);
+      return;
+    }
     const pairs = corsPairs(request);
     for (const [name, value] of answer.headers) setPair(pairs, name, value);
-    const body = answer.listsFindings ? Buffer.from(listedProblemBody(findings)) : answer.body;
-    emit(response, answer.status, pairs, body, keep);
+    emit(response, answer.status, pairs, answer.listsFindings ? listedProblemBytes(findings) : answer.body, keep);
     return;
   }
   if (context.hooks.answer && answer.status >= 200 && answer.status < 300) {

@@ -268,6 +268,62 @@ export function writeAnswer(request: IncomingMessage, response: ServerResponse, 
   response.end(answer.body);
 }
 
+/** The bodies of Prism's 422 problem listing one finding, kept per finding (validate.ts keeps an operation's findings). */
+const listedOne = new WeakMap<Diagnostic, Buffer>();
+
+/** listedProblemBody's bytes; for a single finding, made once for as long as the finding lives. */
+export function listedProblemBytes(findings: Diagnostic[]): Buffer {
+  if (findings.length !== 1) return Buffer.from(listedProblemBody(findings));
+  const [finding] = findings;
+  let bytes = listedOne.get(finding);
+  if (bytes === undefined) {
+    bytes = Buffer.from(listedProblemBody(findings));
+    listedOne.set(finding, bytes);
+  }
+  return bytes;
+}
+
+/** The default CORS headers and a problem answer's own (Content-Type default, no Content-Length), kept per answer; null where `emit` would interleave them. */
+const problemHeads = new WeakMap<Answer, ReadonlyArray<string | number> | null>();
+
+function problemHead(answer: Answer): ReadonlyArray<string | number> | null {
+  let head = problemHeads.get(answer);
+  if (head === undefined) {
+    const reserved = new Set([...DEFAULT_CORS.filter((_, i) => i % 2 === 0).map((name) => String(name).toLowerCase()), "content-length"]);
+    if (answer.headers.some(([name]) => reserved.has(name.toLowerCase()))) head = null;
+    else {
+      const pairs: Pairs = [];
+      for (const [name, value] of answer.headers) setPair(pairs, name, value);
+      if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
+      head = [...DEFAULT_CORS, ...pairs.flat()];
+    }
+    problemHeads.set(answer, head);
+  }
+  return head;
+}
+
+/**
+ * A kept problem answer (Prism's 4xx problem+json) to a request with `findings`: the same bytes as
+ * `emit` of the CORS headers, the answer's headers and its body (the findings listed where Prism's
+ * problem lists them), with the headers put in order once per answer and a one-finding list
+ * rendered once per finding.
+ */
+export function writeProblemAnswer(request: IncomingMessage, response: ServerResponse, answer: Answer, findings: Diagnostic[]): void {
+  const body = answer.listsFindings ? listedProblemBytes(findings) : answer.body;
+  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
+  const head = body !== undefined && plainCors ? problemHead(answer) : null;
+  if (!head) {
+    const pairs = corsPairs(request);
+    for (const [name, value] of answer.headers) setPair(pairs, name, value);
+    emit(response, answer.status, pairs, body);
+    return;
+  }
+  const flat = head.slice();
+  flat.push("Content-Length", body!.length);
+  response.writeHead(answer.status, flat as string[]);
+  response.end(body);
+}
+
 /** A problem+json answer, after `pairs` (the CORS headers, and whatever was set before the failure); `allow` for a 405. */
 export function writeProblem(
   request: IncomingMessage,

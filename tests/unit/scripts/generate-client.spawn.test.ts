@@ -1,5 +1,5 @@
 /**
- * The generated factories and the shared runtime (src/client/): credentials by middleware, base URL
+ * The generated factories and the shared runtime (src/client/): credentials (a fixed one set as each request is built, a function by middleware), base URL
  * from `baseUrl` or from the spec's server template, no credential leaks, ApiError/unwrap.
  * A fake `fetch` is injected into each client; nothing global is patched.
  */

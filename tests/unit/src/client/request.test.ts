@@ -92,6 +92,31 @@ describe("the request middleware sees", () => {
   });
 });
 
+describe("the credential", () => {
+  it("fixed: set on the request before the caller's middleware sees it, over a call's own header of that name", async () => {
+    const client = createApiClient<paths>(definition, { baseUrl, accessToken: "t0k" });
+    const seen: Array<string | null> = [];
+    client.use({ onRequest: ({ request }) => void seen.push(request.headers.get("authorization")) });
+    const echo = unwrap(
+      await client.POST("/echo/{id}", {
+        params: { path: { id: "x" } },
+        body: { n: 1, s: "s" },
+        headers: { Authorization: "Bearer not-this" },
+      }),
+    );
+    expect(seen).toEqual(["Bearer t0k"]);
+    expect(echo.headers.authorization).toBe("Bearer t0k");
+  });
+
+  it("a function: called for every request, its value sent", async () => {
+    let n = 0;
+    const client = createApiClient<paths>(definition, { baseUrl, accessToken: () => `t${++n}` });
+    const first = unwrap(await call(client));
+    const second = unwrap(await call(client));
+    expect([first.headers.authorization, second.headers.authorization]).toEqual(["Bearer t1", "Bearer t2"]);
+  });
+});
+
 describe("an injected fetch", () => {
   it("receives a real Request with the body and the credential", async () => {
     const received: Array<{ real: boolean; body: unknown; authorization: string | null }> = [];

@@ -1,0 +1,111 @@
+/**
+ * src/mock/write.ts writeProblemAnswer: a kept problem answer (Prism's 4xx problem+json) written to
+ * an invalid request sends what prism-http-server sends: the CORS headers, the answer's headers,
+ * Content-Length and the body listing the request's own findings in Prism's 422 problem shape; the
+ * headers and a one-finding body made once are the same bytes on every request.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
+import type { Answer, Diagnostic } from "../../../../src/mock/types.js";
+import { writeProblemAnswer } from "../../../../src/mock/write.js";
+
+/** What a response was given: the flat header list of writeHead (or setHeader's), the status, the body. */
+function recorder() {
+  const sent: { status?: number; headers: Array<string | number>; body?: string } = { headers: [] };
+  const response = {
+    statusCode: 200,
+    setHeader: (name: string, value: string | number) => sent.headers.push(name, value),
+    writeHead: (status: number, headers: Array<string | number>) => {
+      sent.status = status;
+      sent.headers.push(...headers);
+    },
+    end: (body?: Buffer) => {
+      sent.status ??= response.statusCode;
+      sent.body = body?.toString("utf8");
+    },
+  };
+  return { sent, response: response as unknown as ServerResponse };
+}
+
+const request = (headers: Record<string, string> = {}) => ({ headers }) as unknown as IncomingMessage;
+
+const answer: Answer = {
+  status: 422,
+  headers: [["content-type", "application/problem+json"]],
+  body: undefined,
+  problem: true,
+  listsFindings: true,
+  outputFindings: [],
+  example: undefined,
+};
+const missing: Diagnostic = Object.freeze({
+  path: ["body"],
+  code: "required",
+  message: "must have required property 'amount'",
+  severity: 0,
+});
+const wrong: Diagnostic = Object.freeze({
+  path: ["body", "currency"],
+  code: "enum",
+  message: "must be equal to one of the allowed values",
+  severity: 0,
+});
+
+// Prism's 422 problem (createUnprocessableEntityResponse), as stock prism-http-server sends it.
+const problem = (findings: Array<{ location: string[]; code: string; message: string }>) =>
+  JSON.stringify({
+    type: "https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY",
+    title: "Invalid request",
+    status: 422,
+    detail: "Your request is not valid and no HTTP validation response was found in the spec, so Prism is generating this error for you.",
+    validation: findings.map((f) => ({ location: f.location, severity: "Error", code: f.code, message: f.message })),
+  });
+
+/** The headers sent: the CORS ones (Allow-Headers `allow`), the answer's Content-Type, the body's length. */
+const sentHeaders = (allow: string, body: string) => [
+  "Access-Control-Allow-Origin",
+  "*",
+  "Access-Control-Allow-Headers",
+  allow,
+  "Access-Control-Expose-Headers",
+  "*",
+  "content-type",
+  "application/problem+json",
+  "Content-Length",
+  Buffer.byteLength(body),
+];
+
+describe("writeProblemAnswer", () => {
+  it("one finding: CORS, the answer's headers, Content-Length, Prism's 422 body listing it; the same bytes again", () => {
+    const expectedBody = problem([{ location: ["body"], code: "required", message: "must have required property 'amount'" }]);
+    for (let i = 0; i < 2; i++) {
+      const { sent, response } = recorder();
+      writeProblemAnswer(request(), response, answer, [missing]);
+      expect(sent).toEqual({
+        status: 422,
+        headers: sentHeaders("*", expectedBody),
+        body: expectedBody,
+      });
+    }
+  });
+
+  it("two findings, in order; a request asking for CORS headers gets them echoed", () => {
+    const { sent, response } = recorder();
+    writeProblemAnswer(request({ "access-control-request-headers": "x-a" }), response, answer, [missing, wrong]);
+    const expectedBody = problem([
+      { location: ["body"], code: "required", message: "must have required property 'amount'" },
+      { location: ["body", "currency"], code: "enum", message: "must be equal to one of the allowed values" },
+    ]);
+    expect(sent.body).toBe(expectedBody);
+    expect(sent.headers).toEqual(sentHeaders("x-a", expectedBody));
+  });
+
+  it("a problem that does not list findings: its own body, whatever the findings", () => {
+    const own: Answer = { ...answer, status: 401, listsFindings: false, body: Buffer.from('{"title":"Invalid security scheme used"}') };
+    const { sent, response } = recorder();
+    writeProblemAnswer(request(), response, own, [missing]);
+    expect(sent.status).toBe(401);
+    expect(sent.body).toBe('{"title":"Invalid security scheme used"}');
+    expect(sent.headers.slice(-2)).toEqual(["Content-Length", 40]);
+  });
+});
