@@ -39,7 +39,18 @@ import { plain, shape } from "./shape.js";
 import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
 import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
-import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
+import {
+  copy,
+  evaluate,
+  fullContext,
+  Instant,
+  isPlainObject,
+  type Json,
+  merged,
+  newId,
+  type TemplateContext,
+  toInstant,
+} from "./template.js";
 
 export interface SandboxOptions extends SharedSandboxOptions {
   /** Declaration to use instead of `sandbox.yaml` beside the API's root spec. */
@@ -286,7 +297,7 @@ export class SandboxEngine {
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
-    const params: Record<string, unknown> = nestDotted({ ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) });
+    const params: Record<string, unknown> = nestDotted(merged(request.query, this.matcher(op.path)(request.path)));
     try {
       return this.transaction(state, () => {
         const body = this.run(state, op, request.body, params);
@@ -421,13 +432,13 @@ export class SandboxEngine {
   }
 
   private context(state: CredentialState, request: Json, params: Record<string, unknown>): TemplateContext {
-    return {
+    return fullContext({
       request,
       params,
       now: new Instant(state.now()),
       resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
-      all: (name) => (this.declaration?.resources[name] ? state.list(name).map((r) => r.data) : undefined),
-    };
+      all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
+    });
   }
 
   private find(state: CredentialState, resource: ResourceDeclaration, idRef: string | undefined, ctx: TemplateContext) {
@@ -459,29 +470,8 @@ export class SandboxEngine {
    */
   private transaction<T>(state: CredentialState, body: () => T): T {
     const undo: Array<() => void> = [];
-    const { add, replace, remove } = CredentialState.prototype;
     const deferred: Array<() => void> = [];
-    state.add = (resource, id, data, expiresAt) => {
-      const record = add.call(state, resource, id, data, expiresAt);
-      undo.push(() => remove.call(state, record));
-      return record;
-    };
-    state.replace = (record, data) => {
-      const old = record.data;
-      replace.call(state, record, data);
-      undo.push(() => replace.call(state, record, old));
-    };
-    state.remove = (record) => {
-      const present = state.get(record.resource, record.id) === record;
-      remove.call(state, record);
-      if (present)
-        undo.push(() => {
-          state.of(record.resource).set(record.id, record);
-          state.bytes += record.bytes;
-          state.budget.add(record.bytes);
-          state.count += 1;
-        });
-    };
+    state.journal = undo;
     const outer = this.deferred;
     const scheduled = [...(this.scheduled.get(state) ?? [])];
     this.deferred = deferred;
@@ -492,13 +482,12 @@ export class SandboxEngine {
       return result;
     } catch (error) {
       this.deferred = outer;
+      state.journal = undefined; // putting back is not itself put back
       for (const step of undo.reverse()) step();
       this.scheduled.set(state, scheduled);
       throw error;
     } finally {
-      delete (state as Partial<CredentialState>).add;
-      delete (state as Partial<CredentialState>).replace;
-      delete (state as Partial<CredentialState>).remove;
+      state.journal = undefined;
     }
   }
 
@@ -510,7 +499,7 @@ export class SandboxEngine {
     for (const effect of effects ?? []) {
       if (effect.when !== undefined && !evaluate(effect.when, ctx)) continue;
       const target = this.singleton(state, effect.resource);
-      const data = { ...target.data, ...(effect.set === undefined ? {} : evaluate(effect.set, ctx)) };
+      const data = merged(target.data, effect.set === undefined ? {} : evaluate(effect.set, ctx));
       for (const member of effect.unset ?? []) delete data[member];
       state.replace(target, data);
     }
@@ -622,7 +611,7 @@ export class SandboxEngine {
           }
         }
         const patch = declared.record === undefined ? {} : (evaluate(declared.record, ctx) ?? {});
-        state.replace(record, { ...record.data, ...patch, [resource.id.field]: record.id });
+        state.replace(record, merged(record.data, patch, { [resource.id.field]: record.id }));
         this.applyEffects(state, declared.effects, { ...ctx, record: record.data });
         if (target !== undefined) {
           try {
