@@ -38,7 +38,7 @@ import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./
 import { plain, shape } from "./shape.js";
 import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
-import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
+import { type CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import {
   copy,
   evaluate,

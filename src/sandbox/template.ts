@@ -112,7 +112,8 @@ export function merged(...sources: Json[]): Record<string, Json> {
   for (const source of sources) {
     if (source === undefined || source === null) continue;
     for (const key of Object.keys(source)) {
-      if (key === "__proto__") Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
       else out[key] = source[key];
     }
   }
