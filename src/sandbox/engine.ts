@@ -473,7 +473,7 @@ export class SandboxEngine {
     const deferred: Array<() => void> = [];
     state.journal = undo;
     const outer = this.deferred;
-    const scheduled = [...(this.scheduled.get(state) ?? [])];
+    const scheduled = this.scheduled.get(state)?.slice();
     this.deferred = deferred;
     try {
       const result = body();
@@ -484,7 +484,8 @@ export class SandboxEngine {
       this.deferred = outer;
       state.journal = undefined; // putting back is not itself put back
       for (const step of undo.reverse()) step();
-      this.scheduled.set(state, scheduled);
+      if (scheduled) this.scheduled.set(state, scheduled);
+      else this.scheduled.delete(state);
       throw error;
     } finally {
       state.journal = undefined;

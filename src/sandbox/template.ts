@@ -224,6 +224,15 @@ function memberStep(token: string): (value: Json) => Json {
   };
 }
 
+/** The value at a path of members (`["a", "0", "b"]`) of a value. */
+function memberPath(path: string[]): (value: Json) => Json {
+  const steps = path.map(memberStep);
+  return (value) => {
+    for (const step of steps) value = step(value);
+    return value;
+  };
+}
+
 function compileReference({ root, path }: ParsedReference): Compiled {
   const tokens = path.slice();
   let head: Compiled;
@@ -374,12 +383,16 @@ function compileObject(template: Record<string, Json>): Compiled {
       const key = template.key;
       // An element built from $item and $index alone: the result is kept per list (a list of records is the same list until they change).
       const kept = itemOnly(template.as ?? "$item") ? new WeakMap<Json[], Json>() : undefined;
+      // `as` a member of the item (`$item.reference_id`): read from each item, no context made per item.
+      const asRef = typeof (template.as ?? "$item") === "string" ? parseReference(template.as ?? "$item") : null;
+      const pick = asRef?.root === "item" ? memberPath(asRef.path) : undefined;
       return (ctx) => {
         const items = list(ctx);
         if (!Array.isArray(items)) return undefined;
         if (kept?.has(items)) return kept.get(items);
         const built: Json[] = [];
-        for (let index = 0; index < items.length; index++) built.push(as(itemContext(ctx, items[index], index)));
+        if (pick) for (const item of items) built.push(pick(item));
+        else for (let index = 0; index < items.length; index++) built.push(as(itemContext(ctx, items[index], index)));
         let result: Json;
         if (key === undefined) result = built.filter((v) => v !== undefined);
         else {
