@@ -312,7 +312,12 @@ function setOf(list: Json[], ci: boolean): Set<string | undefined> {
   let sets = listSets.get(list);
   if (!sets) listSets.set(list, (sets = {}));
   const key = ci ? "ci" : "exact";
-  return (sets[key] ??= new Set(list.map((v) => scalarText(v, ci))));
+  let set = sets[key];
+  if (!set) {
+    set = sets[key] = new Set();
+    for (const v of list) set.add(typeof v === "string" && !ci ? v : scalarText(v, ci));
+  }
+  return set;
 }
 
 /** The compiled form of a template (see above), compiled on first use. */
