@@ -252,70 +252,88 @@ async function sandboxThroughput(): Promise<void> {
   sections.push(await sandboxSection({ apis, duration: options.duration, connections: CONNECTIONS, log }));
 }
 
-/* Isolation: another API's latency while one API receives the largest bad request the mock accepts */
+/*
+ * Isolation: another API's latency while one API receives the largest bodies the mock accepts, a bad
+ * one and a valid one, in static mode and in sandbox mode side by side.
+ */
 async function isolation(): Promise<void> {
   log("isolation");
   const aliases = registry.map((e) => e.alias);
-  const mock = await startServer({ type: "start", kind: "mock", aliases });
-  const flooder = startHelper();
-  try {
-    // The bad request: the first API whose representative POST has an array member, that member holding
-    // BAD_ITEMS items of the wrong type (21 bytes each: about 9.45 MB, under the 10 MB limit).
-    const target = apis
-      .map((api) => {
-        const request = representativeRequest(api);
-        const base = JSON.parse(request.body ?? "null");
-        const key = base && typeof base === "object" ? Object.keys(base).find((k) => Array.isArray(base[k])) : undefined;
-        return key ? { api, request, base, key } : undefined;
-      })
-      .find(Boolean);
-    if (!target) throw new Error("no representative POST with an array member to fill");
-    const sample = target.base[target.key][0];
-    const item = typeof sample === "string" ? 12345678901234567000 : "a".repeat(18);
-    const other = apis.find((api) => api !== target.api)!;
-    const op = representativeOperations(other)[0];
-    const pool = await requestPool(other, op, "valid", POOL, mock.urls[other.entry.alias]);
-    const run = { connections: CONNECTIONS, seconds: options.loadDuration / 2, distinct: true, pid: mock.pid };
-    log(`  ${other.entry.alias} alone`);
-    const alone = await hammerPool(mock.urls[other.entry.alias], pool.requests, run);
-    await flooder.call(
-      {
-        type: "flood",
-        url: mock.urls[target.api.entry.alias] + target.request.path,
-        method: target.request.method,
-        headers: target.request.headers,
-        body: { base: target.base, key: target.key, items: BAD_ITEMS, item },
-      },
-      "flooding",
-    );
-    log(`  ${other.entry.alias} while ${target.api.entry.alias} receives ${BAD_ITEMS.toLocaleString("en-US")}-item bad requests`);
-    const during = await hammerPool(mock.urls[other.entry.alias], pool.requests, run);
-    const flooded = await flooder.call<{ times: number[]; statuses: Record<string, number> }>({ type: "flood-stop" }, "flooded");
-    const bytes = JSON.stringify({ ...target.base, [target.key]: Array.from({ length: BAD_ITEMS }, () => item) }).length;
-    const row = (label: string, r: LoadResult) => [label, n0(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.max)];
-    sections.push(
-      [
-        "## Isolation: one API's largest bad request and another API's latency",
-        "",
-        `Every mock in one process (as \`npm start\` and \`npm run mock\` run them); a body over ${LARGE_BODY_BYTES / 1024} KB is parsed and validated`,
-        `by a worker thread of its mock (src/mock/judge.ts), not by the thread that answers every API. ${other.entry.alias} ${op.operationId} under`,
-        `distinct valid requests (${CONNECTIONS} connections, ${options.loadDuration / 2} s) alone, then while another process sends`,
-        `${target.api.entry.alias} ${target.request.operationId} one bad request after another: its \`${target.key}\` array holding`,
-        `${BAD_ITEMS.toLocaleString("en-US")} items of the wrong type, ${(bytes / 1e6).toFixed(2)} MB (the body limit is 10 MB).`,
-        "",
-        table(
-          [`requests to ${other.entry.alias}`, "req/s", "p50 ms", "p99 ms", "max ms"],
-          [row("alone", alone), row("during the bad requests", during)],
-        ),
-        "",
-        `Bad requests answered: ${flooded.times.length} (statuses ${JSON.stringify(flooded.statuses)}), median ${ms(median(flooded.times))} each ` +
-          `(sent, read, parsed and validated up to the first violation); the mock process's peak RSS: ${mem(peakRss(mock.pid))}. ` +
-          `On ${cpus().length} cores the worker's work still competes with the answering thread for the CPU, which is what remains of the delay.`,
-      ].join("\n"),
-    );
-  } finally {
-    await Promise.all([mock.stop(), flooder.stop()]);
+  // The large requests: the first API whose representative POST has an array member, that member holding
+  // BAD_ITEMS items, of the wrong type (21 bytes each: about 9.45 MB) or copies of its example item (valid).
+  const target = apis
+    .map((api) => {
+      const request = representativeRequest(api);
+      const base = JSON.parse(request.body ?? "null");
+      const key = base && typeof base === "object" ? Object.keys(base).find((k) => Array.isArray(base[k])) : undefined;
+      return key ? { api, request, base, key } : undefined;
+    })
+    .find(Boolean);
+  if (!target) throw new Error("no representative POST with an array member to fill");
+  const sample = target.base[target.key][0];
+  const bodies = [
+    { name: "bad", item: typeof sample === "string" ? 12345678901234567000 : "a".repeat(18) },
+    { name: "valid", item: sample },
+  ];
+  const other = apis.find((api) => api !== target.api)!;
+  // A read (its GET with the most query parameters): in sandbox mode a create would fill its credential's state.
+  const ops = representativeOperations(other);
+  const op = ops.find((o) => o.method === "get") ?? ops[0];
+  const row = (label: string, r: LoadResult) => [label, n0(r.requestsPerSecond), String(r.p50), String(r.p99), String(r.max)];
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const kind of ["mock", "sandbox"] as const) {
+    const mode = kind === "mock" ? "static" : "sandbox";
+    const mock = await startServer({ type: "start", kind, aliases });
+    const flooder = startHelper();
+    try {
+      const pool = await requestPool(other, op, "valid", POOL, mock.urls[other.entry.alias]);
+      const run = { connections: CONNECTIONS, seconds: options.loadDuration / 2, distinct: true, pid: mock.pid };
+      log(`  ${mode}: ${other.entry.alias} alone`);
+      rows.push(row(`${mode}, alone`, await hammerPool(mock.urls[other.entry.alias], pool.requests, run)));
+      for (const body of bodies) {
+        await flooder.call(
+          {
+            type: "flood",
+            url: mock.urls[target.api.entry.alias] + target.request.path,
+            method: target.request.method,
+            headers: target.request.headers,
+            body: { base: target.base, key: target.key, items: BAD_ITEMS, item: body.item },
+          },
+          "flooding",
+        );
+        log(
+          `  ${mode}: ${other.entry.alias} while ${target.api.entry.alias} receives ${BAD_ITEMS.toLocaleString("en-US")}-item ${body.name} requests`,
+        );
+        const during = await hammerPool(mock.urls[other.entry.alias], pool.requests, run);
+        const flooded = await flooder.call<{ times: number[]; statuses: Record<string, number> }>({ type: "flood-stop" }, "flooded");
+        rows.push(row(`${mode}, during the ${body.name} requests`, during));
+        const bytes = JSON.stringify({ ...target.base, [target.key]: Array.from({ length: BAD_ITEMS }, () => body.item) }).length;
+        notes.push(
+          `${mode}, ${body.name} requests (${(bytes / 1e6).toFixed(2)} MB): ${flooded.times.length} answered (statuses ${JSON.stringify(flooded.statuses)}), median ${ms(median(flooded.times))} each`,
+        );
+      }
+      notes.push(`${mode}: the mock process's peak RSS ${mem(peakRss(mock.pid))}`);
+    } finally {
+      await Promise.all([mock.stop(), flooder.stop()]);
+    }
   }
+  sections.push(
+    [
+      "## Isolation: one API's largest requests and another API's latency, static and sandbox mode",
+      "",
+      `Every mock in one process (as \`npm start\` and \`npm run mock\` run them); a body over ${LARGE_BODY_BYTES / 1024} KB is parsed and validated`,
+      `by a worker thread of its mock (src/mock/judge.ts), not by the thread that answers every API; in sandbox mode a valid one comes back`,
+      `only when the sandbox can keep it (src/mock/judge.ts). ${other.entry.alias} ${op.operationId} under distinct valid requests`,
+      `(${CONNECTIONS} connections, ${options.loadDuration / 2} s) alone, then while another process sends ${target.api.entry.alias}`,
+      `${target.request.operationId} one large request after another: its \`${target.key}\` array holding ${BAD_ITEMS.toLocaleString("en-US")} items`,
+      "of the wrong type (bad), or copies of its example item (valid); the body limit is 10 MB.",
+      "",
+      table([`requests to ${other.entry.alias}`, "req/s", "p50 ms", "p99 ms", "max ms"], rows),
+      "",
+      `${notes.join("; ")}. On ${cpus().length} cores the worker's work still competes with the answering thread for the CPU, which is what remains of the delay.`,
+    ].join("\n"),
+  );
 }
 
 /* 2. start-up of every registered mock, against a bare node:http server's */

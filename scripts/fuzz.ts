@@ -5,7 +5,9 @@
  * type, missing required, out of enum, oversized string, broken JSON), sends them to the in-process
  * mocks on free ports, then every operation's hostile requests (lib/fuzz/hostile.ts: undecodable
  * path parameters, `Accept: ,`, map keys a header cannot carry, declared lengths over the limit,
- * deep JSON, many wrong items), then checks that each mock still answers. Prints the counts per API, kind and
+ * deep JSON, many wrong items), then checks that each mock still answers; then fuzzes the sandbox's
+ * control API (lib/fuzz/control.ts: valid, mutated and hostile requests to every operation under
+ * /_sandbox, on the first API's mock in sandbox mode). Prints the counts per API, kind and
  * outcome. Exit 0 when every answer was as the contract says, 1 otherwise, 2 on bad arguments.
  */
 import fc from "fast-check";
@@ -23,6 +25,7 @@ import {
   SKIPPED,
 } from "./lib/fuzz/model.js";
 import { hostileCases, runHostile } from "./lib/fuzz/hostile.js";
+import { controlCases, runControl } from "./lib/fuzz/control.js";
 import { type ApiEntry, loadRegistry } from "../src/registry.js";
 import { integer, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 
@@ -115,6 +118,27 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
   } finally {
     await closeMocks([...mocks.values()]);
   }
+  // The sandbox's control API, as Schemathesis fuzzes an API from its document.
+  const control = controlCases(options.seed, Math.max(3, Math.ceil(options.requests / 500)));
+  const [sandbox] = await startMocks(options.entries.slice(0, 1), { freePorts: true, sandbox: true });
+  let controlFailed = 0;
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (next < control.length) {
+          const outcome = await runControl(sandbox.url, control[next++], REQUEST_TIMEOUT_MS);
+          sent++;
+          if (!outcome.failure) continue;
+          failed++;
+          controlFailed++;
+          if (failures.length < 20) failures.push(`control API: ${outcome.failure}`);
+        }
+      }),
+    );
+  } finally {
+    await closeMocks([sandbox]);
+  }
 
   const seconds = (Date.now() - started) / 1000;
   const outcomes = [...new Set([...counts.keys()].map((k) => k.split("\t")[2]))].sort(
@@ -133,6 +157,9 @@ export async function fuzz(options: FuzzOptions): Promise<number> {
   const line = (r: string[]) => r.map((cell, i) => (i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
   process.stdout.write(`${[line(head), ...rows.map(line)].join("\n")}\n\n`);
   process.stdout.write(`hostile requests (lib/fuzz/hostile.ts): ${[...hostile].map(([alias, n]) => `${alias} ${n}`).join(", ")}\n`);
+  process.stdout.write(
+    `sandbox control API (lib/fuzz/control.ts, on ${sandbox.alias}): ${control.length} requests, ${controlFailed} not as its document says\n`,
+  );
   process.stdout.write(
     `${sent} requests to ${models.length} operations of ${options.entries.length} API(s) in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s, seed ${options.seed}); ` +
       `${failed === 0 ? "every answer as the contract says" : `${failed} failure(s), the first ${failures.length} below`}.\n`,

@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * What this sandbox simulates
-         * @description Describes the API this mock simulates in sandbox mode: its declaration's resources (id member, statuses, expiry rule, callbacks, each with the source it comes from), what the sandbox does for each operation (`static` for an operation that keeps the spec's example), the error statuses each operation declares, the webhooks, the bounds and the retry policy. Needs no credential.
+         * @description Describes the API this mock simulates in sandbox mode: its declaration's resources (id member, statuses, expiry rule, callbacks, each with the source it comes from), what the sandbox does for each operation (`static` for an operation that keeps the spec's example), the error statuses each operation declares, the webhooks, the bounds and the retry policy. Needs no credential. The operator's settings (`settings`: the callback allow-list, the memory budget, the eviction window and the delivery queue's bounds) are shown only to a call that carries the operator's token in `X-Sandbox-Operator-Token`; a token that is not the operator's answers 401.
          */
         get: operations["getSandbox"];
         put?: never;
@@ -444,16 +444,40 @@ export interface components {
             /** @description How this sandbox is shared (see the document's description, "Local and shared"). */
             sharing?: {
                 /**
-                 * @description `local`: bound to loopback, callbacks reach any http(s) target but link-local and metadata addresses; `shared`: bound to another interface, callbacks reach only `callback_allow`.
+                 * @description `local`: bound to loopback, callbacks reach any http(s) target but link-local and metadata addresses; `shared`: bound to another interface, callbacks reach only the operator's allow-list (`settings.callback_allow`).
                  * @enum {string}
                  */
                 mode: "local" | "shared";
-                /** @description The hosts, `*.domains`, addresses and CIDR networks the operator allows callbacks to (used in shared mode). */
-                callback_allow: string[];
                 /** @description True when an operator token is set (then `GET`/`DELETE /_sandbox/state/all` exist). */
                 operator_token: boolean;
             };
+            settings?: components["schemas"]["OperatorSettings"];
             retry: components["schemas"]["RetryPolicy"];
+        };
+        /** @description The operator's settings, shown only to a call with the operator's token (options of the sandbox: the command line's flags, or the programmatic options in parentheses). */
+        OperatorSettings: {
+            /** @description The hosts, `*.domains`, addresses and CIDR networks callbacks may reach in shared mode (`--callback-allow`, `callbackAllow`). */
+            callback_allow: string[];
+            /**
+             * Format: int64
+             * @description The memory budget of every credential's records and events together (`--sandbox-memory`, `budget`; 256 MiB by default).
+             */
+            memory_budget_bytes: number;
+            /**
+             * Format: int32
+             * @description At the credential limit, a credential idle this long gives way to a new one; one used more recently never does, and the newcomer gets 507 (`--sandbox-evict-idle`, `evictIdleSeconds`; 600 by default).
+             */
+            evict_idle_seconds: number;
+            /**
+             * Format: int32
+             * @description Callbacks waiting to be delivered per credential; one beyond is logged as failed and not sent (`--sandbox-queue`, `deliveryQueue`; 20 by default).
+             */
+            delivery_queue: number;
+            /**
+             * Format: int32
+             * @description Callbacks waiting to be delivered per mock, every credential together (`--sandbox-queue-total`, `deliveryQueueTotal`; 500 by default).
+             */
+            delivery_queue_total: number;
         };
         /** @description How callbacks are retried (the sandbox's convention; the sources do not show the provider's). */
         RetryPolicy: {
@@ -1054,7 +1078,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDescription"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description The call carries a token in `X-Sandbox-Operator-Token` that is not the sandbox operator's. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getState: {
@@ -1174,6 +1206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Record"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             507: components["responses"]["SandboxFull"];
@@ -1317,9 +1350,11 @@ export interface operations {
                     "application/json": components["schemas"]["Resend"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listCallbacks: {
@@ -1404,6 +1439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResetResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             507: components["responses"]["SandboxFull"];

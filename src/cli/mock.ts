@@ -1,8 +1,9 @@
 /**
  * `bank-api-contracts mock [alias...] [--sandbox]` (also `npm run mock`): every API's contract mock on
  * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports, sharing
- * one memory budget; `--callback-allow`, `--operator-token-file` and `--sandbox-memory` set how it is
- * shared (docs/guides/shared-sandbox.md).
+ * one memory budget; `--callback-allow`, `--operator-token-file`, `--sandbox-memory`,
+ * `--sandbox-evict-idle`, `--sandbox-queue` and `--sandbox-queue-total` set how it is shared
+ * (docs/guides/shared-sandbox.md).
  */
 import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
@@ -10,7 +11,8 @@ import { DEFAULT_PORT_BASE } from "../registry.js";
 import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
 import { integer } from "./options.js";
 import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
-import { SandboxBudget } from "../sandbox/store.js";
+import { SHARED_BOUNDS } from "../sandbox/shared.js";
+import { LIMITS, SandboxBudget } from "../sandbox/store.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
 
 /** `--callback-allow`: entries separated by commas, the option repeatable. */
@@ -29,14 +31,26 @@ interface MockCliOptions {
   callbackAllow?: string[];
   operatorTokenFile?: string;
   sandboxMemory?: number;
+  sandboxEvictIdle?: number;
+  sandboxQueue?: number;
+  sandboxQueueTotal?: number;
 }
+
+const SHARED_FLAGS = [
+  "callbackAllow",
+  "operatorTokenFile",
+  "sandboxMemory",
+  "sandboxEvictIdle",
+  "sandboxQueue",
+  "sandboxQueueTotal",
+] as const;
 
 /**
  * The sandbox options of the command line: one budget for every mock started; the token read from
  * its file (or the environment), never from argv. A problem is misuse: one line and the hint, exit 2.
  */
 function sandboxOptions(options: MockCliOptions, cmd: Command) {
-  const given = ["callbackAllow", "operatorTokenFile", "sandboxMemory"].filter((k) => options[k as keyof MockCliOptions] !== undefined);
+  const given = SHARED_FLAGS.filter((k) => options[k] !== undefined);
   if (!options.sandbox) {
     if (given.length > 0) cmd.error(`error: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --sandbox`);
     return false;
@@ -56,10 +70,16 @@ function sandboxOptions(options: MockCliOptions, cmd: Command) {
   } catch (error) {
     cmd.error(`error: ${(error as Error).message}`);
   }
+  const queue = options.sandboxQueue ?? LIMITS.deliveryQueue;
+  const total = options.sandboxQueueTotal ?? LIMITS.deliveryQueueTotal;
+  if (queue > total) cmd.error(`error: --sandbox-queue (${queue}) must not exceed --sandbox-queue-total (${total})`);
   return {
     ...(options.callbackAllow ? { callbackAllow: options.callbackAllow } : {}),
     ...(operatorToken ? { operatorToken } : {}),
     budget: new SandboxBudget(options.sandboxMemory === undefined ? undefined : options.sandboxMemory * 1024 * 1024),
+    ...(options.sandboxEvictIdle === undefined ? {} : { evictIdleSeconds: options.sandboxEvictIdle }),
+    ...(options.sandboxQueue === undefined ? {} : { deliveryQueue: options.sandboxQueue }),
+    ...(options.sandboxQueueTotal === undefined ? {} : { deliveryQueueTotal: options.sandboxQueueTotal }),
   };
 }
 
@@ -95,6 +115,21 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       "--sandbox-memory <MiB>",
       "sandbox: the memory budget of every credential's records together (default 256)",
       integer("--sandbox-memory", 1, 65536),
+    )
+    .option(
+      "--sandbox-evict-idle <seconds>",
+      `sandbox: at its ${LIMITS.credentials} credentials, one idle this long gives way to a new one; none used more recently ever does (default ${LIMITS.evictIdleSeconds})`,
+      integer("--sandbox-evict-idle", SHARED_BOUNDS.evictIdleSeconds.min, SHARED_BOUNDS.evictIdleSeconds.max),
+    )
+    .option(
+      "--sandbox-queue <n>",
+      `sandbox: callbacks waiting to be delivered per credential (default ${LIMITS.deliveryQueue})`,
+      integer("--sandbox-queue", SHARED_BOUNDS.deliveryQueue.min, SHARED_BOUNDS.deliveryQueue.max),
+    )
+    .option(
+      "--sandbox-queue-total <n>",
+      `sandbox: callbacks waiting to be delivered per mock, every credential together (default ${LIMITS.deliveryQueueTotal})`,
+      integer("--sandbox-queue-total", SHARED_BOUNDS.deliveryQueueTotal.min, SHARED_BOUNDS.deliveryQueueTotal.max),
     )
     .action(async (aliases: string[], options: MockCliOptions, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;

@@ -11,12 +11,15 @@
  *   after IDLE_MS without work and when the server closes; it does not keep the process alive.
  * - The operation a request is judged against is sent to the worker once (a structured copy); the
  *   worker keeps its compiled validators as the mock does.
- * - The parsed body comes back only when the answer needs it (an `answer` hook, callbacks) and the
- *   request is valid; an invalid one comes back as its findings, which are bounded (validation of a
- *   large body stops at its first violation).
- * - Bounds: the worker's heap (WORKER_HEAP_MB) and the time of one judgement (JUDGE_MS): past it,
- *   the worker is ended and the request fails (a 500 problem that says so); the next large request
- *   starts a new worker.
+ * - The parsed body comes back only when the answer needs it (an `answer` hook, callbacks), the
+ *   request is valid and its JSON size is within the bound the judgement is given (`maxBodyBytes`:
+ *   the sandbox's, which keeps no larger body); a larger one comes back as its size (`withheld`), an
+ *   invalid one as its findings, which are bounded (validation of a large body stops at its first
+ *   violation). What crosses back to the answering thread is so bounded.
+ * - Bounds: the worker's heap (WORKER_HEAP_MB), its start (JUDGE_MS from being started until it says
+ *   it is ready: loading its modules, which tsx compiles when running from source) and the time of one
+ *   judgement (JUDGE_MS from being handed to a ready worker): past either, the worker is ended and
+ *   the requests it holds fail (a 500 problem that says so); the next large request starts a new worker.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -41,8 +44,10 @@ export type Judgement =
       invalidJson: false;
       /** validate.ts's inputFindings for the operation (undefined: none, or no operation). */
       findings: Diagnostic[] | undefined;
-      /** The parsed body, when asked for and the request is valid. */
+      /** The parsed body, when asked for, the request is valid and its JSON size is within `maxBodyBytes`. */
       body?: unknown;
+      /** The JSON size of a valid body asked for but over `maxBodyBytes`: it stays in the worker. */
+      withheld?: number;
     };
 
 /** A request to judge: the element without its body, the operation (if Prism routes it to one) and the body's bytes. */
@@ -53,9 +58,11 @@ export interface JudgeRequest {
   element: Omit<Element, "body">;
   bytes: Uint8Array;
   wantBody: boolean;
+  /** The largest JSON size of a body handed back (default: any). */
+  maxBodyBytes?: number;
 }
 
-export type JudgeReply = { id: number; judgement: Judgement } | { id: number; failure: string };
+export type JudgeReply = { id: number; judgement: Judgement } | { id: number; failure: string } | { ready: true };
 
 /** How to start the worker: the compiled module, or (running from source) the TypeScript one through tsx. */
 function startWorker(): Worker {
@@ -74,10 +81,15 @@ function startWorker(): Worker {
 
 export class Judge {
   readonly #timeoutMs: number;
+  readonly #startMs: number;
   readonly #idleMs: number;
   #worker: Worker | undefined;
+  /** Whether the current worker has said it is ready (its modules loaded); until then no judgement's clock runs. */
+  #ready = false;
+  /** Bounds the current worker's start. */
+  #starting: NodeJS.Timeout | undefined;
   #nextId = 1;
-  readonly #pending = new Map<number, { resolve: (j: Judgement) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #pending = new Map<number, { resolve: (j: Judgement) => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined }>();
   /** Operations sent to the current worker, by object. */
   #sent = new WeakMap<Operation, number>();
   #nextKey = 1;
@@ -85,9 +97,14 @@ export class Judge {
   /** Judgements made (for the server's stats). */
   count = 0;
 
-  /** `timeoutMs` and `idleMs` (JUDGE_MS and a minute by default) are options for tests. */
-  constructor({ timeoutMs = JUDGE_MS, idleMs = IDLE_MS }: { timeoutMs?: number; idleMs?: number } = {}) {
+  /** `timeoutMs` (one judgement), `startMs` (a worker's start; both JUDGE_MS by default) and `idleMs` (a minute) are options for tests. */
+  constructor({
+    timeoutMs = JUDGE_MS,
+    startMs = JUDGE_MS,
+    idleMs = IDLE_MS,
+  }: { timeoutMs?: number; startMs?: number; idleMs?: number } = {}) {
     this.#timeoutMs = timeoutMs;
+    this.#startMs = startMs;
     this.#idleMs = idleMs;
   }
 
@@ -96,8 +113,17 @@ export class Judge {
     return this.#worker !== undefined;
   }
 
-  /** Judges a large body: its decoding, and its findings against `operation` when Prism routes the request to one. */
-  judge(operation: Operation | undefined, element: Omit<Element, "body">, bytes: Buffer, wantBody: boolean): Promise<Judgement> {
+  /**
+   * Judges a large body: its decoding, and its findings against `operation` when Prism routes the
+   * request to one; with `wantBody`, a valid body comes back when its JSON size is at most `maxBodyBytes`.
+   */
+  judge(
+    operation: Operation | undefined,
+    element: Omit<Element, "body">,
+    bytes: Buffer,
+    wantBody: boolean,
+    maxBodyBytes = Number.POSITIVE_INFINITY,
+  ): Promise<Judgement> {
     const worker = this.#ensure();
     const id = this.#nextId++;
     let op: JudgeRequest["operation"];
@@ -112,16 +138,21 @@ export class Judge {
     // The bytes are moved to the worker when they own their memory, else copied (a slice of a shared pool must not move).
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const payload = own ? bytes : Uint8Array.prototype.slice.call(bytes);
-    const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody };
+    const message: JudgeRequest = { id, operation: op, element, bytes: payload, wantBody, maxBodyBytes };
     return new Promise<Judgement>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#fail(new Error(`judging a request body took more than ${this.#timeoutMs} ms; the worker was stopped`));
-      }, this.#timeoutMs);
-      timer.unref();
-      this.#pending.set(id, { resolve, reject, timer });
+      this.#pending.set(id, { resolve, reject, timer: this.#ready ? this.#clock() : undefined });
       this.count++;
       worker.postMessage(message, [payload.buffer as ArrayBuffer]);
     });
+  }
+
+  /** The time limit of a judgement handed to a ready worker. */
+  #clock(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.#fail(new Error(`judging a request body took more than ${this.#timeoutMs} ms; the worker was stopped`));
+    }, this.#timeoutMs);
+    timer.unref();
+    return timer;
   }
 
   close(): Promise<void> {
@@ -136,7 +167,20 @@ export class Judge {
     if (this.#worker) return this.#worker;
     const worker = startWorker();
     worker.unref();
+    this.#ready = false;
+    this.#starting = setTimeout(() => {
+      this.#fail(new Error(`the worker judging request bodies did not start within ${this.#startMs} ms; it was stopped`));
+    }, this.#startMs);
+    this.#starting.unref();
     worker.on("message", (reply: JudgeReply) => {
+      if ("ready" in reply) {
+        if (this.#worker !== worker) return;
+        this.#ready = true;
+        clearTimeout(this.#starting);
+        this.#starting = undefined;
+        for (const pending of this.#pending.values()) pending.timer ??= this.#clock();
+        return;
+      }
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       this.#pending.delete(reply.id);
@@ -163,6 +207,9 @@ export class Judge {
   #fail(error: Error | undefined): void {
     const worker = this.#worker;
     this.#worker = undefined;
+    this.#ready = false;
+    clearTimeout(this.#starting);
+    this.#starting = undefined;
     if (this.#idle) clearTimeout(this.#idle);
     this.#idle = undefined;
     for (const [id, pending] of this.#pending) {

@@ -12,7 +12,11 @@ import { inputFindings } from "./validate.js";
 
 const operations = new Map<number, Operation>();
 
-function judge({ operation, element, bytes, wantBody }: JudgeRequest): Judgement {
+/** The JSON size of a decoded body (a text's size as sent). */
+const jsonSize = (value: unknown, bytes: Uint8Array) =>
+  typeof value === "string" ? bytes.byteLength : Buffer.byteLength(JSON.stringify(value) ?? "");
+
+function judge({ operation, element, bytes, wantBody, maxBodyBytes = Number.POSITIVE_INFINITY }: JudgeRequest): Judgement {
   // Kept before anything else: the main thread sends an operation once, whatever this body turns out to be.
   if (operation?.value) operations.set(operation.key, operation.value);
   const decoded = decodeBody(bytes, element.headers?.["content-type"] as string | undefined);
@@ -23,7 +27,10 @@ function judge({ operation, element, bytes, wantBody }: JudgeRequest): Judgement
   const full: Element = { ...element, body: decoded.value, [BODY_BYTES]: bytes.byteLength };
   const findings = op ? inputFindings(op, full) : undefined;
   const valid = !findings?.some((finding) => finding.severity === ERROR);
-  return { invalidJson: false, findings, ...(wantBody && valid ? { body: decoded.value } : {}) };
+  if (!wantBody || !valid) return { invalidJson: false, findings };
+  // A body the answer cannot use (the sandbox would not keep it) does not cross back: only its size does.
+  const size = Number.isFinite(maxBodyBytes) ? jsonSize(decoded.value, bytes) : 0;
+  return size > maxBodyBytes ? { invalidJson: false, findings, withheld: size } : { invalidJson: false, findings, body: decoded.value };
 }
 
 parentPort!.on("message", (request: JudgeRequest) => {
@@ -35,3 +42,5 @@ parentPort!.on("message", (request: JudgeRequest) => {
   }
   parentPort!.postMessage(reply);
 });
+// Modules loaded and the listener set: from now on each judgement's time limit runs (judge-thread.ts).
+parentPort!.postMessage({ ready: true } satisfies JudgeReply);

@@ -10,10 +10,10 @@ import { Judge } from "./judge-thread.js";
 import { LARGE_BODY_BYTES } from "./limits.js";
 import { type BodyError, decodeBody, INVALID_JSON, parseBody, TOO_DEEP } from "./receive.js";
 import { hasCallbacks } from "./route.js";
-import { type Diagnostic, type Element, JUDGED, type Operation } from "./types.js";
+import { type Diagnostic, type Element, JUDGED, type Operation, WithheldBody } from "./types.js";
 import { inputFindings, securityFindings } from "./validate.js";
 
-export { decodeBody, Judge, LARGE_BODY_BYTES };
+export { decodeBody, Judge, LARGE_BODY_BYTES, WithheldBody };
 
 /** The request with its body (up to LARGE_BODY_BYTES) decoded, as Prism's components see it; bad JSON is a BodyError (400). */
 export function decodeHere({ request, raw }: Exchange, element: Omit<Element, "body">): Element | BodyError {
@@ -27,7 +27,8 @@ export function decodeHere({ request, raw }: Exchange, element: Omit<Element, "b
 /**
  * A body over LARGE_BODY_BYTES: the worker decodes it and finds its violations against the
  * operation Prism routes the request to (`fast`: the route stage's, else Prism's router); it comes
- * back as its findings (JUDGED), the body itself only when the answer needs it.
+ * back as its findings (JUDGED), the body itself only when the answer needs it and, for the `answer`
+ * hook, within its `maxBodyBytes` (else a WithheldBody: the sandbox answers that it cannot keep it).
  */
 export async function judgeLarge(
   context: MockContext,
@@ -36,11 +37,15 @@ export async function judgeLarge(
   fast: Operation | undefined,
 ): Promise<Element | BodyError> {
   const operation = fast ?? context.router.operation(element);
-  const wantBody = context.hooks.answer !== undefined || hasCallbacks(operation);
+  const callbacks = hasCallbacks(operation);
+  const wantBody = context.hooks.answer !== undefined || callbacks;
+  // Prism's callbacks read the body whatever its size, as in static mode; the hook takes at most its bound.
+  const bound = callbacks ? undefined : context.hooks.maxBodyBytes;
   context.judge ??= new Judge();
-  const judgement = await context.judge.judge(operation, element, raw.bytes, wantBody);
+  const judgement = await context.judge.judge(operation, element, raw.bytes, wantBody, bound);
   if (judgement.invalidJson) return judgement.tooDeep ? TOO_DEEP() : INVALID_JSON();
-  return { ...element, body: judgement.body, [JUDGED]: { operation, findings: judgement.findings } };
+  const body = judgement.withheld === undefined ? judgement.body : new WithheldBody(judgement.withheld);
+  return { ...element, body, [JUDGED]: { operation, findings: judgement.findings } };
 }
 
 /**

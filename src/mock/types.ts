@@ -129,6 +129,10 @@ export interface HookAnswer {
  *   operation's response schema; its findings go to `sl-violations` as Prism reports its own.
  * With an `answer` hook the response cache is off: answers depend on state, not only on the request.
  * The fast path calls the hooks as Prism's pipeline does.
+ * - `maxBodyBytes`: the largest body (its JSON size) `answer` is handed. A valid body judged by the
+ *   worker (over LARGE_BODY_BYTES, judge.ts) that is larger stays in the worker and `answer` gets a
+ *   WithheldBody in its place (the sandbox refuses to keep it): the answering thread never takes in
+ *   more than this (default: any body).
  */
 export interface MockHooks {
   intercept?(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> | boolean;
@@ -136,4 +140,10 @@ export interface MockHooks {
   mayIntercept?(request: IncomingMessage): boolean;
   answer?(request: JudgedRequest): Promise<HookAnswer | undefined> | HookAnswer | undefined;
   validateAnswer?(operation: Operation, answer: HookAnswer): Violation[];
+  maxBodyBytes?: number;
+}
+
+/** In place of a valid body over MockHooks.maxBodyBytes: its JSON size, the body itself left in the worker. */
+export class WithheldBody {
+  constructor(readonly bytes: number) {}
 }

@@ -122,6 +122,10 @@ function controlValidator(): ContractValidator {
   return sharedValidator.validator;
 }
 
+/** LIMITS members that are the operator's settings (options of the sandbox): shown in GET /_sandbox's `settings`, to the operator. */
+const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQueue", "deliveryQueueTotal"]);
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 export class ControlApi {
   private readonly validator: ContractValidator;
   private documentText?: string;
@@ -238,7 +242,7 @@ export class ControlApi {
       this.documentText ??= readFileSync(CONTROL_DOCUMENT, "utf8");
       return this.documentText;
     }
-    if (route.operationId === "getSandbox") return { status: 200, body: this.describe() };
+    if (route.operationId === "getSandbox") return { status: 200, body: this.describe(this.asOperator(request)) };
     this.checkQuery(route.operationId, url);
     if (route.operationId === "listStates" || route.operationId === "resetAllStates") return this.overAll(request, url, route.operationId);
     const credential = this.credential(request);
@@ -420,6 +424,18 @@ export class ControlApi {
   }
 
   /**
+   * Whether a call carries the operator's token (GET /_sandbox then shows the operator's settings);
+   * a token that does not match answers 401, as the operations over every credential do.
+   */
+  private asOperator(request: IncomingMessage): boolean {
+    const given = request.headers[OPERATOR_HEADER];
+    const operator = this.engine.operator;
+    if (given === undefined || !operator) return false;
+    if (!operator.matches(given)) throw new ControlError(401, `the token in ${OPERATOR_HEADER} is not the sandbox operator's`);
+    return true;
+  }
+
+  /**
    * The operations over every credential: absent (404) unless the sandbox has an operator token,
    * then only for a call that carries it (401 otherwise, the same answer for a wrong or missing one).
    */
@@ -585,8 +601,12 @@ export class ControlApi {
     };
   }
 
-  /** GET /_sandbox: the declaration and the API's operations, as the control document's SandboxDescription. */
-  describe() {
+  /**
+   * GET /_sandbox: the declaration and the API's operations, as the control document's
+   * SandboxDescription; the operator's settings (`settings`: the callback allow-list, the eviction
+   * window, the queue bounds, the memory budget) only for a call with the operator's token.
+   */
+  describe(operator = false) {
     const engine = this.engine;
     const declaration = engine.declaration;
     const resources = Object.values(declaration?.resources ?? {}).map((r) => ({
@@ -641,7 +661,11 @@ export class ControlApi {
         error_statuses: this.errorStatuses(op.operationId),
       };
     });
-    const limits = Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    const limits = Object.fromEntries(
+      Object.entries(LIMITS)
+        .filter(([k]) => !OPERATOR_SETTINGS.has(k))
+        .map(([k, v]) => [snake(k), v]),
+    );
     const policy = engine.deliverer.policy;
     return {
       alias: engine.entry.alias,
@@ -657,9 +681,20 @@ export class ControlApi {
         queued_callbacks: engine.deliverer.queued(),
       },
       sharing: {
-        ...engine.deliverer.targets.describe(),
+        mode: engine.deliverer.targets.describe().mode,
         operator_token: engine.operator !== undefined,
       },
+      ...(operator
+        ? {
+            settings: {
+              callback_allow: engine.deliverer.targets.describe().callback_allow,
+              memory_budget_bytes: engine.store.budget.limit,
+              evict_idle_seconds: engine.store.evictIdleSeconds,
+              delivery_queue: engine.deliverer.queue.perCredential,
+              delivery_queue_total: engine.deliverer.queue.total,
+            },
+          }
+        : {}),
       retry: {
         attempts: policy.attempts,
         base_delay_ms: policy.baseDelayMs,

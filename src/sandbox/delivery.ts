@@ -15,8 +15,8 @@
  * without its error or duration, and the next attempt waits as if it had run its whole timeout, so
  * the log cannot tell an open port from a closed or filtered one.
  *
- * The queue is bounded: at most LIMITS.deliveryQueue events wait per credential and
- * LIMITS.deliveryQueueTotal per mock; an event beyond is logged as failed and not sent. Resetting or
+ * The queue is bounded (`queue`, the sandbox's options; by default LIMITS.deliveryQueue events
+ * per credential and LIMITS.deliveryQueueTotal per mock): an event beyond is logged as failed and not sent. Resetting or
  * dropping a credential's state (`cancel`) cancels what was queued for it, in flight included.
  */
 import { randomUUID } from "node:crypto";
@@ -99,6 +99,13 @@ export interface DelivererOptions {
   targets?: TargetPolicy;
   /** fetch used to deliver (tests); default: the policy's, which checks each resolved address. */
   fetch?: typeof fetch;
+  /** Events waiting per credential and per mock (default: LIMITS.deliveryQueue, LIMITS.deliveryQueueTotal). */
+  queue?: QueueBounds;
+}
+
+export interface QueueBounds {
+  perCredential: number;
+  total: number;
 }
 
 /** A credential's place in the delivery queue. */
@@ -125,6 +132,7 @@ export interface CallbackEvent {
 export class Deliverer {
   readonly policy: RetryPolicy;
   readonly targets: TargetPolicy;
+  readonly queue: QueueBounds;
   private readonly lanes = new WeakMap<CredentialState, Lane>();
   private readonly pending = new Set<Promise<void>>();
   private readonly closing = new AbortController();
@@ -135,6 +143,7 @@ export class Deliverer {
   constructor(private readonly options: DelivererOptions) {
     this.policy = boundedRetry(options.retry);
     this.targets = options.targets ?? new TargetPolicy();
+    this.queue = options.queue ?? { perCredential: LIMITS.deliveryQueue, total: LIMITS.deliveryQueueTotal };
     const base = options.fetch ?? this.targets.fetch;
     // Never follow a redirect: a 3xx is an answer like any other non-2xx.
     this.fetch = ((input: RequestInfo | URL, init?: RequestInit) => base(input, { ...init, redirect: "manual" })) as typeof fetch;
@@ -197,12 +206,13 @@ export class Deliverer {
       lane = { tail: Promise.resolve(), waiting: 0, cancelled: new AbortController() };
       this.lanes.set(state, lane);
     }
-    if (lane.waiting >= LIMITS.deliveryQueue || this.waiting >= LIMITS.deliveryQueueTotal) {
+    const { perCredential, total } = this.queue;
+    if (lane.waiting >= perCredential || this.waiting >= total) {
       entry.state = "failed";
       entry.note =
-        lane.waiting >= LIMITS.deliveryQueue
-          ? `${LIMITS.deliveryQueue} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`
-          : `${LIMITS.deliveryQueueTotal} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`;
+        lane.waiting >= perCredential
+          ? `${perCredential} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`
+          : `${total} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`;
       state.log(entry);
       return entry;
     }

@@ -30,6 +30,7 @@ import {
 import { admittedTypes, resolveSchema } from "../document/schema.js";
 import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
+import { WithheldBody } from "../mock/types.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
 import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
@@ -218,8 +219,13 @@ export class SandboxEngine {
       retry: options.retry,
       fetch: options.fetch,
       targets: shared.targets,
+      queue: shared.queue,
     });
-    this.store = new SandboxStore({ budget: shared.budget, onDrop: (state) => this.deliverer.cancel(state) });
+    this.store = new SandboxStore({
+      budget: shared.budget,
+      evictIdleSeconds: shared.evictIdleSeconds,
+      onDrop: (state) => this.deliverer.cancel(state),
+    });
   }
 
   close(): void {
@@ -297,6 +303,13 @@ export class SandboxEngine {
     }
     const declared = this.declaration?.operations[op.operationId];
     if (!declared) return undefined;
+    if (request.body instanceof WithheldBody) {
+      return limitAnswer(
+        new LimitError(
+          `a request body of ${request.body.bytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record: it is not kept`,
+        ),
+      );
+    }
     const params: Record<string, unknown> = nestDotted(merged(request.query, this.matcher(op.path)(request.path)));
     try {
       return this.transaction(state, () => {

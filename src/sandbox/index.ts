@@ -10,6 +10,7 @@ import type { MockHooks } from "../mock/types.js";
 import type { ApiEntry } from "../registry.js";
 import { CONTROL_PREFIX, ControlApi } from "./control.js";
 import { SandboxEngine, type SandboxOptions } from "./engine.js";
+import { LIMITS } from "./store.js";
 
 export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./control.js";
 
@@ -46,6 +47,8 @@ export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions
         status: judged.status,
       }),
     validateAnswer: (operation, answer) => engine.validateAnswer(String(operation.iid ?? ""), answer),
+    // A larger body cannot be kept (one record's bound): it stays in the mock's worker (src/mock/judge.ts).
+    maxBodyBytes: LIMITS.recordBytes,
   };
   return { engine, hooks, close: () => engine.close() };
 }

@@ -4,10 +4,12 @@
  * in one place. Bound to loopback (the default) the sandbox serves one developer; bound to another
  * interface it is shared: callbacks reach only what the operator allows (./targets.ts), the
  * operations over every credential need the operator's token (./operator.ts), and one memory budget
- * (./store.ts SandboxBudget) bounds every credential's records together.
+ * (./store.ts SandboxBudget) bounds every credential's records together. The eviction rule's idle
+ * window and the delivery queue's bounds are options too (SHARED_BOUNDS), checked here.
  */
 import { OperatorToken } from "./operator.js";
-import { DEFAULT_BUDGET, SandboxBudget } from "./store.js";
+import type { QueueBounds } from "./delivery.js";
+import { DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./store.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow, TargetPolicy } from "./targets.js";
 
 export interface SharedSandboxOptions {
@@ -26,16 +28,53 @@ export interface SharedSandboxOptions {
   operatorToken?: string;
   /** The memory budget, shared by every sandbox given the same one. Default: one for the whole process. */
   budget?: SandboxBudget;
+  /**
+   * At the credential limit, a credential idle this long (seconds) gives way to a new one; one used
+   * more recently never does (the newcomer gets 507). Default LIMITS.evictIdleSeconds (600).
+   */
+  evictIdleSeconds?: number;
+  /** Callbacks waiting to be delivered per credential. Default LIMITS.deliveryQueue (20). */
+  deliveryQueue?: number;
+  /** Callbacks waiting to be delivered per mock, every credential together. Default LIMITS.deliveryQueueTotal (500). */
+  deliveryQueueTotal?: number;
 }
+
+/** The bounds of the numeric options, inclusive (the CLI's flags check the same). */
+export const SHARED_BOUNDS = {
+  evictIdleSeconds: { min: 1, max: 7 * 24 * 3600 },
+  deliveryQueue: { min: 1, max: 10_000 },
+  deliveryQueueTotal: { min: 1, max: 100_000 },
+} as const;
 
 export interface SharedSettings {
   targets: TargetPolicy;
   operator?: OperatorToken;
   budget: SandboxBudget;
+  evictIdleSeconds: number;
+  queue: QueueBounds;
 }
 
-/** The settings of a sandbox: the options, else the environment's. Throws a TypeError on a bad allow-list or token. */
+/** `value` (default `fallback`) within its SHARED_BOUNDS, else a RangeError naming the option. */
+function bounded(name: keyof typeof SHARED_BOUNDS, value: number | undefined, fallback: number): number {
+  const { min, max } = SHARED_BOUNDS[name];
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new RangeError(`the sandbox's ${name} must be an integer from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+/**
+ * The settings of a sandbox: the options, else the environment's. Throws a TypeError on a bad
+ * allow-list or token, a RangeError on a bound out of SHARED_BOUNDS (or a per-credential queue
+ * longer than the total).
+ */
 export function sharedSettings(options: SharedSandboxOptions, env: NodeJS.ProcessEnv = process.env): SharedSettings {
+  const queue = {
+    perCredential: bounded("deliveryQueue", options.deliveryQueue, LIMITS.deliveryQueue),
+    total: bounded("deliveryQueueTotal", options.deliveryQueueTotal, LIMITS.deliveryQueueTotal),
+  };
+  if (queue.perCredential > queue.total)
+    throw new RangeError(`the sandbox's deliveryQueue (${queue.perCredential}) must not exceed its deliveryQueueTotal (${queue.total})`);
   return {
     targets: new TargetPolicy({
       binding: options.binding,
@@ -43,6 +82,8 @@ export function sharedSettings(options: SharedSandboxOptions, env: NodeJS.Proces
     }),
     operator: OperatorToken.from(options.operatorToken, env),
     budget: options.budget ?? DEFAULT_BUDGET,
+    evictIdleSeconds: bounded("evictIdleSeconds", options.evictIdleSeconds, LIMITS.evictIdleSeconds),
+    queue,
   };
 }
 

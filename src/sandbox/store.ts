@@ -333,6 +333,8 @@ export interface SandboxStoreOptions {
   onDrop?: (state: CredentialState) => void;
   /** The real clock, ms (tests). */
   now?: () => number;
+  /** A credential idle this long (seconds) may give way to a new one (default LIMITS.evictIdleSeconds). */
+  evictIdleSeconds?: number;
 }
 
 export class SandboxStore {
@@ -340,9 +342,11 @@ export class SandboxStore {
   readonly budget: SandboxBudget;
   onDrop?: (state: CredentialState) => void;
   private readonly now: () => number;
+  readonly evictIdleSeconds: number;
 
   constructor(options: SandboxStoreOptions = {}) {
     this.budget = options.budget ?? DEFAULT_BUDGET;
+    this.evictIdleSeconds = options.evictIdleSeconds ?? LIMITS.evictIdleSeconds;
     this.onDrop = options.onDrop;
     this.now = options.now ?? Date.now;
   }
@@ -366,9 +370,9 @@ export class SandboxStore {
     } else {
       if (this.states.size >= LIMITS.credentials) {
         const oldest = this.states.values().next().value;
-        if (oldest === undefined || now - oldest.lastUsed < LIMITS.evictIdleSeconds * 1000) {
+        if (oldest === undefined || now - oldest.lastUsed < this.evictIdleSeconds * 1000) {
           throw new CapacityError(
-            `the sandbox holds state for ${this.states.size} credentials, its limit, and every one was used in the last ${LIMITS.evictIdleSeconds} seconds: a new credential is refused rather than pushing out one in use; retry later, or reset states you no longer need (DELETE /_sandbox/state)`,
+            `the sandbox holds state for ${this.states.size} credentials, its limit, and every one was used in the last ${this.evictIdleSeconds} seconds: a new credential is refused rather than pushing out one in use; retry later, or reset states you no longer need (DELETE /_sandbox/state)`,
           );
         }
         this.drop(oldest);

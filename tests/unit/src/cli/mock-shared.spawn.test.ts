@@ -1,7 +1,8 @@
 /**
  * `mock --sandbox`'s options for a shared sandbox (src/cli/mock.ts): `--callback-allow`,
  * `--operator-token-file` (the token from a file, never from the command line) and
- * `--sandbox-memory` (one budget for every mock started); misuse is one line and a hint, exit
+ * `--sandbox-memory` (one budget for every mock started), `--sandbox-evict-idle`, `--sandbox-queue` and
+ * `--sandbox-queue-total` (shown to the operator by GET /_sandbox); misuse is one line and a hint, exit
  * non-zero. docs/guides/shared-sandbox.md describes them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +29,23 @@ describe("misuse", () => {
       /callback target "10.0.0.0\/40": the prefix must be 0-32/,
     ],
     ["a budget out of range", ["mock", "--sandbox", "--sandbox-memory", "0"], /--sandbox-memory must be an integer from 1 to 65536/],
+    [
+      "an eviction window out of range",
+      ["mock", "--sandbox", "--sandbox-evict-idle", "0"],
+      /--sandbox-evict-idle must be an integer from 1 to 604800/,
+    ],
+    ["a queue bound out of range", ["mock", "--sandbox", "--sandbox-queue", "10001"], /--sandbox-queue must be an integer from 1 to 10000/],
+    [
+      "a total queue bound out of range",
+      ["mock", "--sandbox", "--sandbox-queue-total", "x"],
+      /--sandbox-queue-total must be an integer from 1 to 100000/,
+    ],
+    [
+      "a queue per credential longer than the total",
+      ["mock", "--sandbox", "--sandbox-queue", "30", "--sandbox-queue-total", "20"],
+      /^error: --sandbox-queue \(30\) must not exceed --sandbox-queue-total \(20\)$/,
+    ],
+    ["--sandbox-evict-idle without --sandbox", ["mock", "--sandbox-evict-idle", "60"], /^error: --sandbox-evict-idle needs --sandbox$/],
     ["--callback-allow without --sandbox", ["mock", "--callback-allow", "10.0.0.0/8"], /^error: --callback-allow needs --sandbox$/],
     ["--operator-token-file without --sandbox", ["mock", "--operator-token-file", "x"], /^error: --operator-token-file needs --sandbox$/],
     [
@@ -72,6 +90,12 @@ describe("a shared sandbox from the command line", () => {
       file,
       "--sandbox-memory",
       "3",
+      "--sandbox-evict-idle",
+      "120",
+      "--sandbox-queue",
+      "5",
+      "--sandbox-queue-total",
+      "50",
       "--callback-allow",
       "partner.test,10.0.0.0/8",
     ]);
@@ -81,7 +105,16 @@ describe("a shared sandbox from the command line", () => {
         const url = `http://127.0.0.1:${base + entry.index}`;
         const described = await (await fetch(`${url}/_sandbox`)).json();
         expect(described.memory).toMatchObject({ budget_bytes: 3 * 1024 * 1024 });
-        expect(described.sharing).toEqual({ mode: "local", callback_allow: ["partner.test", "10.0.0.0/8"], operator_token: true });
+        expect(described.sharing).toEqual({ mode: "local", operator_token: true });
+        expect(described.settings).toBeUndefined();
+        const asOperator = await (await fetch(`${url}/_sandbox`, { headers: { "x-sandbox-operator-token": token } })).json();
+        expect(asOperator.settings).toEqual({
+          callback_allow: ["partner.test", "10.0.0.0/8"],
+          memory_budget_bytes: 3 * 1024 * 1024,
+          evict_idle_seconds: 120,
+          delivery_queue: 5,
+          delivery_queue_total: 50,
+        });
         const all = await fetch(`${url}/_sandbox/state/all`, { headers: { "x-sandbox-operator-token": token } });
         expect(all.status).toBe(200);
         const refused = await fetch(`${url}/_sandbox/state/all`, { headers: { authorization: `Bearer ${token}` } });

@@ -7,8 +7,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { Judge } from "../../../../src/mock/judge.js";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { Judge, WithheldBody } from "../../../../src/mock/judge.js";
 import { createPrismServer, type JudgedRequest, loadOperations, type Operation, type PrismServer } from "../../../../src/mock/server.js";
 import { BODY_BYTES, type Element, inputFindings, LARGE_BODY_BYTES } from "../../../../src/mock/validate.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -48,10 +48,16 @@ describe("Judge", () => {
     judges.push(judge);
     return judge;
   };
+  // A worker's start is most of a test's time: the tests of a judgement alone share one worker; the
+  // tests of a worker's life (a first body, closing, the time limits, idling) start their own.
+  let shared: Judge | undefined;
+  const sharedJudge = () => (shared ??= new Judge());
+  afterAll(() => shared?.close());
 
   it("finds what validate.ts finds on the parsed body, valid or not, and hands back the body only when asked and valid", async () => {
     const op = await batchOperation();
-    const judge = newJudge();
+    const judge = sharedJudge();
+    const before = judge.count;
     const cases = [
       { name: "invalid", text: batch(3), valid: false },
       { name: "valid", text: batch(0), valid: true },
@@ -69,7 +75,26 @@ describe("Judge", () => {
         });
       }
     }
-    expect(judge.count).toBe(4);
+    expect(judge.count - before).toBe(4);
+  });
+
+  it("hands back a valid body only within maxBodyBytes (its JSON size): a larger one stays in the worker and only its size crosses", async () => {
+    const op = await batchOperation();
+    const judge = sharedJudge();
+    const text = batch(0);
+    const size = Buffer.byteLength(JSON.stringify(JSON.parse(text)));
+    const judged = (body: string, max: number) => judge.judge(op, element(JSON_TYPE, body.length), Buffer.from(body), true, max);
+    expect(await judged(text, size - 1)).toEqual({ invalidJson: false, findings: undefined, withheld: size });
+    expect(await judged(text, size)).toEqual({ invalidJson: false, findings: undefined, body: JSON.parse(text) });
+    // Its size is that of its JSON form, not of the bytes sent: spaces between members do not count.
+    const spaced = JSON.stringify(JSON.parse(text), null, 8);
+    expect(spaced.length).toBeGreaterThan(size);
+    expect(await judged(spaced, size)).toEqual({ invalidJson: false, findings: undefined, body: JSON.parse(text) });
+    // An invalid body comes back as its findings whatever the bound.
+    const invalid = await judged(batch(1), 1);
+    expect(invalid).not.toHaveProperty("body");
+    expect(invalid).not.toHaveProperty("withheld");
+    expect(invalid).toMatchObject({ invalidJson: false, findings: [expect.objectContaining({ code: "type" }), expect.anything()] });
   });
 
   it("says invalid JSON is invalid, decodes a non-JSON body as text, and judges without an operation", async () => {
@@ -93,7 +118,7 @@ describe("Judge", () => {
 
   it("copies a body that shares its memory, and moves one that owns it", async () => {
     const op = await batchOperation();
-    const judge = newJudge();
+    const judge = sharedJudge();
     const text = batch(1);
     const pool = Buffer.from(`xx${text}yy`);
     const slice = pool.subarray(2, 2 + text.length);
@@ -138,20 +163,31 @@ describe("Judge", () => {
       ].join("\n"),
     );
     const [op] = await loadOperations(spec);
-    // The limit counts from the request being handed over, the worker's start included: room for a slow
-    // start on a loaded machine (tsx compiles the worker's modules there), which took over 5 s at a load of 16.
-    const judge = new Judge({ timeoutMs: 12_000 });
+    // The limit counts from the request being handed to a ready worker (its start, which tsx compiles
+    // from source, is bounded apart): short, so that the worker spins for little CPU.
+    const judge = new Judge({ timeoutMs: 1_500 });
     judges.push(judge);
     const body = (s: string) => Buffer.from(JSON.stringify({ s }));
     const head = { method: "post", url: { path: "/slow", query: {} }, headers: JSON_TYPE };
     // Start the worker, then hand it the hostile body.
     expect((await judge.judge(op, head, body("aaaa"), false)).invalidJson).toBe(false);
     await expect(judge.judge(op, head, body(`${"a".repeat(40)}!`), false)).rejects.toThrow(
-      "judging a request body took more than 12000 ms; the worker was stopped",
+      "judging a request body took more than 1500 ms; the worker was stopped",
     );
     expect(judge.running).toBe(false);
     const next = await judge.judge(op, head, body("b"), false);
     expect(next).toMatchObject({ invalidJson: false, findings: [expect.objectContaining({ code: "pattern" })] });
+  });
+
+  it("bounds a worker's start apart: a worker not ready in time is stopped, its judgements fail, the next body starts another", async () => {
+    const op = await batchOperation();
+    const text = batch(1);
+    const slow = new Judge({ startMs: 1 });
+    judges.push(slow);
+    await expect(slow.judge(op, element(JSON_TYPE, text.length), Buffer.from(text), false)).rejects.toThrow(
+      "the worker judging request bodies did not start within 1 ms; it was stopped",
+    );
+    expect(slow.running).toBe(false);
   });
 
   it("ends an idle worker", async () => {
@@ -229,5 +265,28 @@ describe("a mock server and a large body", () => {
     expect(broken.status).toBe(400);
     expect(JSON.parse(broken.body)).toEqual({ error: { code: "invalid_json", message: "Invalid JSON" } });
     expect(server.stats().judged).toBe(2);
+  });
+
+  it("hands the answer hook a WithheldBody in place of a valid body over its maxBodyBytes, never the body itself", async () => {
+    const seen: JudgedRequest[] = [];
+    const text = batch(0);
+    const size = Buffer.byteLength(JSON.stringify(JSON.parse(text)));
+    const { url } = await start(QUIRKS, {
+      maxBodyBytes: LARGE_BODY_BYTES,
+      answer: (request: JudgedRequest) => {
+        seen.push(request);
+        return request.body instanceof WithheldBody ? { status: 507, body: { withheld: request.body.bytes } } : undefined;
+      },
+    });
+    const parse = vi.spyOn(JSON, "parse");
+    const answer = await post(url, "/v1/batch", text);
+    expect(answer.status).toBe(507);
+    expect(JSON.parse(answer.body)).toEqual({ withheld: size });
+    expect(seen.map((request) => request.body)).toEqual([new WithheldBody(size)]);
+    // The answering thread parsed no large body (the answer's own parse above is the test's).
+    expect(parse.mock.calls.filter(([t]) => String(t).length >= LARGE_BODY_BYTES)).toEqual([]);
+    // Bad requests are judged as before: the findings, never the body.
+    expect((await post(url, "/v1/batch", batch(2))).status).toBe(422);
+    expect(seen).toHaveLength(1);
   });
 });

@@ -348,6 +348,22 @@ describe("bad input gets a 4xx naming the member", () => {
     expect(controlViolations("getState", answer)).toEqual([]);
   });
 
+  it("an error queued for one operation answers only that operation's calls: the others answer from state and leave it queued", async () => {
+    const own = { authorization: "Bearer control-one-operation" };
+    const order = { merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" } };
+    const id = (await call(mock.url, "POST", "/v1/order", { headers: own, body: order })).body.order_id;
+    // 401 is declared by every operation of the API: a leak would be answered, not refused.
+    const queued = await call(mock.url, "POST", "/_sandbox/errors", { headers: own, body: { operation_id: "createOrder", status: 401 } });
+    expect(queued.status).toBe(201);
+    expect((await call(mock.url, "GET", `/v1/order/${id}`, { headers: own })).status).toBe(200);
+    expect((await call(mock.url, "GET", "/v1/order?limit=10", { headers: own })).status).toBe(200);
+    expect((await call(mock.url, "GET", "/_sandbox/errors", { headers: own })).body.errors).toEqual([
+      expect.objectContaining({ operation_id: "createOrder", status: 401, remaining: 1 }),
+    ]);
+    expect((await call(mock.url, "POST", "/v1/order", { headers: own, body: order })).status).toBe(401);
+    expect((await call(mock.url, "POST", "/v1/order", { headers: own, body: order })).status).toBe(200);
+  });
+
   it("bounds the queued errors of a credential", async () => {
     const own = { authorization: "Bearer control-bounds" };
     for (let i = 0; i < LIMITS.errorRules; i++) {

@@ -113,6 +113,29 @@ describe("the delivery queue", () => {
     );
   });
 
+  it("holds the bounds it is given (the sandbox's deliveryQueue and deliveryQueueTotal options)", async () => {
+    const target = await holdingReceiver();
+    const d = new Deliverer({
+      alias: shop.alias,
+      registry,
+      retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 },
+      queue: { perCredential: 2, total: 3 },
+    });
+    deliverers.push(d);
+    const a = new CredentialState("a");
+    expect([1, 2, 3].map((i) => d.enqueue(a, event(target.url, `o-${i}`)).state)).toEqual(["pending", "pending", "failed"]);
+    expect(a.deliveries.at(-1)!.note).toBe(
+      "2 callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent",
+    );
+    const b = new CredentialState("b");
+    expect([1, 2].map((i) => d.enqueue(b, event(target.url, `o-${i}`)).state)).toEqual(["pending", "failed"]);
+    expect(b.deliveries.at(-1)!.note).toBe(
+      "3 callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent",
+    );
+    target.release();
+    await d.idle();
+  });
+
   it("a cancelled credential's queue is dropped, the attempt in flight aborted, nothing more sent", async () => {
     const target = await holdingReceiver();
     const d = deliverer({ attempts: 3 });

@@ -16,6 +16,7 @@ import { findOperation, jsonRequest, loadDocument } from "../../../../src/docume
 import { type MockServer, startMock } from "../../../../src/mock/index.js";
 import { findApi, loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { OPERATOR_TOKEN_ENV } from "../../../../src/sandbox/operator.js";
+import { SHARED_BOUNDS, sharedSettings } from "../../../../src/sandbox/shared.js";
 import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store.js";
 import { requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { call, controlViolations, startReceiver } from "../../../helpers/sandbox.js";
@@ -191,6 +192,84 @@ describe("a flood of new credentials", () => {
   });
 });
 
+describe("the operator's settings", () => {
+  const settingsOf = (body: Record<string, unknown>) => body.settings;
+
+  it("are shown by GET /_sandbox only to a call with the operator's token; another token answers 401", async () => {
+    const options = {
+      operatorToken: OPERATOR,
+      binding: "0.0.0.0",
+      callbackAllow: "partner.test,10.20.0.0/16",
+      budget: new SandboxBudget(5 * 1024 * 1024),
+      evictIdleSeconds: 90,
+      deliveryQueue: 7,
+      deliveryQueueTotal: 70,
+    };
+    const mock = await shopMock(options);
+    const callers: Record<string, string>[] = [{}, { authorization: "Bearer partner-a" }, { authorization: `Bearer ${OPERATOR}` }];
+    for (const headers of callers) {
+      const anyone = await call(mock.url, "GET", "/_sandbox", { headers });
+      expect(anyone.status).toBe(200);
+      expect(settingsOf(anyone.body)).toBeUndefined();
+      expect(anyone.body.sharing).toEqual({ mode: "shared", operator_token: true });
+      const text = JSON.stringify(anyone.body);
+      for (const hidden of ["partner.test", "10.20.0.0", "evict_idle", "delivery_queue"]) expect(text, hidden).not.toContain(hidden);
+      expect(controlViolations("getSandbox", anyone)).toEqual([]);
+    }
+    const operator = await call(mock.url, "GET", "/_sandbox", { headers: { "x-sandbox-operator-token": OPERATOR } });
+    expect(settingsOf(operator.body)).toEqual({
+      callback_allow: ["partner.test", "10.20.0.0/16"],
+      memory_budget_bytes: 5 * 1024 * 1024,
+      evict_idle_seconds: 90,
+      delivery_queue: 7,
+      delivery_queue_total: 70,
+    });
+    expect(JSON.stringify(operator.body)).not.toContain(OPERATOR);
+    expect(controlViolations("getSandbox", operator)).toEqual([]);
+    const wrong = await call(mock.url, "GET", "/_sandbox", { headers: { "x-sandbox-operator-token": `${OPERATOR}x` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.detail).toBe("the token in x-sandbox-operator-token is not the sandbox operator's");
+    expect(controlViolations("getSandbox", wrong)).toEqual([]);
+  });
+
+  it("are not shown on a sandbox without an operator token, whatever the call carries", async () => {
+    const mock = await shopMock({ callbackAllow: "partner.test" });
+    const answer = await call(mock.url, "GET", "/_sandbox", { headers: { "x-sandbox-operator-token": OPERATOR } });
+    expect(answer.status).toBe(200);
+    expect(settingsOf(answer.body)).toBeUndefined();
+    expect(JSON.stringify(answer.body)).not.toContain("partner.test");
+  });
+
+  it("are checked against their bounds: one out of them, or a queue per credential longer than the total, is refused by name", () => {
+    expect(sharedSettings({}, {})).toMatchObject({
+      evictIdleSeconds: LIMITS.evictIdleSeconds,
+      queue: { perCredential: LIMITS.deliveryQueue, total: LIMITS.deliveryQueueTotal },
+    });
+    for (const [name, { min, max }] of Object.entries(SHARED_BOUNDS)) {
+      for (const bad of [min - 1, max + 1, 1.5]) {
+        expect(() => sharedSettings({ [name]: bad }, {}), `${name} ${bad}`).toThrow(
+          new RegExp(`the sandbox's ${name} must be an integer from ${min} to ${max}`),
+        );
+      }
+    }
+    expect(() => sharedSettings({ deliveryQueue: 30, deliveryQueueTotal: 20 }, {})).toThrow(
+      "the sandbox's deliveryQueue (30) must not exceed its deliveryQueueTotal (20)",
+    );
+  });
+
+  it("evictIdleSeconds: a credential idle that long gives way to a newcomer at the credential limit, one used more recently never does", async () => {
+    let now = 1_000_000;
+    const { SandboxStore } = await import("../../../../src/sandbox/store.js");
+    const store = new SandboxStore({ budget: new SandboxBudget(), evictIdleSeconds: 30, now: () => now });
+    for (let i = 0; i < LIMITS.credentials; i++) store.forCredential(`c-${i}`);
+    now += 29_000;
+    expect(() => store.forCredential("newcomer")).toThrow(/every one was used in the last 30 seconds/);
+    now += 1_000;
+    expect(store.forCredential("newcomer")).toBeDefined();
+    expect(store.size).toBe(LIMITS.credentials);
+  });
+});
+
 describe("the memory budget", () => {
   it("is one for every mock given it, reported by GET /_sandbox, and refuses what would exceed it", async () => {
     const budget = new SandboxBudget(4000);
@@ -341,11 +420,7 @@ describe("Pay's merchant webhook_url and the callback policy", () => {
       const refused = await payTo(closed, "pay-shared", receiver.url);
       expect(refused).toMatchObject({ state: "failed", attempts: [] });
       expect(refused.note).toMatch(/shared .* allows no callback targets/);
-      expect((await call(closed.url, "GET", "/_sandbox")).body.sharing).toEqual({
-        mode: "shared",
-        callback_allow: [],
-        operator_token: false,
-      });
+      expect((await call(closed.url, "GET", "/_sandbox")).body.sharing).toEqual({ mode: "shared", operator_token: false });
       await payTo(allowed, "pay-shared", receiver.url);
       expect(await receiver.deliveryCount(1)).toEqual([{ key: expect.any(String), status: 200 }]);
       expect(receiver.events).toHaveLength(1);
