@@ -32,7 +32,7 @@ import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
 import { WithheldBody } from "../mock/types.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
-import { type SpecValidator, specValidator } from "../validation/spec.js";
+import { type SpecValidator, sharedSpecValidator } from "../validation/spec.js";
 import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
 import { Deliverer, type RetryPolicy } from "./delivery.js";
 import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./lifecycle.js";
@@ -207,7 +207,7 @@ export class SandboxEngine {
     options: SandboxOptions = {},
     specPath = entry.bundlePath,
   ) {
-    this.statusChecks = specValidator(doc);
+    this.statusChecks = sharedSpecValidator(doc); // the contract validator's too: the document is added to Ajv once
     this.declaration = declarationOf(entry, doc, options.declarationPath, this.statusChecks);
     this.operations = operations(doc);
     this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
