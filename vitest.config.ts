@@ -8,7 +8,8 @@ import { defineConfig, type Plugin } from "vitest/config";
 //   *.slow.test.ts. No child process, install or browser: tests/setup/no-processes.ts makes starting
 //   one throw; no worker thread with a time limit of seconds, no mock of every API (*.slow.test.ts).
 // - full (`npm test`, `npm run test:vitest`): every project, the quick ones included; `full` holds
-//   tests/e2e, every *.spawn.test.ts and every *.slow.test.ts.
+//   tests/e2e, every *.spawn.test.ts and every *.slow.test.ts; `docs` holds tests/e2e/docs, whose global
+//   setup (tests/setup/browser.ts) builds the docs site and starts Chromium once per run.
 
 /** Test files that need a fresh module registry of their own (they look at what a module loaded). */
 const ISOLATED = ["tests/unit/src/mock/lazy-modules.test.ts"];
@@ -18,6 +19,8 @@ const SPAWNS = "**/*.spawn.test.ts";
 /** In-process, but integration tests by nature: worker threads with time limits of seconds, every API's mock. */
 const SLOW = "**/*.slow.test.ts";
 const NO_PROCESSES = ["tests/setup/no-processes.ts"];
+/** The docs site in a browser: its project's global setup builds the site and starts Chromium once per run. */
+const DOCS = "tests/e2e/docs/**/*.test.ts";
 
 /**
  * `vitest run --exclude <glob>` applies the glob to the root configuration only, which a projects
@@ -52,7 +55,11 @@ export default defineConfig({
         test: { name: "quick", isolate: false, include: QUICK, exclude: [...EXCLUDE, ...ISOLATED, SPAWNS, SLOW], setupFiles: NO_PROCESSES },
       },
       { extends: true, test: { name: "quick-isolated", isolate: true, include: ISOLATED, exclude: EXCLUDE, setupFiles: NO_PROCESSES } },
-      { extends: true, test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS, SLOW], exclude: EXCLUDE } },
+      {
+        extends: true,
+        test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS, SLOW], exclude: [...EXCLUDE, DOCS] },
+      },
+      { extends: true, test: { name: "docs", isolate: false, include: [DOCS], exclude: EXCLUDE, globalSetup: ["tests/setup/browser.ts"] } },
     ],
   },
 });

@@ -1,16 +1,18 @@
 /**
- * Debian's Chromium driven by playwright-core, for the docs site's browser tests: launched with the
- * flags DESIGN.md gives and a fresh user-data-dir, and a recorder of every request, console error and
- * page error of a page. A missing Chromium is a failure that says how to install it, never a skip.
+ * Debian's Chromium driven by playwright-core, for the docs site's browser tests: launched once per
+ * run with the flags DESIGN.md gives (tests/setup/browser.ts) and connected to from each worker; a
+ * page in a fresh context with a recorder of every request, console error and page error; waits
+ * that the page itself ends (a MutationObserver), not polls. A missing Chromium is a failure that
+ * says how to install it, never a skip.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 import { repoRoot } from "../../../src/registry.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../../scripts/lib/chromium.js";
 
 export { CHROMIUM, CHROMIUM_FLAGS };
+export type { Browser };
 
 /** Screenshots land here (git-ignored). */
 export const SCREENSHOTS = join(repoRoot, "test-output", "docs");
@@ -25,30 +27,30 @@ export function requireChromium(path = CHROMIUM): void {
   }
 }
 
-export interface Browser {
-  context: BrowserContext;
-  close(): Promise<void>;
+/** The shared Chromium (tests/setup/browser.ts launches it once per run), connected to from this worker. */
+export function connectChromium(wsEndpoint: string): Promise<Browser> {
+  return chromium.connect(wsEndpoint);
 }
 
-export async function launchChromium(): Promise<Browser> {
-  requireChromium();
-  const userDataDir = mkdtempSync(join(tmpdir(), "docs-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1280, height: 900 },
-  });
-  // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
-  context.setDefaultTimeout(120_000);
+/**
+ * One context per connection, as a reader's one browser profile: its HTTP cache, and V8's cache of
+ * the compiled Scalar bundle with it, serve every page after the first (a context per page compiled
+ * the 3.5 MB bundle anew each time, which cost more CPU than the pages' own rendering saved).
+ */
+const contexts = new WeakMap<Browser, Promise<BrowserContext>>();
+
+async function newPage(browser: Browser): Promise<Page> {
+  let context = contexts.get(browser);
+  if (!context) {
+    context = browser.newContext({ viewport: { width: 1280, height: 900 } }).then((c) => {
+      // Pages render concurrently on a busy machine: a wait gives up after two minutes, not Playwright's 30 s.
+      c.setDefaultTimeout(120_000);
+      return c;
+    });
+    contexts.set(browser, context);
+  }
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return (await context).newPage();
 }
 
 export interface PageRecord {
@@ -59,14 +61,34 @@ export interface PageRecord {
   foreign(): string[];
   /** console.error messages, failed loads and uncaught exceptions. */
   errors: string[];
+  /**
+   * Resolves once every request the page has started has ended (answered or failed), on the
+   * request events themselves: Playwright's `networkidle` never fires on Scalar's pages without a
+   * route, and fired late or never on a busy machine with one.
+   */
+  settled(timeoutMs?: number): Promise<void>;
+  /** Closes the page. */
+  close(): Promise<void>;
 }
 
 /** Opens a page that records what it requests and every error it reports. */
 export async function recordedPage(browser: Browser, origin: string): Promise<PageRecord> {
-  const page = await browser.context.newPage();
+  const page = await newPage(browser);
+  const close = () => page.close();
   const requests: string[] = [];
   const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
+  const inflight = new Set<Request>();
+  let onEnd = () => {};
+  const ended = (request: Request) => {
+    inflight.delete(request);
+    if (inflight.size === 0) onEnd();
+  };
+  page.on("request", (request) => {
+    requests.push(request.url());
+    inflight.add(request);
+  });
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location().url})`);
   });
@@ -83,5 +105,93 @@ export async function recordedPage(browser: Browser, origin: string): Promise<Pa
       return false;
     }
   };
-  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)) };
+  const settled = (timeoutMs = 60_000) =>
+    inflight.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`requests still pending after ${timeoutMs} ms: ${[...inflight].map((r) => r.url()).join(", ")}`)),
+            timeoutMs,
+          );
+          onEnd = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), settled, close };
+}
+
+/**
+ * Sets the page's hash to `hash` (a reference page's route: Scalar renders what it names; with
+ * `ifMissing`, only when some element of `ids` is not in the document yet), then resolves with the
+ * text of every element of `ids` once all are in the document. Watched in the page
+ * by a MutationObserver, so it ends on the DOM change that completes it; rejects naming the missing
+ * elements after `timeoutMs`.
+ */
+export function renderedTexts(
+  page: Page,
+  ids: string[],
+  hash?: string,
+  { ifMissing = false, timeoutMs = 120_000 } = {},
+): Promise<string[]> {
+  return page.evaluate(
+    ({ ids, hash, ifMissing, timeoutMs }) =>
+      new Promise<string[]>((resolve, reject) => {
+        const check = () => {
+          const found = ids.map((id) => document.getElementById(id));
+          if (!found.every(Boolean)) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(found.map((element) => element!.textContent ?? ""));
+        };
+        const observer = new MutationObserver(check);
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`not rendered after ${timeoutMs} ms: ${ids.filter((id) => !document.getElementById(id)).join(", ")}`));
+        }, timeoutMs);
+        observer.observe(document, { childList: true, subtree: true });
+        if (hash !== undefined && !(ifMissing && ids.every((id) => document.getElementById(id)))) window.location.hash = hash;
+        check();
+      }),
+    { ids, hash, ifMissing, timeoutMs },
+  );
+}
+
+/**
+ * The text of the element `selector` names (looked up again on every change: the element may be
+ * rendered anew) once it matches `pattern`: checked in the page after DOM changes (a
+ * MutationObserver), not polled; fails after `timeoutMs` with what it shows then.
+ */
+export function textMatching(page: Page, selector: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  return page.evaluate(
+    ({ selector, source, flags, timeoutMs }) =>
+      new Promise<string>((resolve, reject) => {
+        const re = new RegExp(source, flags);
+        const text = () => document.querySelector(selector)?.textContent ?? "";
+        const check = () => {
+          const shown = text();
+          if (!re.test(shown)) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(shown);
+        };
+        // A burst of changes (the console renders an answer as thousands of nodes) is read once, 50 ms after it starts.
+        let scheduled = false;
+        const observer = new MutationObserver(() => {
+          if (scheduled) return;
+          scheduled = true;
+          setTimeout(() => {
+            scheduled = false;
+            check();
+          }, 50);
+        });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          reject(new Error(`${selector} never showed ${re}; it shows: ${text().slice(-1500)}`));
+        }, timeoutMs);
+        observer.observe(document, { childList: true, subtree: true, characterData: true });
+        check();
+      }),
+    { selector, source: pattern.source, flags: pattern.flags, timeoutMs },
+  );
 }

@@ -20,7 +20,7 @@ import { type Doc, loadDocument, type Operation, operations } from "../../../src
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";
 import type { PageRecord } from "./browser.js";
-import { SCREENSHOTS } from "./browser.js";
+import { renderedTexts, SCREENSHOTS } from "./browser.js";
 import { type DocsSite, release, useDocsSite } from "./setup.js";
 
 interface Api {
@@ -153,13 +153,13 @@ async function visit(path: string, screenshot: string, check: (record: PageRecor
       expect(response?.status(), `${path}: HTTP status`).toBe(200);
       await check(record);
       await record.page.screenshot({ path: screenshotName(screenshot) });
-      await record.page.waitForLoadState("networkidle");
+      await record.settled();
       await checkLinks(record, path);
       expect(record.foreign(), `${path}: requests to hosts other than ${site.origin}`).toEqual([]);
       expect(record.errors, `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
       expect(record.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
     } finally {
-      await record.page.close();
+      await record.close();
     }
   });
 }
@@ -177,19 +177,20 @@ const elementId = (op: Operation) => {
     : `api-1/tag/${tag}/${op.method.toUpperCase()}${op.path}`;
 };
 
-/** Every operation and webhook of `ops` renders: each tag opened by its route, then each element found. */
+/**
+ * Every operation and webhook of `ops` renders: each tag opened by its route (unless all of its
+ * elements are rendered already, as the first tag's are), then each element found (waited for in
+ * the page).
+ */
 async function everyOperationRenders(record: PageRecord, ops: Operation[]): Promise<void> {
   const tags = [...new Set(ops.map((op) => slug(String(op.value.tags?.[0] ?? "default"))))];
   for (const tag of tags) {
-    await record.page.evaluate((hash) => {
-      window.location.hash = hash;
-    }, `tag/${tag}`);
-    for (const op of ops.filter((o) => slug(String(o.value.tags?.[0] ?? "default")) === tag)) {
-      const heading = record.page.locator(`[id="${elementId(op)}"]`);
-      await heading.waitFor({ state: "attached" });
+    const tagged = ops.filter((o) => slug(String(o.value.tags?.[0] ?? "default")) === tag);
+    const texts = await renderedTexts(record.page, tagged.map(elementId), `tag/${tag}`, { ifMissing: true });
+    tagged.forEach((op, i) => {
       const summary = op.value.summary ?? op.operationId;
-      expect(await heading.textContent(), `${op.operationId}: rendered with its summary`).toContain(summary);
-    }
+      expect(texts[i], `${op.operationId}: rendered with its summary`).toContain(summary);
+    });
   }
 }
 

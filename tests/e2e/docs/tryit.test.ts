@@ -19,7 +19,7 @@ import { type ApiEntry, repoRoot } from "../../../src/registry.js";
 import { registry } from "../../helpers/registry.js";
 import type { Locator } from "playwright-core";
 import type { PageRecord } from "./browser.js";
-import { SCREENSHOTS } from "./browser.js";
+import { renderedTexts, SCREENSHOTS, textMatching } from "./browser.js";
 import { type DocsSite, release, useDocsSite } from "./setup.js";
 
 interface Declaration {
@@ -69,19 +69,11 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => {
   await Promise.all([...sandboxes.values()].map((s) => s.close()));
-  release();
+  await release();
 });
 
-/** The dialog's text once it matches `pattern` (polled: the console answers asynchronously); fails naming it after `timeoutMs`. */
-async function textMatching(dialog: Locator, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const text = (await dialog.textContent()) ?? "";
-    if (pattern.test(text)) return text;
-    if (Date.now() > until) throw new Error(`the console never showed ${pattern}; it shows: ${text.slice(-1500)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** The console dialog's selector. */
+const DIALOG = "[role=dialog]";
 
 /** Scalar's route of an operation (the page's hash) and its section's element id. */
 const route = (op: Operation) => `tag/${slug(String(op.value.tags?.[0] ?? "default"))}/${op.method.toUpperCase()}${op.path}`;
@@ -90,18 +82,16 @@ const route = (op: Operation) => `tag/${slug(String(op.value.tags?.[0] ?? "defau
 async function openConsole(record: PageRecord, op: Operation) {
   const { page } = record;
   await page.keyboard.press("Escape"); // a console left open by the previous request
-  await page.evaluate((hash) => {
-    window.location.hash = hash;
-  }, route(op));
+  // The operation's route, and its section once rendered (waited for in the page).
+  await renderedTexts(page, [`api-1/${route(op)}`], route(op));
   const section = page.locator(`[id="api-1/${route(op)}"]`);
-  await section.waitFor({ state: "attached" });
   await section
     .getByRole("button", { name: /test request/i })
     .first()
     .click();
-  const dialog = page.locator("[role=dialog]");
+  const dialog = page.locator(DIALOG);
   await dialog.waitFor();
-  await textMatching(dialog, new RegExp(`Server:\\s*\\S*${op.path.replace(/[{}]/g, "\\$&")}`));
+  await textMatching(page, DIALOG, new RegExp(`Server:\\s*\\S*${op.path.replace(/[{}]/g, "\\$&")}`));
   return dialog;
 }
 
@@ -114,7 +104,7 @@ async function typeCredential(dialog: Locator, credential: string) {
 /** Sends the console's request and waits for the answer's status; the dialog's text then. */
 async function send(dialog: Locator, status: number): Promise<string> {
   await dialog.getByRole("button", { name: /^Send/ }).first().click();
-  return textMatching(dialog, new RegExp(`Status:\\s*${status}\\b`));
+  return textMatching(dialog.page(), DIALOG, new RegExp(`Status:\\s*${status}\\b`));
 }
 
 async function onPage<T>(path: string, sandbox: MockServer, work: (record: PageRecord) => Promise<T>): Promise<T> {
@@ -123,7 +113,7 @@ async function onPage<T>(path: string, sandbox: MockServer, work: (record: PageR
     await record.page.goto(new URL(`${path}?port=${sandbox.port}`, site.server.url).href);
     await record.page.locator("[id^='api-1/tag/']").first().waitFor({ state: "attached" });
     const result = await work(record);
-    await record.page.waitForLoadState("networkidle");
+    await record.settled();
     expect(record.foreign(), `${path}: requests to hosts other than the site and the sandbox`).toEqual(
       record.foreign().filter((url) => url.startsWith(sandbox.url)),
     );
@@ -133,7 +123,7 @@ async function onPage<T>(path: string, sandbox: MockServer, work: (record: PageR
     ).toEqual([]);
     return result;
   } finally {
-    await record.page.close();
+    await record.close();
   }
 }
 
@@ -204,7 +194,7 @@ describe("the reference pages' request console, against a running sandbox", () =
         .first()
         .click();
       // The header as the mock sent it: Prism's finding for the missing credential.
-      const shown = await textMatching(dialog, /sl-violations/i, 30_000);
+      const shown = await textMatching(record.page, DIALOG, /sl-violations/i, 30_000);
       expect(shown).toMatch(/sl-violations\s*\[\{"location":\["request"\],"severity":"Error","code":401/i);
       await record.page.screenshot({ path: join(SCREENSHOTS, "console-sl-violations.png") });
     });
