@@ -374,6 +374,19 @@ const UNIQUE_REFERENCE = /("(?:\w+_)?reference_id"\s*:\s*"[^"]*)"/g;
 /** Requests sent by hammerCredentials in this process: a credential's references never repeat across runs. */
 let requestNumber = 0;
 
+/**
+ * The `n`th of the distinct requests hammerCredentials sends: its credential (`bench-<n mod 900>`, as
+ * the credential header carries it) and its body, with every reference the provider keeps unique per
+ * merchant (disbursement's reference_id) made distinct: a repeated one is refused (400) as the provider does.
+ */
+export function distinctRequest(body: string | undefined, n: number, bearer: boolean): { credential: string; body: string | undefined } {
+  const credential = `bench-${n % CREDENTIAL_POOL}`;
+  return { credential: bearer ? `Bearer ${credential}` : credential, body: body?.replace(UNIQUE_REFERENCE, `$1-${n}"`) };
+}
+
+/** The next request number (shared with hammerCredentials, so that references never repeat in a process). */
+export const nextRequestNumber = (): number => requestNumber++;
+
 export async function hammerCredentials(
   url: string,
   request: SpecRequest,
@@ -393,13 +406,10 @@ export async function hammerCredentials(
         headers: request.headers,
         body: request.body,
         setupRequest: (req: autocannon.Request) => {
-          const n = requestNumber++;
-          const credential = `bench-${n % CREDENTIAL_POOL}`;
-          const headers = { ...req.headers, [credentialHeader]: bearer ? `Bearer ${credential}` : credential };
-          // A reference the provider keeps unique per merchant (disbursement's reference_id) is made
-          // distinct per request, on both sides alike: a repeated one is refused (400) as the provider does.
-          const body = typeof req.body === "string" ? req.body.replace(UNIQUE_REFERENCE, `$1-${n}"`) : req.body;
-          return { ...req, headers, body };
+          // Distinct on both sides alike (distinctRequest).
+          const distinct = distinctRequest(typeof req.body === "string" ? req.body : undefined, requestNumber++, bearer);
+          const headers = { ...req.headers, [credentialHeader]: distinct.credential };
+          return { ...req, headers, body: distinct.body ?? req.body };
         },
       },
     ],

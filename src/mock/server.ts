@@ -121,8 +121,8 @@ export function handle(context: MockContext, request: IncomingMessage, response:
 
 /** Stages 2 to 6 for a received request: intercept, route, judge, answer (and write). */
 export function afterReceive(context: MockContext, exchange: Exchange): Promise<void> | undefined {
-  const { intercept } = context.hooks;
-  if (intercept) {
+  const { intercept, mayIntercept } = context.hooks;
+  if (intercept && (mayIntercept?.(exchange.request) ?? true)) {
     return (async () => {
       // What the hook answers (the control API) carries the CORS headers every other answer has, so a
       // page (the docs' request console) can read it; a request the hook passes gets them later.

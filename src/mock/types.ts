@@ -136,6 +136,8 @@ export interface HookAnswer {
  */
 export interface MockHooks {
   intercept?(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> | boolean;
+  /** Whether `intercept` may answer this request (a cheap test of its target); false: it is not asked. Default: true. */
+  mayIntercept?(request: IncomingMessage): boolean;
   answer?(request: JudgedRequest): Promise<HookAnswer | undefined> | HookAnswer | undefined;
   validateAnswer?(operation: Operation, answer: HookAnswer): Violation[];
   maxBodyBytes?: number;

@@ -32,15 +32,26 @@ import { STATUS_CODES } from "node:http";
 import type { ApiEntry } from "../registry.js";
 import { WithheldBody } from "../mock/types.js";
 import { type ContractValidator, type ContractViolation, createValidator, validatorForDocument } from "../validation/contract.js";
-import { type SpecValidator, specValidator } from "../validation/spec.js";
+import { type SpecValidator, sharedSpecValidator } from "../validation/spec.js";
 import { type Declaration, type ResourceDeclaration, declarationOf } from "./declaration.js";
 import { Deliverer, type RetryPolicy } from "./delivery.js";
 import { EventLog, findMove, MoveRefused, newEvent, type SandboxEvent } from "./lifecycle.js";
 import { plain, shape } from "./shape.js";
 import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
-import { CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
-import { copy, evaluate, Instant, isPlainObject, type Json, newId, type TemplateContext, toInstant } from "./template.js";
+import { type CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
+import {
+  copy,
+  evaluate,
+  fullContext,
+  Instant,
+  isPlainObject,
+  type Json,
+  merged,
+  newId,
+  type TemplateContext,
+  toInstant,
+} from "./template.js";
 
 export interface SandboxOptions extends SharedSandboxOptions {
   /** Declaration to use instead of `sandbox.yaml` beside the API's root spec. */
@@ -196,7 +207,7 @@ export class SandboxEngine {
     options: SandboxOptions = {},
     specPath = entry.bundlePath,
   ) {
-    this.statusChecks = specValidator(doc);
+    this.statusChecks = sharedSpecValidator(doc); // the contract validator's too: the document is added to Ajv once
     this.declaration = declarationOf(entry, doc, options.declarationPath, this.statusChecks);
     this.operations = operations(doc);
     this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
@@ -299,7 +310,7 @@ export class SandboxEngine {
         ),
       );
     }
-    const params: Record<string, unknown> = nestDotted({ ...request.query, ...(this.matcher(op.path)(request.path) ?? {}) });
+    const params: Record<string, unknown> = nestDotted(merged(request.query, this.matcher(op.path)(request.path)));
     try {
       return this.transaction(state, () => {
         const body = this.run(state, op, request.body, params);
@@ -434,13 +445,13 @@ export class SandboxEngine {
   }
 
   private context(state: CredentialState, request: Json, params: Record<string, unknown>): TemplateContext {
-    return {
+    return fullContext({
       request,
       params,
       now: new Instant(state.now()),
       resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
-      all: (name) => (this.declaration?.resources[name] ? state.list(name).map((r) => r.data) : undefined),
-    };
+      all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
+    });
   }
 
   private find(state: CredentialState, resource: ResourceDeclaration, idRef: string | undefined, ctx: TemplateContext) {
@@ -472,31 +483,10 @@ export class SandboxEngine {
    */
   private transaction<T>(state: CredentialState, body: () => T): T {
     const undo: Array<() => void> = [];
-    const { add, replace, remove } = CredentialState.prototype;
     const deferred: Array<() => void> = [];
-    state.add = (resource, id, data, expiresAt) => {
-      const record = add.call(state, resource, id, data, expiresAt);
-      undo.push(() => remove.call(state, record));
-      return record;
-    };
-    state.replace = (record, data) => {
-      const old = record.data;
-      replace.call(state, record, data);
-      undo.push(() => replace.call(state, record, old));
-    };
-    state.remove = (record) => {
-      const present = state.get(record.resource, record.id) === record;
-      remove.call(state, record);
-      if (present)
-        undo.push(() => {
-          state.of(record.resource).set(record.id, record);
-          state.bytes += record.bytes;
-          state.budget.add(record.bytes);
-          state.count += 1;
-        });
-    };
+    state.journal = undo;
     const outer = this.deferred;
-    const scheduled = [...(this.scheduled.get(state) ?? [])];
+    const scheduled = this.scheduled.get(state)?.slice();
     this.deferred = deferred;
     try {
       const result = body();
@@ -505,13 +495,13 @@ export class SandboxEngine {
       return result;
     } catch (error) {
       this.deferred = outer;
+      state.journal = undefined; // putting back is not itself put back
       for (const step of undo.reverse()) step();
-      this.scheduled.set(state, scheduled);
+      if (scheduled) this.scheduled.set(state, scheduled);
+      else this.scheduled.delete(state);
       throw error;
     } finally {
-      delete (state as Partial<CredentialState>).add;
-      delete (state as Partial<CredentialState>).replace;
-      delete (state as Partial<CredentialState>).remove;
+      state.journal = undefined;
     }
   }
 
@@ -523,7 +513,7 @@ export class SandboxEngine {
     for (const effect of effects ?? []) {
       if (effect.when !== undefined && !evaluate(effect.when, ctx)) continue;
       const target = this.singleton(state, effect.resource);
-      const data = { ...target.data, ...(effect.set === undefined ? {} : evaluate(effect.set, ctx)) };
+      const data = merged(target.data, effect.set === undefined ? {} : evaluate(effect.set, ctx));
       for (const member of effect.unset ?? []) delete data[member];
       state.replace(target, data);
     }
@@ -635,7 +625,7 @@ export class SandboxEngine {
           }
         }
         const patch = declared.record === undefined ? {} : (evaluate(declared.record, ctx) ?? {});
-        state.replace(record, { ...record.data, ...patch, [resource.id.field]: record.id });
+        state.replace(record, merged(record.data, patch, { [resource.id.field]: record.id }));
         this.applyEffects(state, declared.effects, { ...ctx, record: record.data });
         if (target !== undefined) {
           try {

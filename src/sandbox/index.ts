@@ -8,11 +8,14 @@
 import type { Doc } from "../document/index.js";
 import type { MockHooks } from "../mock/types.js";
 import type { ApiEntry } from "../registry.js";
-import { ControlApi } from "./control.js";
+import { CONTROL_PREFIX, ControlApi } from "./control.js";
 import { SandboxEngine, type SandboxOptions } from "./engine.js";
 import { LIMITS } from "./store.js";
 
 export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./control.js";
+
+/** The control API's first path segment, as it may appear in a request's target. */
+const CONTROL_NAME = CONTROL_PREFIX.slice(1);
 export { type Declaration, DeclarationError, declarationPath, loadDeclaration } from "./declaration.js";
 export { boundedRetry, DEFAULT_RETRY, type RetryPolicy } from "./delivery.js";
 export { SandboxEngine, type SandboxOptions } from "./engine.js";
@@ -31,6 +34,9 @@ export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions
   const control = new ControlApi(engine);
   const hooks: MockHooks = {
     intercept: (request, response, body) => control.handle(request, response, body),
+    // The control API's paths (a URL naming `_sandbox` anywhere, however it is written), and every
+    // request once a latency or drop rule was queued: nothing else is the control API's.
+    mayIntercept: (request) => engine.transportArmed || (request.url ?? "").includes(CONTROL_NAME),
     answer: (judged) =>
       engine.answer({
         operationId: String(judged.operation.iid ?? ""),

@@ -25,7 +25,7 @@ export function plain(value: Json): Json {
   if (Array.isArray(value)) return value.map(plain);
   if (isPlainObject(value)) {
     const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = plain(v);
+    for (const k of Object.keys(value)) if (value[k] !== undefined) out[k] = plain(value[k]);
     return out;
   }
   return value;
@@ -147,13 +147,16 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
     }
     if (isPlainObject(value)) {
       const out: Record<string, Json> = {};
-      for (const [key, member] of Object.entries(value)) {
+      for (const key of Object.keys(value)) {
+        const member = value[key];
         if (member === undefined) continue;
         const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
-        if (shaper) out[key] = shaper()(member);
-        else if (extraShaper) out[key] = extraShaper()(member);
-        else if (!declaresMembers) out[key] = plain(member);
-        if (out[key] === undefined) delete out[key];
+        let shaped: Json;
+        if (shaper) shaped = shaper()(member);
+        else if (extraShaper) shaped = extraShaper()(member);
+        else if (!declaresMembers) shaped = plain(member);
+        // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
+        if (shaped !== undefined) out[key] = shaped;
       }
       return out;
     }

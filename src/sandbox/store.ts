@@ -14,7 +14,7 @@
  * JSON form, kept member by member: an update measures only the members that changed.
  */
 import { createHash } from "node:crypto";
-import { type Json, sizeOf } from "./template.js";
+import { type Json, keySize, sizeOf } from "./template.js";
 
 export const LIMITS = {
   /** Credentials (buckets) per mock instance; the least recently used one is dropped beyond it. */
@@ -73,7 +73,7 @@ export class SandboxBudget {
 export const DEFAULT_BUDGET = new SandboxBudget();
 
 const memberSize = (key: string, value: unknown) =>
-  value === undefined || typeof value === "function" ? 0 : Buffer.byteLength(JSON.stringify(key)) + 1 + sizeOf(value);
+  value === undefined || typeof value === "function" || typeof value === "symbol" ? 0 : keySize(key) + 1 + sizeOf(value);
 
 /**
  * The JSON size of a record and of each of its members; members that are the same value as in
@@ -165,6 +165,14 @@ export class CredentialState {
   count = 0;
   private seq = 0;
   lastUsed = Date.now();
+  /**
+   * While a request runs (the engine's transaction): how to put back each change it makes to the
+   * records, in order; undefined otherwise.
+   */
+  journal: Array<() => void> | undefined = undefined;
+  /** Counts the changes of records (added, replaced, removed): what is derived from them is kept until it moves. */
+  changes = 0;
+  private readonly lists = new Map<string, { changes: number; data: Json[] }>();
 
   constructor(
     readonly key: string,
@@ -199,9 +207,11 @@ export class CredentialState {
     this.checkRoom(bytes, 1);
     const record: StoredRecord = { resource, id, data, seq: ++this.seq, expiresAt, bytes, sizes };
     this.of(resource).set(id, record);
+    this.changes++;
     this.bytes += bytes;
     this.budget.add(bytes);
     this.count += 1;
+    this.journal?.push(() => this.remove(record));
     return record;
   }
 
@@ -209,18 +219,29 @@ export class CredentialState {
   replace(record: StoredRecord, data: Json): void {
     const { bytes, sizes } = measure(data, record);
     this.checkRoom(bytes - record.bytes, 0, bytes);
+    const old = record.data;
+    this.journal?.push(() => this.replace(record, old));
     this.bytes += bytes - record.bytes;
     this.budget.add(bytes - record.bytes);
     record.bytes = bytes;
     record.sizes = sizes;
     record.data = data;
+    this.changes++;
   }
 
   remove(record: StoredRecord): void {
     if (this.records.get(record.resource)?.delete(record.id)) {
+      this.changes++;
       this.bytes -= record.bytes;
       this.budget.add(-record.bytes);
       this.count -= 1;
+      this.journal?.push(() => {
+        this.of(record.resource).set(record.id, record);
+        this.changes++;
+        this.bytes += record.bytes;
+        this.budget.add(record.bytes);
+        this.count += 1;
+      });
     }
   }
 
@@ -244,6 +265,7 @@ export class CredentialState {
     this.eventBytes = 0;
     this.count = 0;
     this.records.clear();
+    this.changes++;
   }
 
   private checkRoom(addedBytes: number, addedRecords: number, recordBytes = addedBytes): void {
@@ -269,7 +291,22 @@ export class CredentialState {
 
   /** Records of a resource in creation order. */
   list(resource: string): StoredRecord[] {
-    return [...(this.records.get(resource)?.values() ?? [])].sort((a, b) => a.seq - b.seq);
+    const records = [...(this.records.get(resource)?.values() ?? [])];
+    // Kept in creation order but for a record put back by an undone request: sorted only then.
+    for (let i = 1; i < records.length; i++) if (records[i - 1].seq > records[i].seq) return records.sort((a, b) => a.seq - b.seq);
+    return records;
+  }
+
+  /**
+   * The data of a resource's records in creation order (`$all.<resource>` of the templates): the same
+   * list, not to be changed by its reader, until a record changes.
+   */
+  dataOf(resource: string): Json[] {
+    const kept = this.lists.get(resource);
+    if (kept?.changes === this.changes) return kept.data;
+    const data = this.list(resource).map((r) => r.data);
+    this.lists.set(resource, { changes: this.changes, data });
+    return data;
   }
 
   log(entry: DeliveryEntry): void {

@@ -75,6 +75,51 @@ export interface TemplateContext {
   all?: (name: string) => Json[] | undefined;
 }
 
+/**
+ * A context with every member of TemplateContext, in one order (those not given undefined).
+ * Contexts are derived by spreading (`{ ...ctx, item, index }`): Node 20's V8 copies an object
+ * spread with members it does not already have on a slow path (microseconds a copy); a context
+ * that has them all is copied on the fast path.
+ */
+export function fullContext(values: TemplateContext): TemplateContext {
+  return {
+    id: values.id,
+    record: values.record,
+    records: values.records,
+    view: values.view,
+    request: values.request,
+    params: values.params,
+    item: values.item,
+    index: values.index,
+    now: values.now,
+    expiry: values.expiry,
+    status: values.status,
+    event: values.event,
+    shared: values.shared,
+    callbackUrl: values.callbackUrl,
+    next: values.next,
+    resource: values.resource,
+    all: values.all,
+  };
+}
+
+/**
+ * `{ ...a, ...b }`: the same own members in the same order (a member named `__proto__` kept as a
+ * member), copied one by one: Node 20's V8 spreads an object followed by other members on a slow path.
+ */
+export function merged(...sources: Json[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const source of sources) {
+    if (source === undefined || source === null) continue;
+    for (const key of Object.keys(source)) {
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+      else out[key] = source[key];
+    }
+  }
+  return out;
+}
+
 /** The references a template may start with (`$<root>`). */
 export const ROOTS = [
   "id",
@@ -130,23 +175,21 @@ export function isReference(value: unknown): boolean {
   return typeof value === "string" && REF.test(value);
 }
 
-function member(value: Json, token: string): Json {
-  if (value === null || value === undefined) return undefined;
-  if (Array.isArray(value) && /^\d+$/.test(token)) return value[Number(token)];
-  if (isPlainObject(value) && Object.hasOwn(value, token)) return value[token];
-  return undefined;
-}
-
-// A declaration's templates are fixed once loaded: what a string is (a reference, its root and path)
-// and which operator an object names are worked out once per string or object and kept, not on
-// every request. The strings kept are the declarations' own (bounded: cleared past REFERENCES_KEPT).
+// A declaration's templates are fixed once loaded, so each is compiled once into a function of the
+// context (kept per template object, and per string for the strings): what a string is (a reference,
+// its root and path, or text with references in it), which operator an object names, its members'
+// and operands' compiled forms. Evaluating a template then only runs that function: no parsing, no
+// lookup of the operator, no walk of the template's keys per request. The strings kept are the
+// declarations' own (bounded: cleared past REFERENCES_KEPT).
 interface ParsedReference {
   root: string;
   path: string[];
 }
+type Compiled = (ctx: TemplateContext) => Json;
 const REFERENCES_KEPT = 10_000;
 const references = new Map<string, ParsedReference | null>();
-const operatorByTemplate = new WeakMap<object, string | undefined>();
+const compiledStrings = new Map<string, Compiled>();
+const compiledObjects = new WeakMap<object, Compiled>();
 
 /** The root and path of a reference string; null when the string is not one. */
 function parseReference(ref: string): ParsedReference | null {
@@ -161,36 +204,70 @@ function parseReference(ref: string): ParsedReference | null {
 }
 
 /** The operator an object template names (the first of its keys that is one). */
-function operatorOf(template: Record<string, Json>): string | undefined {
-  if (operatorByTemplate.has(template)) return operatorByTemplate.get(template);
-  const operator = Object.keys(template).find((k) => OPERATOR_SET.has(k));
-  operatorByTemplate.set(template, operator);
-  return operator;
-}
+const operatorOf = (template: Record<string, Json>): string | undefined => Object.keys(template).find((k) => OPERATOR_SET.has(k));
 
 /** The value of a reference in the context. */
 export function resolveReference(ref: string, ctx: TemplateContext): Json {
   const parsed = parseReference(ref);
   if (!parsed) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
-  const root = parsed.root;
-  const tokens = parsed.path.slice();
-  let value: Json;
+  return compileReference(parsed)(ctx);
+}
+
+/** A member step of a reference's path: an index of a list (digits) or an own member of an object. */
+function memberStep(token: string): (value: Json) => Json {
+  const index = /^\d+$/.test(token) ? Number(token) : undefined;
+  return (value) => {
+    if (value === null || value === undefined) return undefined;
+    if (index !== undefined && Array.isArray(value)) return value[index];
+    if (isPlainObject(value) && Object.hasOwn(value, token)) return value[token];
+    return undefined;
+  };
+}
+
+/** The value at a path of members (`["a", "0", "b"]`) of a value. */
+function memberPath(path: string[]): (value: Json) => Json {
+  const steps = path.map(memberStep);
+  return (value) => {
+    for (const step of steps) value = step(value);
+    return value;
+  };
+}
+
+function compileReference({ root, path }: ParsedReference): Compiled {
+  const tokens = path.slice();
+  let head: Compiled;
   switch (root) {
     case "count":
-      value = ctx.records?.length;
+      head = (ctx) => ctx.records?.length;
       break;
-    case "resource":
-      value = tokens.length > 0 ? ctx.resource?.(tokens.shift()!) : undefined;
+    case "resource": {
+      const name = tokens.shift();
+      head = name === undefined ? () => undefined : (ctx) => ctx.resource?.(name);
       break;
-    case "all":
-      value = tokens.length > 0 ? ctx.all?.(tokens.shift()!) : undefined;
+    }
+    case "all": {
+      const name = tokens.shift();
+      head = name === undefined ? () => undefined : (ctx) => ctx.all?.(name);
       break;
+    }
     default:
-      if (!ROOT_SET.has(root)) throw new Error(`unknown reference $${root} (known: ${ROOTS.map((r) => `$${r}`).join(", ")})`);
-      value = (ctx as Record<string, Json>)[root];
+      if (!ROOT_SET.has(root))
+        return () => {
+          throw new Error(`unknown reference $${root} (known: ${ROOTS.map((r) => `$${r}`).join(", ")})`);
+        };
+      head = (ctx) => (ctx as Record<string, Json>)[root];
   }
-  for (const token of tokens) value = member(value, token);
-  return value;
+  if (tokens.length === 0) return head;
+  const steps = tokens.map(memberStep);
+  if (steps.length === 1) {
+    const [step] = steps;
+    return (ctx) => step(head(ctx));
+  }
+  return (ctx) => {
+    let value = head(ctx);
+    for (const step of steps) value = step(value);
+    return value;
+  };
 }
 
 const patterns = new Map<string, RegExp>();
@@ -208,120 +285,282 @@ function scalarText(value: unknown, ci: boolean): string | undefined {
 
 const defined = (value: unknown) => value !== undefined && value !== null && value !== "";
 
-/** Evaluates a template against a context (see the module header). */
-export function evaluate(template: Json, ctx: TemplateContext): Json {
+/** The context of an element of `$each` and `$any`: the outer one with `$item` and `$index` set. */
+const itemContext = (ctx: TemplateContext, item: Json, index: number): TemplateContext => ({ ...ctx, item, index });
+
+/**
+ * Whether a template's value depends on `$item` and `$index` alone (no other reference, no fresh id):
+ * the same list then always maps to the same elements, so `$each` keeps its result per list.
+ */
+function itemOnly(template: Json): boolean {
   if (typeof template === "string") {
-    if (parseReference(template)) return resolveReference(template, ctx);
-    if (!template.includes("{$")) return template;
-    return template.replace(INTERPOLATION, (_, ref: string) => {
-      const value = resolveReference(ref, ctx);
-      return value === undefined || value === null ? "" : value instanceof Instant ? value.toISOString() : String(value);
+    const refs = parseReference(template) ? [template] : [...template.matchAll(INTERPOLATION)].map((m) => m[1]);
+    return refs.every((ref) => {
+      const root = parseReference(ref)?.root;
+      return root === "item" || root === "index";
     });
   }
-  if (Array.isArray(template)) {
-    return template.map((t) => evaluate(t, ctx)).filter((v) => v !== undefined);
+  if (Array.isArray(template)) return template.every(itemOnly);
+  if (!isPlainObject(template)) return true;
+  if (Object.hasOwn(template, "$newId")) return false;
+  return Object.values(template).every(itemOnly);
+}
+
+/** Lists `$in` compared against, as sets of their scalars' text (case-sensitive, case-insensitive), kept per list. */
+const listSets = new WeakMap<Json[], { exact?: Set<string | undefined>; ci?: Set<string | undefined> }>();
+function setOf(list: Json[], ci: boolean): Set<string | undefined> {
+  let sets = listSets.get(list);
+  if (!sets) listSets.set(list, (sets = {}));
+  const key = ci ? "ci" : "exact";
+  let set = sets[key];
+  if (!set) {
+    set = sets[key] = new Set();
+    for (const v of list) set.add(typeof v === "string" && !ci ? v : scalarText(v, ci));
   }
-  if (!isPlainObject(template)) return template;
+  return set;
+}
+
+/** The compiled form of a template (see above), compiled on first use. */
+function compiled(template: Json): Compiled {
+  if (typeof template === "string") {
+    let fn = compiledStrings.get(template);
+    if (!fn) {
+      fn = compileString(template);
+      if (compiledStrings.size >= REFERENCES_KEPT) compiledStrings.clear();
+      compiledStrings.set(template, fn);
+    }
+    return fn;
+  }
+  if (typeof template !== "object" || template === null || !(Array.isArray(template) || isPlainObject(template))) return () => template;
+  let fn = compiledObjects.get(template);
+  if (!fn) {
+    fn = Array.isArray(template) ? compileList(template) : compileObject(template);
+    compiledObjects.set(template, fn);
+  }
+  return fn;
+}
+
+function compileString(template: string): Compiled {
+  const parsed = parseReference(template);
+  if (parsed) return compileReference(parsed);
+  if (!template.includes("{$")) return () => template;
+  // Text with references: the literal parts and the references, in order.
+  const parts: Array<string | Compiled> = [];
+  let last = 0;
+  for (const match of template.matchAll(INTERPOLATION)) {
+    parts.push(template.slice(last, match.index));
+    const ref = parseReference(match[1]);
+    parts.push(ref ? compileReference(ref) : () => resolveReference(match[1], {}));
+    last = match.index! + match[0].length;
+  }
+  parts.push(template.slice(last));
+  return (ctx) => {
+    let out = "";
+    for (const part of parts) {
+      if (typeof part === "string") out += part;
+      else {
+        const value = part(ctx);
+        out += value === undefined || value === null ? "" : value instanceof Instant ? value.toISOString() : String(value);
+      }
+    }
+    return out;
+  };
+}
+
+function compileList(template: Json[]): Compiled {
+  const elements = template.map(compiled);
+  return (ctx) => {
+    const out: Json[] = [];
+    for (const element of elements) {
+      const value = element(ctx);
+      if (value !== undefined) out.push(value);
+    }
+    return out;
+  };
+}
+
+function compileObject(template: Record<string, Json>): Compiled {
   const operator = operatorOf(template);
-  if (operator === "$each") {
-    const list = evaluate(template.$each, ctx);
-    if (!Array.isArray(list)) return undefined;
-    const items = list.map((item, index) => evaluate(template.as ?? "$item", { ...ctx, item, index }));
-    if (template.key === undefined) return items.filter((v) => v !== undefined);
-    const keyed: Record<string, Json> = {};
-    for (const item of items) {
-      const key = isPlainObject(item) ? item[template.key] : undefined;
-      if (typeof key === "string" || typeof key === "number") keyed[String(key)] = item;
+  switch (operator) {
+    case "$each": {
+      const list = compiled(template.$each);
+      const as = compiled(template.as ?? "$item");
+      const key = template.key;
+      // An element built from $item and $index alone: the result is kept per list (a list of records is the same list until they change).
+      const kept = itemOnly(template.as ?? "$item") ? new WeakMap<Json[], Json>() : undefined;
+      // `as` a member of the item (`$item.reference_id`): read from each item, no context made per item.
+      const asRef = typeof (template.as ?? "$item") === "string" ? parseReference(template.as ?? "$item") : null;
+      const pick = asRef?.root === "item" ? memberPath(asRef.path) : undefined;
+      return (ctx) => {
+        const items = list(ctx);
+        if (!Array.isArray(items)) return undefined;
+        if (kept?.has(items)) return kept.get(items);
+        const built: Json[] = [];
+        if (pick) for (const item of items) built.push(pick(item));
+        else for (let index = 0; index < items.length; index++) built.push(as(itemContext(ctx, items[index], index)));
+        let result: Json;
+        if (key === undefined) result = built.filter((v) => v !== undefined);
+        else {
+          const keyed: Record<string, Json> = {};
+          for (const item of built) {
+            const k = isPlainObject(item) ? item[key] : undefined;
+            if (typeof k === "string" || typeof k === "number") keyed[String(k)] = item;
+          }
+          result = keyed;
+        }
+        kept?.set(items, result);
+        return result;
+      };
     }
-    return keyed;
-  }
-  if (operator === "$first") {
-    for (const candidate of template.$first as Json[]) {
-      const value = evaluate(candidate, ctx);
-      if (defined(value)) return value;
+    case "$first": {
+      const candidates = (template.$first as Json[]).map(compiled);
+      return (ctx) => {
+        for (const candidate of candidates) {
+          const value = candidate(ctx);
+          if (defined(value)) return value;
+        }
+        return undefined;
+      };
     }
-    return undefined;
-  }
-  if (operator === "$if") {
-    if (evaluate(template.$if, ctx)) return evaluate(template.value, ctx);
-    return template.otherwise === undefined ? undefined : evaluate(template.otherwise, ctx);
-  }
-  if (operator === "$mask") {
-    const value = evaluate(template.$mask, ctx);
-    if (typeof value !== "string") return value;
-    const keep = Math.max(0, Math.min(value.length, Number(template.keep ?? 4)));
-    return "*".repeat(value.length - keep) + value.slice(value.length - keep);
-  }
-  if (operator === "$newId") return newId(String(template.$newId ?? ""));
-  if (operator === "$eq") {
-    const [a, b] = (template.$eq as Json[]).map((t) => scalarText(evaluate(t, ctx), template.ci === true));
-    return a !== undefined && a === b;
-  }
-  if (operator === "$in") {
-    const value = evaluate(template.$in, ctx);
-    const values = Array.isArray(template.values) ? template.values : evaluate(template.values, ctx);
-    const wanted = new Set((Array.isArray(values) ? values : []).map((v: Json) => scalarText(v, template.ci === true)));
-    return (Array.isArray(value) ? value : [value]).some((v) => wanted.has(scalarText(v, template.ci === true)));
-  }
-  if (operator === "$not") return !evaluate(template.$not, ctx);
-  if (operator === "$add" || operator === "$sub") {
-    // Integer strings or numbers (amounts in minor units): their sum (or the first minus the others) as a string; undefined if one is not an integer.
-    const parts = (template[operator] as Json[]).map((t) => evaluate(t, ctx));
-    if (!parts.every((p) => (typeof p === "number" && Number.isInteger(p)) || (typeof p === "string" && /^-?\d+$/.test(p))))
-      return undefined;
-    const values = parts.map((p) => BigInt(p));
-    const [head = 0n, ...rest] = values;
-    return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
-  }
-  if (operator === "$percent") {
-    const [amount, rate] = (template.$percent as Json[]).map((t) => String(evaluate(t, ctx) ?? ""));
-    const parts = /^(\d+)(?:\.(\d{1,2}))?$/.exec(rate);
-    if (!parts || !/^\d+$/.test(amount)) return undefined;
-    const hundredths = BigInt(parts[1]) * 100n + BigInt((parts[2] ?? "").padEnd(2, "0"));
-    return String((BigInt(amount) * hundredths + 5000n) / 10000n);
-  }
-  if (operator === "$date") {
-    // { year, month, day } (numbers or strings): the start of that day (UTC), or its last millisecond with `end: true`.
-    const date = evaluate(template.$date, ctx);
-    if (!isPlainObject(date)) return undefined;
-    const [year, month, day] = [date.year, date.month ?? 1, date.day ?? 1].map(Number);
-    if (![year, month, day].every(Number.isInteger) || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-    const start = Date.UTC(year, month - 1, day);
-    return Number.isFinite(start) ? new Instant(template.end === true ? start + 86_399_999 : start) : undefined;
-  }
-  if (operator === "$size") {
-    const value = evaluate(template.$size, ctx);
-    return Array.isArray(value) ? value.length : 0;
-  }
-  if (operator === "$lookup") {
-    const key = evaluate(template.$lookup, ctx);
-    const table = template.in as Record<string, Json>;
-    return typeof key === "string" && Object.hasOwn(table, key)
-      ? table[key]
-      : template.otherwise === undefined
-        ? key
-        : evaluate(template.otherwise, ctx);
-  }
-  if (operator === "$match") {
-    const value = evaluate(template.$match, ctx);
-    return typeof value === "string" && matcherOf(String(template.pattern)).test(value);
-  }
-  if (operator === "$any") {
-    const list = evaluate(template.$any, ctx);
-    return Array.isArray(list) && list.some((item, index) => Boolean(evaluate(template.where, { ...ctx, item, index })));
-  }
-  const out: Record<string, Json> = {};
-  for (const [key, sub] of Object.entries(template)) {
-    if (key === "...") {
-      const spread = evaluate(sub, ctx);
-      if (isPlainObject(spread)) for (const [k, v] of Object.entries(spread)) if (v !== undefined) out[k] = v;
-      continue;
+    case "$if": {
+      const condition = compiled(template.$if);
+      const value = compiled(template.value);
+      const otherwise = template.otherwise === undefined ? undefined : compiled(template.otherwise);
+      return (ctx) => (condition(ctx) ? value(ctx) : otherwise?.(ctx));
     }
-    const value = evaluate(sub, ctx);
-    if (value === undefined) delete out[key];
-    else out[key] = value;
+    case "$mask": {
+      const masked = compiled(template.$mask);
+      return (ctx) => {
+        const value = masked(ctx);
+        if (typeof value !== "string") return value;
+        const keep = Math.max(0, Math.min(value.length, Number(template.keep ?? 4)));
+        return "*".repeat(value.length - keep) + value.slice(value.length - keep);
+      };
+    }
+    case "$newId": {
+      const prefix = String(template.$newId ?? "");
+      return () => newId(prefix);
+    }
+    case "$eq": {
+      const ci = template.ci === true;
+      const [a, b] = (template.$eq as Json[]).map(compiled);
+      return (ctx) => {
+        const left = scalarText(a?.(ctx), ci);
+        const right = scalarText(b?.(ctx), ci);
+        return left !== undefined && left === right;
+      };
+    }
+    case "$in": {
+      const ci = template.ci === true;
+      const value = compiled(template.$in);
+      const fixed = Array.isArray(template.values) ? setOf(template.values, ci) : undefined;
+      const values = fixed ? undefined : compiled(template.values);
+      return (ctx) => {
+        const v = value(ctx);
+        let wanted = fixed;
+        if (!wanted) {
+          const list = values!(ctx);
+          wanted = setOf(Array.isArray(list) ? list : [], ci);
+        }
+        if (!Array.isArray(v)) return wanted.has(scalarText(v, ci));
+        for (const element of v) if (wanted.has(scalarText(element, ci))) return true;
+        return false;
+      };
+    }
+    case "$not": {
+      const negated = compiled(template.$not);
+      return (ctx) => !negated(ctx);
+    }
+    case "$add":
+    case "$sub": {
+      // Integer strings or numbers (amounts in minor units): their sum (or the first minus the others) as a string; undefined if one is not an integer.
+      const operands = (template[operator] as Json[]).map(compiled);
+      return (ctx) => {
+        const parts = operands.map((operand) => operand(ctx));
+        if (!parts.every((p) => (typeof p === "number" && Number.isInteger(p)) || (typeof p === "string" && /^-?\d+$/.test(p))))
+          return undefined;
+        const values = parts.map((p) => BigInt(p));
+        const [head = 0n, ...rest] = values;
+        return String(operator === "$add" ? values.reduce((sum, v) => sum + v, 0n) : rest.reduce((out, v) => out - v, head));
+      };
+    }
+    case "$percent": {
+      const operands = (template.$percent as Json[]).map(compiled);
+      return (ctx) => {
+        const [amount, rate] = operands.map((operand) => String(operand(ctx) ?? ""));
+        const parts = /^(\d+)(?:\.(\d{1,2}))?$/.exec(rate);
+        if (!parts || !/^\d+$/.test(amount)) return undefined;
+        const hundredths = BigInt(parts[1]) * 100n + BigInt((parts[2] ?? "").padEnd(2, "0"));
+        return String((BigInt(amount) * hundredths + 5000n) / 10000n);
+      };
+    }
+    case "$date": {
+      // { year, month, day } (numbers or strings): the start of that day (UTC), or its last millisecond with `end: true`.
+      const dated = compiled(template.$date);
+      return (ctx) => {
+        const date = dated(ctx);
+        if (!isPlainObject(date)) return undefined;
+        const [year, month, day] = [date.year, date.month ?? 1, date.day ?? 1].map(Number);
+        if (![year, month, day].every(Number.isInteger) || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+        const start = Date.UTC(year, month - 1, day);
+        return Number.isFinite(start) ? new Instant(template.end === true ? start + 86_399_999 : start) : undefined;
+      };
+    }
+    case "$size": {
+      const sized = compiled(template.$size);
+      return (ctx) => {
+        const value = sized(ctx);
+        return Array.isArray(value) ? value.length : 0;
+      };
+    }
+    case "$lookup": {
+      const looked = compiled(template.$lookup);
+      const table = template.in as Record<string, Json>;
+      const otherwise = template.otherwise === undefined ? undefined : compiled(template.otherwise);
+      return (ctx) => {
+        const key = looked(ctx);
+        return typeof key === "string" && Object.hasOwn(table, key) ? table[key] : otherwise === undefined ? key : otherwise(ctx);
+      };
+    }
+    case "$match": {
+      const matched = compiled(template.$match);
+      const pattern = String(template.pattern);
+      return (ctx) => {
+        const value = matched(ctx);
+        return typeof value === "string" && matcherOf(pattern).test(value);
+      };
+    }
+    case "$any": {
+      const list = compiled(template.$any);
+      const where = compiled(template.where);
+      return (ctx) => {
+        const items = list(ctx);
+        if (!Array.isArray(items)) return false;
+        for (let index = 0; index < items.length; index++) if (where(itemContext(ctx, items[index], index))) return true;
+        return false;
+      };
+    }
   }
-  return out;
+  // A plain object: its members, `...` spreading an object's members in.
+  const members = Object.entries(template).map(([key, sub]) => ({ key, spread: key === "...", value: compiled(sub) }));
+  return (ctx) => {
+    const out: Record<string, Json> = {};
+    for (const { key, spread, value } of members) {
+      const evaluated = value(ctx);
+      if (spread) {
+        if (isPlainObject(evaluated)) for (const k of Object.keys(evaluated)) if (evaluated[k] !== undefined) out[k] = evaluated[k];
+        continue;
+      }
+      if (evaluated !== undefined) out[key] = evaluated;
+      else if (Object.hasOwn(out, key)) delete out[key]; // a member spread in, left out
+    }
+    return out;
+  };
+}
+
+/** Evaluates a template against a context (see the module header). */
+export function evaluate(template: Json, ctx: TemplateContext): Json {
+  return compiled(template)(ctx);
 }
 
 /**
@@ -414,16 +653,41 @@ export function copy<T>(value: T): T {
 
 const PLAIN_ASCII = /^[ !#-[\]-~]*$/; // printable ASCII but `"` and `\`: JSON writes it as is, one byte a character
 
-/** Approximate size of a record in bytes (its JSON form). */
+/** The size of a value's JSON form in bytes (what `JSON.stringify` writes), without writing it. */
 export function sizeOf(value: unknown): number {
-  // The JSON of a scalar without writing it (the store measures every member of every record it keeps).
-  if (typeof value === "string" && PLAIN_ASCII.test(value)) return value.length + 2;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value).length;
+  // The store measures every member of every record it keeps: plain JSON values are counted as
+  // JSON.stringify would write them; anything else (an object with toJSON, a class) is written.
+  if (typeof value === "string") return PLAIN_ASCII.test(value) ? value.length + 2 : Buffer.byteLength(JSON.stringify(value));
+  if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
   if (typeof value === "boolean") return value ? 4 : 5;
   if (value === null) return 4;
   if (value instanceof Instant) return sizeOf(value.toISOString());
+  if (Array.isArray(value)) {
+    let bytes = 2 + Math.max(0, value.length - 1);
+    for (const item of value) bytes += item === undefined || typeof item === "function" || typeof item === "symbol" ? 4 : sizeOf(item);
+    return bytes;
+  }
+  if (typeof value === "object" && isPlainPrototype(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") {
+    let bytes = 2;
+    let members = 0;
+    for (const key of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+      bytes += keySize(key) + 1 + sizeOf(member);
+      members++;
+    }
+    return bytes + Math.max(0, members - 1);
+  }
   return Buffer.byteLength(JSON.stringify(value) ?? "");
 }
+
+const isPlainPrototype = (value: object) => {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+/** The JSON size of a member's name with its quotes. */
+export const keySize = (key: string): number => (PLAIN_ASCII.test(key) ? key.length + 2 : Buffer.byteLength(JSON.stringify(key)));
 
 /** An Instant from a `{seconds, nanos}` object, an ISO 8601 string, epoch milliseconds or an Instant; undefined otherwise. */
 export function toInstant(value: unknown): Instant | undefined {

@@ -18,7 +18,7 @@ import {
   loadDocument,
 } from "../document/index.js";
 import { type ApiEntry, findApi, loadRegistry } from "../registry.js";
-import { type SpecValidator, specValidator } from "./spec.js";
+import { type SpecValidator, sharedSpecValidator, specValidator } from "./spec.js";
 
 /** One way in which a body or a request breaks the contract. */
 export interface ContractViolation {
@@ -155,7 +155,7 @@ export class OperationNotFoundError extends Error {
 export function validatorForDocument(alias: string, doc: Node): ContractValidator {
   const all = operations(doc, { webhooks: true });
   const byId = new Map(all.map((op) => [op.operationId, op]));
-  const bodies: SpecValidator = specValidator(doc);
+  const bodies: SpecValidator = sharedSpecValidator(doc);
   let parameters: SpecValidator | undefined; // created on first use: parameters arrive as strings
   const validateParameter = (at: string, value: unknown) => (parameters ??= specValidator(doc, { coerceTypes: true })).check(at, value);
 

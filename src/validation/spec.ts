@@ -118,3 +118,16 @@ export function specValidator(doc: object, options: SpecValidatorOptions = {}): 
     },
   };
 }
+
+const shared = new WeakMap<object, SpecValidator>();
+
+/**
+ * The validator of a document with the default options, one per document object for the process:
+ * what it compiled is kept for every user of the same document (the contract validator and the
+ * sandbox's status checks of an API), and the document is added to Ajv once.
+ */
+export function sharedSpecValidator(doc: object): SpecValidator {
+  let validator = shared.get(doc);
+  if (!validator) shared.set(doc, (validator = specValidator(doc)));
+  return validator;
+}

@@ -129,6 +129,10 @@ describe("sizeOf", () => {
       new Instant(Date.UTC(2026, 0, 1)),
       { a: 1, b: ["x", null, { c: "ñ" }], t: new Instant(0) },
       [1, "two", undefined],
+      { 'ké"y\n': [[], {}], u: undefined, f: () => 1, d: new Date(0), s: Symbol("x") },
+      Object.assign(Object.create(null), { x: [1, undefined, () => 1, Symbol("y")], "": "" }),
+      [new Instant(5), { deep: { deeper: [1e21, "€", -0, Number.NaN] } }],
+      JSON.parse('{"__proto__": {"a": 1}, "b": [{"__proto__": null}]}'),
     ];
     for (const value of values) expect([value, sizeOf(value)]).toEqual([value, Buffer.byteLength(JSON.stringify(value) ?? "")]);
   });
