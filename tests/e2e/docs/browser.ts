@@ -53,6 +53,12 @@ async function newPage(browser: Browser): Promise<Page> {
   return (await context).newPage();
 }
 
+/** Where a record stood at some moment (`PageRecord.mark()`). */
+export interface Mark {
+  requests: number;
+  errors: number;
+}
+
 export interface PageRecord {
   page: Page;
   /** Every request the page made, in order. */
@@ -61,6 +67,13 @@ export interface PageRecord {
   foreign(): string[];
   /** console.error messages, failed loads and uncaught exceptions. */
   errors: string[];
+  /** Where the record stands now. */
+  mark(): Mark;
+  /**
+   * What came between `from` and `to` (now without one): the requests, those to anything but
+   * `origin`, and the errors; so a test on a page that other tests share checks only its own.
+   */
+  between(from: Mark, to?: Mark): { requests: string[]; foreign: string[]; errors: string[] };
   /**
    * Resolves once every request the page has started has ended (answered or failed), on the
    * request events themselves: Playwright's `networkidle` never fires on Scalar's pages without a
@@ -118,7 +131,12 @@ export async function recordedPage(browser: Browser, origin: string): Promise<Pa
             resolve();
           };
         });
-  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), settled, close };
+  const mark = (): Mark => ({ requests: requests.length, errors: errors.length });
+  const between = (from: Mark, to: Mark = mark()) => {
+    const made = requests.slice(from.requests, to.requests);
+    return { requests: made, foreign: made.filter((url) => !local(url)), errors: errors.slice(from.errors, to.errors) };
+  };
+  return { page, requests, errors, foreign: () => requests.filter((url) => !local(url)), mark, between, settled, close };
 }
 
 /**

@@ -6,9 +6,21 @@
  * outside the machine (every other request is aborted and fails the test), logs no error, and every
  * link on it resolves (a page of the site answers 200 and an anchor names an element of it; links to
  * other hosts are https and never to a hosted console that would be handed the document). Each page
- * leaves a screenshot in test-output/docs/. The request console is tested in tryit.test.ts.
+ * leaves a screenshot in test-output/docs/.
  *
- * The tests run concurrently, in one browser: up to PAGES pages are open at a time.
+ * Each reference page (one per API, and the control API's) is opened once, for all of its tests,
+ * which run one after another on it, each checking only the requests and errors of its own steps:
+ * that every operation renders, then its request console ("Test Request", ./console.ts) used as a
+ * reader uses it against a sandbox started here on a free port (the page opened with `?port=N`,
+ * which puts that server first). For every API whose sandbox declaration has a `create` and a
+ * `list` operation (at least three), the create is sent from its page with a credential typed into
+ * the console, the answer shown is the sandbox's (a new id), then the list is sent from the same
+ * page and shows that id: the record is there. On the control API's page, an error rule is queued
+ * and then listed. A request without the credential shows the 401 and its `sl-violations` header
+ * (the mocks' CORS exposes it). Nothing is requested outside the machine but the site and the
+ * sandbox (./setup.ts aborts anything else).
+ *
+ * The pages' tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -16,11 +28,13 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { slug } from "../../../scripts/docs/guides.js";
 import { defaultPort, loadRegistry, repoRoot } from "../../../src/registry.js";
-import { type Doc, loadDocument, type Operation, operations } from "../../../src/document/index.js";
+import { type Doc, findOperation, loadDocument, type Operation, operations, securitySchemes } from "../../../src/document/index.js";
+import { type MockServer, startMock } from "../../../src/mock/index.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";
 import type { PageRecord } from "./browser.js";
-import { renderedTexts, SCREENSHOTS } from "./browser.js";
+import { type Mark, renderedTexts, SCREENSHOTS, textMatching } from "./browser.js";
+import { DIALOG, type Flow, flows, openConsole, send, typeCredential } from "./console.js";
 import { type DocsSite, release, useDocsSite } from "./setup.js";
 
 interface Api {
@@ -77,14 +91,25 @@ function unspecified(node: unknown): string[] {
 const PAGES = 3;
 const waiting: Array<() => void> = [];
 let open = 0;
-async function withPageSlot<T>(work: () => Promise<T>): Promise<T> {
+/** Waits for one of the PAGES slots; the function it resolves with gives it back. */
+async function pageSlot(): Promise<() => void> {
   if (open >= PAGES) await new Promise<void>((resolve) => waiting.push(resolve));
   open++;
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    open--;
+    waiting.shift()?.();
+  };
+}
+
+async function withPageSlot<T>(work: () => Promise<T>): Promise<T> {
+  const giveBack = await pageSlot();
   try {
     return await work();
   } finally {
-    open--;
-    waiting.shift()?.();
+    giveBack();
   }
 }
 
@@ -194,6 +219,83 @@ async function everyOperationRenders(record: PageRecord, ops: Operation[]): Prom
   }
 }
 
+/** A reference page opened once for the tests of one describe (./console.ts's steps run on it). */
+interface OpenPage {
+  path: string;
+  record: PageRecord;
+  /** The sandbox the page's console is pointed at (`?port=`), when the describe started one. */
+  sandbox?: MockServer;
+  /** The HTTP status of the page's load. */
+  status?: number;
+  /** Where the record stood once the page had loaded: what came before belongs to the load. */
+  loaded: Mark;
+}
+
+/**
+ * Opens the reference page `path` in the calling describe's beforeAll (holding a page slot until its
+ * afterAll), with `?port=` of a sandbox of `sandboxAlias` started for it when one is named.
+ */
+function openOnce(path: string, sandboxAlias?: string): OpenPage {
+  const opened = { path } as OpenPage;
+  let giveBack: (() => void) | undefined;
+  beforeAll(async () => {
+    if (sandboxAlias) opened.sandbox = await startMock(sandboxAlias, { sandbox: true, port: 0 });
+    giveBack = await pageSlot();
+    opened.record = await site.page(opened.sandbox ? [opened.sandbox.url] : []);
+    const query = opened.sandbox ? `?port=${opened.sandbox.port}` : "";
+    const response = await opened.record.page.goto(new URL(`${path}${query}`, site.server.url).href, { waitUntil: "load" });
+    opened.status = response?.status();
+    opened.loaded = opened.record.mark();
+  }, 300_000);
+  afterAll(async () => {
+    await opened.record?.close();
+    giveBack?.();
+    await opened.sandbox?.close();
+  });
+  return opened;
+}
+
+/**
+ * On an open reference page: the load answered 200, every operation and webhook of `ops` renders,
+ * the screenshot, every link resolves, and neither the load nor these steps requested anything
+ * outside the machine or reported an error.
+ */
+async function rendersOnce({ path, record, status, loaded }: OpenPage, screenshot: string, ops: Operation[]): Promise<void> {
+  const from = record.mark();
+  expect(status, `${path}: HTTP status`).toBe(200);
+  await referenceReady(record);
+  await everyOperationRenders(record, ops);
+  await record.page.screenshot({ path: screenshotName(screenshot) });
+  await record.settled();
+  await checkLinks(record, path);
+  const load = record.between({ requests: 0, errors: 0 }, loaded);
+  const own = record.between(from);
+  expect([...load.foreign, ...own.foreign], `${path}: requests to hosts other than ${site.origin}`).toEqual([]);
+  expect([...load.errors, ...own.errors], `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
+  expect(load.requests.length + own.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
+}
+
+/**
+ * Runs `work` in the open page's console, closes the console, then asserts that these steps
+ * requested nothing but the site and the sandbox and reported no error but a 401.
+ */
+async function inConsole<T>({ path, record, sandbox }: OpenPage, work: (record: PageRecord) => Promise<T>): Promise<T> {
+  await referenceReady(record);
+  const from = record.mark();
+  const result = await work(record);
+  await record.page.keyboard.press("Escape"); // the console closed: the page as the next test expects it, whichever runs next
+  await record.settled();
+  const own = record.between(from);
+  expect(own.foreign, `${path}: requests to hosts other than the site and the sandbox`).toEqual(
+    own.foreign.filter((url) => url.startsWith(sandbox!.url)),
+  );
+  expect(
+    own.errors.filter((e) => !/HTTP 401|status of 401/.test(e)),
+    `${path}: errors`,
+  ).toEqual([]);
+  return result;
+}
+
 describe.concurrent("docs site: files", () => {
   it("holds one Scalar bundle that every reference page loads, and each API's bundled spec byte for byte", () => {
     const scripts = readdirSync(site.siteDir, { recursive: true, withFileTypes: true })
@@ -223,7 +325,7 @@ describe.concurrent("docs site: files", () => {
 
 describe.concurrent("docs site: every page", () => {
   it("each page of the site renders, requests nothing outside the machine, logs no error, and its links resolve", async () => {
-    // The pages the other tests open (through visit(), which checks all of that) and the rest, opened here.
+    // The pages the other tests open (through visit() or openOnce() and rendersOnce(), which check all of that) and the rest, opened here.
     const elsewhere = new Set([
       "index.html",
       "open-questions.html",
@@ -358,27 +460,97 @@ describe.concurrent("docs site: guides", () => {
   }, 600_000);
 });
 
+/** The API whose page shows a request that breaks the contract in its console. */
+const violations: Flow | undefined = flows.find((f) => f.entry.alias === "pay@1.3.0") ?? flows[0];
+
+// One page per describe, opened once; its tests run in order on it (the describes side by side).
 describe.concurrent("docs site: sandbox control API", () => {
-  it("links the control API's page from the index; the page renders every operation of src/sandbox/openapi.yaml offline", async () => {
-    const control = loadDocument(join(repoRoot, "src/sandbox/openapi.yaml"));
+  const control = loadDocument(join(repoRoot, "src/sandbox/openapi.yaml"));
+  const opened = openOnce("sandbox/index.html", "pay@1.3.0");
+
+  it.sequential("links the control API's page from the index; the page renders every operation of src/sandbox/openapi.yaml offline", async () => {
     expect(readFileSync(join(site.siteDir, "index.html"), "utf8")).toContain('data-link="sandbox-page" href="sandbox/index.html"');
     expect(readFileSync(join(site.siteDir, "sandbox/openapi.yaml"), "utf8")).toBe(
       readFileSync(join(repoRoot, "src/sandbox/openapi.yaml"), "utf8"),
     );
-    await visit("sandbox/index.html", "sandbox-control-api", async (record) => {
-      await referenceReady(record);
-      await everyOperationRenders(record, operations(control));
+    await rendersOnce(opened, "sandbox-control-api", operations(control));
+  }, 300_000);
+
+  it.sequential("the control API's page queues an error rule on a sandbox, then lists it", async () => {
+    await inConsole(opened, async (record) => {
+      const queue = await openConsole(record, findOperation(control, "createError")!);
+      await typeCredential(queue, "docs-console-control");
+      const answer = await send(queue, 201);
+      const id = /"id":\s*"([^"]+)"/.exec(answer)?.[1];
+      expect(id, "the queued rule's id in the console's answer").toBeDefined();
+      const list = await openConsole(record, findOperation(control, "listErrors")!);
+      const field = list.locator("input[id^='scalar-client']:not([type=checkbox])").first();
+      if ((await field.inputValue()) !== "docs-console-control") await typeCredential(list, "docs-console-control");
+      expect(await send(list, 200)).toContain(id);
+      await record.page.screenshot({ path: join(SCREENSHOTS, "console-sandbox-control.png") });
     });
   }, 300_000);
 });
 
-describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (_, api) => {
-  it(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec`, async () => {
-    await visit(api.page, `api-${api.service}-${api.release}`, async (record) => {
-      await referenceReady(record);
-      await everyOperationRenders(record, [...api.operations, ...api.webhooks]);
-    });
+describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs site: %s page", (alias, api) => {
+  const flow = flows.find((f) => f.entry.alias === alias);
+  const opened = openOnce(api.page, flow ? alias : undefined);
+
+  it.sequential(`renders every operation (${api.operations.length}) and webhook (${api.webhooks.length}) of the bundled spec`, async () => {
+    await rendersOnce(opened, `api-${api.service}-${api.release}`, [...api.operations, ...api.webhooks]);
   }, 300_000);
+
+  if (flow)
+    it.sequential(`${alias}: the create sent from the page makes a record, and the list sent from the page shows it`, async () => {
+      const sandbox = opened.sandbox!;
+      const credential = `docs-console-${flow.entry.service}`;
+      await inConsole(opened, async (record) => {
+        const created = await openConsole(record, flow.create);
+        // The console's first server is the sandbox named by ?port=.
+        expect(await created.textContent()).toContain(`${sandbox.url}${flow.create.path}`);
+        await typeCredential(created, credential);
+        const answer = await send(created, Number(Object.keys(flow.create.value.responses).find((s) => /^2/.test(s))));
+        const id = new RegExp(`"${flow.id.field}":\\s*"(${flow.id.prefix}[^"]+)"`).exec(answer)?.[1];
+        expect(id, `${alias}: the id of the record in the console's answer`).toBeDefined();
+        await record.page.screenshot({ path: join(SCREENSHOTS, `console-${flow.entry.service}-${flow.entry.release}-create.png`) });
+
+        const listed = await openConsole(record, flow.list);
+        const field = listed.locator("input[id^='scalar-client']:not([type=checkbox])").first();
+        if ((await field.inputValue()) !== credential) await typeCredential(listed, credential);
+        expect(await send(listed, 200), `${alias}: the list shows the record created from the page`).toContain(id);
+        await record.page.screenshot({ path: join(SCREENSHOTS, `console-${flow.entry.service}-${flow.entry.release}-list.png`) });
+      });
+      // Read back outside the browser too: the sandbox holds it for that credential.
+      const schemes = securitySchemes(flow.doc, flow.list);
+      const header = schemes.some((s) => s.type === "apiKey")
+        ? { [schemes.find((s) => s.type === "apiKey")!.parameter!]: credential }
+        : { authorization: `Bearer ${credential}` };
+      const state = await fetch(`${sandbox.url}/_sandbox/state`, { headers: header });
+      expect(state.status).toBe(200);
+    }, 300_000);
+
+  if (flow && flow === violations)
+    it.sequential("a request that breaks the contract shows its status and the sl-violations header in the console", async () => {
+      await inConsole(opened, async (record) => {
+        const dialog = await openConsole(record, flow.list);
+        await typeCredential(dialog, ""); // no credential: the contract's 401
+        await send(dialog, 401);
+        await dialog
+          .getByText(/Response Headers/)
+          .first()
+          .click();
+        // The header as the mock sent it: Prism's finding for the missing credential.
+        const shown = await textMatching(record.page, DIALOG, /sl-violations/i, 30_000);
+        expect(shown).toMatch(/sl-violations\s*\[\{"location":\["request"\],"severity":"Error","code":401/i);
+        await record.page.screenshot({ path: join(SCREENSHOTS, "console-sl-violations.png") });
+      });
+    }, 300_000);
+});
+
+describe("the reference pages' request console, against a running sandbox", () => {
+  it("finds at least three APIs whose sandbox creates and lists a record", () => {
+    expect(flows.map((f) => f.entry.alias).length).toBeGreaterThanOrEqual(3);
+  });
 });
 
 describe.concurrent("docs site: open questions", () => {
