@@ -15,17 +15,29 @@ export interface Run {
   exit: Promise<number | null>;
 }
 
-/** Starts `bank-api-contracts <args>`; `input` is written to its standard input (then closed). */
-export function cli(args: string[], input?: string): Run {
+/**
+ * Starts `node --import tsx <script> <args>` in the repository (a script or the CLI, as npm runs them).
+ * `input` is written to its standard input, which is then closed; with `null` it has none (/dev/null):
+ * a mock stops when a standard input it was given closes.
+ */
+export function runScript(script: string, args: string[], input: string | null = ""): Run {
   // tsx as a loader in one process (its own command starts a second Node process to run the file).
-  const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: repoRoot,
+    stdio: [input === null ? "ignore" : "pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  child.stdin!.end(input ?? "");
+  if (input !== null) child.stdin!.end(input);
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, args, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** Starts `bank-api-contracts <args>`; `input` is written to its standard input (then closed). */
+export function cli(args: string[], input?: string): Run {
+  return runScript(bin, args, input ?? "");
 }
 
 /** Runs to the end; resolves to the exit code and the output. */

@@ -22,7 +22,6 @@
  *
  * The pages' tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +29,7 @@ import { slug } from "../../../scripts/docs/guides.js";
 import { defaultPort, loadRegistry, repoRoot } from "../../../src/registry.js";
 import { type Doc, findOperation, loadDocument, type Operation, operations, securitySchemes } from "../../../src/document/index.js";
 import { type MockServer, startMock } from "../../../src/mock/index.js";
+import { type Run, runScript } from "../../helpers/cli.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { registry, registryPath } from "../../helpers/registry.js";
 import type { PageRecord } from "./browser.js";
@@ -570,23 +570,8 @@ describe.concurrent("docs site: open questions", () => {
 });
 
 describe.concurrent("npm start", () => {
-  interface Run {
-    child: ChildProcess;
-    stdout: () => string;
-    stderr: () => string;
-    exit: Promise<number | null>;
-  }
-  const start = (...args: string[]): Run => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", ...args], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (chunk) => (stdout += chunk));
-    child.stderr!.on("data", (chunk) => (stderr += chunk));
-    return { child, stdout: () => stdout, stderr: () => stderr, exit: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
-  };
+  /** `npm start <args>` as npm runs it, with no standard input. */
+  const start = (...args: string[]): Run => runScript("scripts/start.ts", args, null);
 
   it("serves the built site and every mock, prints their URLs, and exits 0 on SIGTERM", async () => {
     // npm start serves the repository's registry; the site built above is reused (not rebuilt)

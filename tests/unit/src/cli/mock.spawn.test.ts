@@ -3,7 +3,7 @@
  * registry: the table, a request to a listed mock, a clean stop on SIGINT/SIGTERM, and misuse.
  * It runs the package CLI's `mock` command (src/cli); tests/cli/ covers the other commands.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { operations, successResponse, loadDocument } from "../../../../src/document/index.js";
@@ -11,30 +11,12 @@ import { sendExample } from "../../../../src/testing/requests.js";
 import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
 import { waitForOutput } from "../../../helpers/processes.js";
+import { escapeRegExp, type Run, runScript } from "../../../helpers/cli.js";
 
 const registry = loadRegistry();
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function run(...args: string[]): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/mock.ts", ...args], {
-    cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+/** `npm run mock <args>` as npm runs it, with no standard input. */
+const run = (...args: string[]): Run => runScript("scripts/mock.ts", args, null);
 
 /** Waits for `text` on the mock's stdout (an event: each chunk it writes), failing with what it wrote. */
 const waitFor = (run: Run, text: string, timeoutMs = 60_000) =>
