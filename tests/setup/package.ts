@@ -12,7 +12,8 @@
  * Both go at teardown, after every file's own `afterAll`. The files read them with
  * `packageRun()` (vitest's `inject("packageRun")`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -24,6 +25,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("packageRun", { registryUrl: registry.url, dir });
   return async () => {
     await registry.close();
-    rmSync(dir, { recursive: true, force: true });
+    // Not rmSync: the partner's node_modules takes seconds to delete, and vitest's main process is
+    // then still stopping the workers.
+    await rm(dir, { recursive: true, force: true });
   };
 }
