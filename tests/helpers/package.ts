@@ -34,6 +34,7 @@ import {
   createReadStream,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -368,7 +369,7 @@ export async function startOfflineRegistry(): Promise<OfflineRegistry> {
 export interface PackageRun {
   /** The offline registry's URL, `http://127.0.0.1:<port>/`. */
   registryUrl: string;
-  /** The run's scratch folder, in the system's temporary directory (outside any package.json's reach). */
+  /** The run's scratch folder, outside the repository (no package.json above it), in memory where the machine allows (tests/setup/package.ts). */
   dir: string;
 }
 
@@ -384,6 +385,9 @@ export function packageRun(): PackageRun {
     throw new Error("no package run: tests/e2e/package runs in vitest's `package` project, whose global setup is tests/setup/package.ts");
   return run;
 }
+
+/** A new folder of a test's own in the run's scratch folder, e.g. `<run>/install-XXXXXX`; the run's teardown removes what is left. */
+export const scratchFolder = (name: string): string => mkdtempSync(join(packageRun().dir, `${name}-`));
 
 /** The environment of a partner's npm in this run: the run's registry, the shared cache. */
 export const partnerEnv = (): NodeJS.ProcessEnv => npmEnv(packageRun().registryUrl, sharedNpmCache());

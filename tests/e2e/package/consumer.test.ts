@@ -20,19 +20,7 @@
  *
  * The checks after the setup are independent of each other and run concurrently.
  */
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +30,14 @@ import { requestParams } from "../../../src/testing/requests.js";
 import { fencedBlocks } from "../../helpers/doc-blocks.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { bundled } from "../../helpers/registry.js";
-import { cleanEnv, exec as run, installedPartnerProject, type TarballContents, tarballContents } from "../../helpers/package.js";
+import {
+  cleanEnv,
+  exec as run,
+  installedPartnerProject,
+  type TarballContents,
+  tarballContents,
+  scratchFolder,
+} from "../../helpers/package.js";
 
 const registry = loadRegistry();
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
@@ -103,7 +98,7 @@ function runnable(block: string, portBase: number): string {
     .replace(/\.listen\(3000\)/g, ".listen(0)");
 }
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-consumer-"));
+const work = scratchFolder("consumer");
 const full = join(work, "project");
 const clientOnly = join(work, "client-only");
 const measured: Record<string, number | string> = {};

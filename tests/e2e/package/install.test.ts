@@ -9,8 +9,7 @@
  * works with what the lines installed (and, in the copy taken between the lines, names what it
  * still needs).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
@@ -24,6 +23,7 @@ import {
   partnerProject,
   type Result,
   registrySeen,
+  scratchFolder,
 } from "../../helpers/package.js";
 
 /** Top-level package names in a node_modules folder (scopes expanded). */
@@ -38,7 +38,7 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
 const SLOW = 300_000;
 const lines = installLines();
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-install-"));
+const work = scratchFolder("install");
 let partner: PartnerProject;
 let project = "";
 let beforeTestTools: Result | undefined;

@@ -12,14 +12,13 @@
  * Each time every port is free again and no process of the run is left.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations, successResponse } from "../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../src/testing/requests.js";
 import { freePortRange } from "../../helpers/ports.js";
-import { exec, ok, partnerEnv, type Released, readmeBlock, released } from "../../helpers/package.js";
+import { exec, ok, partnerEnv, type Released, readmeBlock, released, scratchFolder } from "../../helpers/package.js";
 import { portsFree, processesWith, waitForOutput, waitUntil } from "../../helpers/processes.js";
 import { bundled, registry } from "../../helpers/registry.js";
 
@@ -41,7 +40,7 @@ const plainCommand = (() => {
   return [...npxCommand.slice(0, at), ...npxCommand[at + 1].replace(/^exec /, "").split(" ")];
 })();
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-npx-"));
+const work = scratchFolder("npx");
 const project = join(work, "ci");
 const stubs = join(work, "bin");
 let release: Released;

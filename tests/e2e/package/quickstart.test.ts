@@ -14,14 +14,13 @@
  * The packed README: at most 15 KB, and every relative link in it names a file of the tarball.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOperation, loadDocument } from "../../../src/document/index.js";
 import { loadRegistry } from "../../../src/registry.js";
 import { fencedBlocks, markedBlock } from "../../helpers/doc-blocks.js";
-import { exec, ok, partnerEnv, type Released, type Result, released } from "../../helpers/package.js";
+import { exec, ok, partnerEnv, type Released, type Result, released, scratchFolder } from "../../helpers/package.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { waitUntil } from "../../helpers/processes.js";
 
@@ -43,7 +42,7 @@ const jsBlocks = fencedBlocks("js").map((block) => ({
   file: /^\/\/ ([\w.-]+\.mjs)\b/.exec(block.code)?.[1] ?? `${block.path.replace(/\W+/g, "-")}-${block.index}.mjs`,
 }));
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-quickstart-"));
+const work = scratchFolder("quickstart");
 const project = join(work, "project");
 let release: Released;
 const installs: Array<{ line: string; result: Result }> = [];

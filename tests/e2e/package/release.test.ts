@@ -4,17 +4,16 @@
  * it, offline. The release runs once per content of the repository, shared with install.test.ts
  * (tests/helpers/package.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../scripts/release.js";
 import { repoRoot } from "../../../src/registry.js";
 import { scriptInProcess } from "../../helpers/cli.js";
-import { cleanEnv, exec, type Released, released } from "../../helpers/package.js";
+import { cleanEnv, exec, type Released, released, scratchFolder } from "../../helpers/package.js";
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-release-"));
+const work = scratchFolder("release");
 let release: Released;
 
 beforeAll(async () => {
