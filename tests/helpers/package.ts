@@ -1,6 +1,5 @@
 /**
- * What the package tests that install the tarball share (tests/e2e/package/install.test.ts,
- * release.test.ts):
+ * What the package tests (tests/e2e/package/) share:
  *
  * - `released()`: `npm run release -- --out <dir>` run once for the repository's current content,
  *   whichever test file asks first; the others wait for it and read its result (a lock folder, a
@@ -9,7 +8,8 @@
  *   the repository's package-lock.json: the packuments built from the lock (versions, dependencies,
  *   integrity) and the tarballs from npm's cache, which installing this repository filled. With it a
  *   partner's install line runs exactly as written (`npm install ...`, `npx --package ...`): npm
- *   resolves versions and builds the tree itself, and nothing leaves the machine.
+ *   resolves versions and builds the tree itself, and nothing leaves the machine. One per run, which
+ *   the `package` project's global setup starts.
  * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a cache, no
  *   audit, fund or update notices, and none of the npm_* variables of the `npm test` running us.
  * - `sharedNpmCache()`: the one npm cache every package test's installs and npx runs share (npm's
@@ -18,7 +18,8 @@
  * - `readmeBlock()`: the code block after a marker comment naming a test, in README.md or a guide
  *   (tests/helpers/doc-blocks.ts).
  * - `packageRun()`: what the `package` project's global setup (tests/setup/package.ts) made for the
- *   run: one offline registry and one scratch folder.
+ *   run: the offline registry and one scratch folder, where `scratchFolder()` makes a file's own;
+ *   `partnerEnv()`: `npmEnv()` for that registry and the shared cache.
  * - `partnerProject()`: the partner's project, made once per run by whichever file asks first (a
  *   lock in the run's folder): the install guide's lines run as written in an empty folder holding
  *   the tarball, and a copy of the folder taken between the two lines (the clients alone).
