@@ -88,7 +88,9 @@ export async function checkDeclaration(path: string, specPath: string, dir?: str
   }
   const passed = { declaration: bytesHash(bytes), document: bytesHash(readFileSync(specPath)) };
   const code = checkerHash();
-  const name = `sandbox declaration\n${path}\n${specPath}`;
+  // One mark per declaration and per place of the checking code (the sources under tsx, a build, an
+  // installed package), which each check with code of their own: they do not replace each other's.
+  const name = `sandbox declaration\n${path}\n${specPath}\n${import.meta.url}`;
   const key = code === null ? undefined : `${code}\n${passed.declaration}\n${passed.document}`;
   if (key !== undefined && marked(name, key, dir)) return passed;
   const [{ loadDeclaration }, { loadDocument }, { sharedSpecValidator }] = await Promise.all([
