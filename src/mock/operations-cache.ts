@@ -112,6 +112,42 @@ export async function cachedOperations<T>(
   return operations;
 }
 
+let yamlVersions: string | null | undefined;
+/** The versions of the `yaml` package and of V8, which decide what a document's text is read as; null when unknown. */
+function documentReaderVersions(): string | null {
+  if (yamlVersions === undefined) {
+    try {
+      yamlVersions = `${versionAbove("yaml", createRequire(import.meta.url).resolve("yaml"))}\nv8@${process.versions.v8}`;
+    } catch {
+      yamlVersions = null;
+    }
+  }
+  return yamlVersions;
+}
+
+/**
+ * A document read from its text (`parse`: the YAML parser of src/document), kept between starts as
+ * the operations are (`v8.serialize`: the same values, shared alike), for the same text and versions
+ * of `yaml` and V8: reading it back costs a fraction of parsing the YAML. The sandbox reads each
+ * bundled document on its first request (src/sandbox/start.ts).
+ */
+export function cachedDocument<T>(specPath: string, text: string, parse: () => T, dir = defaultCacheDir()): T {
+  const readers = documentReaderVersions();
+  const folder = readers === null ? undefined : usableDir(dir);
+  if (!folder) return parse();
+  const key = createHash("sha256").update(readers!).update("\n").update(text).digest("hex");
+  const file = join(folder, `document-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
+  try {
+    const kept = deserialize(readFileSync(file)) as { key?: unknown; doc?: unknown };
+    if (kept.key === key && kept.doc !== undefined) return kept.doc as T;
+  } catch {
+    // missing or unreadable: parse the text
+  }
+  const doc = parse();
+  writeKept(file, serialize({ key, doc }));
+  return doc;
+}
+
 /** Writes `bytes` to `file` through a temporary file renamed into place; a failure leaves nothing but is ignored. */
 function writeKept(file: string, bytes: Uint8Array): void {
   const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;

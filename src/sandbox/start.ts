@@ -10,8 +10,8 @@
  *   folder) for the exact bytes checked: the declaration's, the bundled document's, and the code
  *   that checks (its source files and the versions of Ajv and yaml). Any change checks it again.
  * - On the first request that needs it (one the sandbox answers, or one under `/_sandbox/`): the
- *   document, the engine and the control API (./index.ts `createSandbox`), loaded with their modules
- *   then. The declaration is then read without checking it again when its bytes and the document's
+ *   document (its parsing kept between starts too), the engine and the control API (./index.ts
+ *   `createSandbox`), loaded with their modules then. The declaration is then read without checking it again when its bytes and the document's
  *   are those that passed.
  */
 import { createHash } from "node:crypto";
@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MockHooks } from "../mock/types.js";
-import { mark, marked, versionAbove } from "../mock/operations-cache.js";
+import { cachedDocument, mark, marked, versionAbove } from "../mock/operations-cache.js";
 import type { ApiEntry } from "../registry.js";
 import type { SandboxOptions } from "./engine.js";
 import type { Sandbox } from "./index.js";
@@ -67,6 +67,12 @@ function checkerHash(): string | null {
   return checker;
 }
 
+/** The bundled document at `specPath`, its parsing kept between starts (src/mock/operations-cache.ts `cachedDocument`). */
+async function loadKept(specPath: string, dir?: string) {
+  const { loadDocument, parseDocument } = await import("../document/index.js");
+  return loadDocument(specPath, (text) => cachedDocument(specPath, text, () => parseDocument(text, specPath), dir));
+}
+
 /** The hashes of a declaration and of the document it passed its check against. */
 interface Passed {
   declaration: string;
@@ -93,12 +99,8 @@ export async function checkDeclaration(path: string, specPath: string, dir?: str
   const name = `sandbox declaration\n${path}\n${specPath}\n${import.meta.url}`;
   const key = code === null ? undefined : `${code}\n${passed.declaration}\n${passed.document}`;
   if (key !== undefined && marked(name, key, dir)) return passed;
-  const [{ loadDeclaration }, { loadDocument }, { sharedSpecValidator }] = await Promise.all([
-    import("./declaration.js"),
-    import("../document/index.js"),
-    import("../validation/spec.js"),
-  ]);
-  const doc = loadDocument(specPath);
+  const [{ loadDeclaration }, { sharedSpecValidator }] = await Promise.all([import("./declaration.js"), import("../validation/spec.js")]);
+  const doc = await loadKept(specPath, dir);
   // The engine's validator over the same document object: what the check compiles serves it later.
   loadDeclaration(path, doc, sharedSpecValidator(doc));
   if (key !== undefined) mark(name, key, dir);
@@ -133,12 +135,8 @@ export async function startSandbox(
   let making: Promise<Sandbox> | undefined;
   let closed = false;
   const make = async (): Promise<Sandbox> => {
-    const [{ createSandbox }, { loadDocument }, { trustDeclaration }] = await Promise.all([
-      import("./index.js"),
-      import("../document/index.js"),
-      import("./declaration.js"),
-    ]);
-    const doc = loadDocument(specPath);
+    const [{ createSandbox }, { trustDeclaration }] = await Promise.all([import("./index.js"), import("./declaration.js")]);
+    const doc = await loadKept(specPath, cacheDir);
     if (passed && bytesHash(readFileSync(specPath)) === passed.document) trustDeclaration(doc, path, passed.declaration);
     const made = createSandbox(entry, doc, options, specPath);
     if (closed) made.close();

@@ -34,6 +34,8 @@ const documentCopy = () => {
   copyFileSync(shop.bundlePath, path);
   return path;
 };
+/** The marks kept in a cache folder (it also keeps the parsed documents). */
+const marks = (dir: string) => readdirSync(dir).filter((file) => file.startsWith("mark-"));
 const BROKEN = fixture.replace("initial: CREATED", "initial: SHIPPED");
 const BROKEN_LINE = BROKEN.split("\n").findIndex((line) => line.includes("initial: SHIPPED")) + 1;
 const BROKEN_MESSAGE = 'resources.order.status.initial: "SHIPPED" is not a status #/components/schemas/Order allows';
@@ -58,7 +60,7 @@ describe("the declaration check at start", () => {
         document: bytesHash(readFileSync(entry.bundlePath)),
       });
     }
-    expect(readdirSync(dir)).toHaveLength(loadRegistry().length);
+    expect(marks(dir)).toHaveLength(loadRegistry().length);
   });
 
   it("has nothing to check for an API without a declaration", async () => {
@@ -74,7 +76,7 @@ describe("the declaration check at start", () => {
       expect(error?.message).toContain(`${relative(repoRoot, path)}:${BROKEN_LINE}:`);
       expect(error?.message).toContain(BROKEN_MESSAGE);
     }
-    expect(readdirSync(dir)).toHaveLength(0);
+    expect(marks(dir)).toHaveLength(0);
   });
 
   it("checks a declaration again when it changes after it passed: a broken change fails the start", async () => {
