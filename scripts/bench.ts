@@ -10,7 +10,7 @@
  * others are still measured and the report written; the run then exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Command, InvalidArgumentError } from "commander";
@@ -358,14 +358,26 @@ async function isolation(): Promise<void> {
   );
 }
 
+/** Moves the folder `dir` (what earlier starts kept) aside, so that the next start finds nothing kept. */
+function setAside(dir: string): void {
+  rmSync(`${dir}.aside`, { recursive: true, force: true });
+  if (existsSync(dir)) renameSync(dir, `${dir}.aside`);
+}
+
+/** Removes what a start wrote in `dir` and puts back what setAside moved. */
+function putBack(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  if (existsSync(`${dir}.aside`)) renameSync(`${dir}.aside`, dir);
+}
+
 /* 2. start-up of every registered mock, against a bare node:http server's */
 async function startup(): Promise<void> {
   log("startup");
   const runs = 3;
   const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
   const bin = join(repoRoot, "dist/src/cli/bin.js");
-  /** cold: what is removed of what earlier starts kept (src/mock/operations-cache.ts) before each run of the way. */
-  const ways: Array<{ label: string; command: (base: number) => [string, string[]]; cold?: "operations" | "all" }> = [
+  /** cold: a first start, without what earlier starts kept (src/mock/operations-cache.ts). */
+  const ways: Array<{ label: string; command: (base: number) => [string, string[]]; cold?: boolean }> = [
     {
       label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)",
       command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]],
@@ -373,7 +385,7 @@ async function startup(): Promise<void> {
     {
       label: "the same, a first start: Prism's operations not kept yet (after a change of a spec, or on a fresh machine)",
       command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--port-base", String(base)]],
-      cold: "operations",
+      cold: true,
     },
     {
       label:
@@ -383,7 +395,7 @@ async function startup(): Promise<void> {
     {
       label: "the same, a first start: nothing kept (Prism reads every spec, every declaration is checked against its document)",
       command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--sandbox", "--port-base", String(base)]],
-      cold: "all",
+      cold: true,
     },
     {
       label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)",
@@ -421,14 +433,15 @@ async function startup(): Promise<void> {
       const urls = way === floorWay ? [`http://127.0.0.1:${base}/`] : registry.map((_, j) => `http://127.0.0.1:${base + j}/`);
       const [command, args] = way.command(base);
       // src/mock/operations-cache.ts: without its files, Prism reads every spec again (and, without its marks, every
-      // declaration is checked again).
-      if ("cold" in way && way.cold === "all") rmSync(defaultCacheDir(), { recursive: true, force: true });
-      if ("cold" in way && way.cold === "operations" && existsSync(defaultCacheDir())) {
-        for (const file of readdirSync(defaultCacheDir()))
-          if (file.startsWith("operations-")) rmSync(join(defaultCacheDir(), file), { force: true });
-      }
+      // declaration is checked again). A first start runs without them; what other ways keep is set aside and put back.
+      const cold = "cold" in way && way.cold === true;
+      if (cold) setAside(defaultCacheDir());
       const list = times.get(way.label) ?? [];
-      list.push(await timeUntilAnswering(command, args, urls));
+      try {
+        list.push(await timeUntilAnswering(command, args, urls));
+      } finally {
+        if (cold) putBack(defaultCacheDir());
+      }
       times.set(way.label, list);
     }
   }
@@ -450,7 +463,7 @@ async function startup(): Promise<void> {
       `\`node:http\` server.${existsSync(bin) ? "" : " (No dist/ build here, so the built CLI is not timed; `npm run build` makes it.)"}`,
       "Prism's reading of each spec, and with `--sandbox` each declaration's check, is kept between starts",
       "(src/mock/operations-cache.ts): every row but the first starts' finds them kept by an earlier start; a first start's",
-      "row removes them before each of its runs. With `--sandbox`, each engine and the control API are made on first use.",
+      "row runs without them (set aside, then put back). With `--sandbox`, each engine and the control API are made on first use.",
       "",
       table(["how", "time", "of the 1 s target", "vs the floor"], rows),
       "",
