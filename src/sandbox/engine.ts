@@ -451,6 +451,7 @@ export class SandboxEngine {
       now: new Instant(state.now()),
       resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
       all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
+      recordIndex: (name, index, keyOf) => (this.declaration?.resources[name] ? state.index(name, index, keyOf) : undefined),
     });
   }
 

@@ -32,6 +32,7 @@
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
  */
 import { newId } from "./ids.js";
+import type { IndexKey, RecordIndex } from "./store.js";
 
 export { newId };
 
@@ -73,6 +74,8 @@ export interface TemplateContext {
   resource?: (name: string) => Json;
   /** Every record of a resource, by resource name. */
   all?: (name: string) => Json[] | undefined;
+  /** An index of every record of a resource (store.ts CredentialState.index); undefined: none kept. */
+  recordIndex?: (resource: string, name: string, keyOf: IndexKey) => RecordIndex | undefined;
 }
 
 /**
@@ -100,6 +103,7 @@ export function fullContext(values: TemplateContext): TemplateContext {
     next: values.next,
     resource: values.resource,
     all: values.all,
+    recordIndex: values.recordIndex,
   };
 }
 
@@ -320,6 +324,32 @@ function setOf(list: Json[], ci: boolean): Set<string | undefined> {
   return set;
 }
 
+/** The key of a value that is not a scalar in a record index (scalarText gives undefined for it). */
+const NOT_SCALAR = Symbol("not a scalar");
+
+/**
+ * `$in`'s `values` when it is a member of every record of a resource (`{ $each: $all.<resource>, as:
+ * $item.<path> }`): the index of the credential's records that gives the same answer without
+ * walking them (the store keeps it as records change). Undefined for any other `values`.
+ */
+function indexedValues(values: Json, ci: boolean): { resource: string; name: string; keyOf: (data: Json) => unknown } | undefined {
+  if (!isPlainObject(values) || operatorOf(values) !== "$each" || values.key !== undefined) return undefined;
+  if (Object.keys(values).some((k) => k !== "$each" && k !== "as")) return undefined;
+  const list = typeof values.$each === "string" ? parseReference(values.$each) : null;
+  const as = values.as ?? "$item";
+  const member = typeof as === "string" ? parseReference(as) : null;
+  if (list?.root !== "all" || list.path.length !== 1 || member?.root !== "item") return undefined;
+  const pick = memberPath(member.path);
+  return {
+    resource: list.path[0],
+    name: `$in ${ci ? "ci" : "exact"} ${JSON.stringify(member.path)}`,
+    keyOf: (data) => {
+      const picked = pick(data);
+      return picked === undefined ? undefined : (scalarText(picked, ci) ?? NOT_SCALAR);
+    },
+  };
+}
+
 /** The compiled form of a template (see above), compiled on first use. */
 function compiled(template: Json): Compiled {
   if (typeof template === "string") {
@@ -455,8 +485,15 @@ function compileObject(template: Record<string, Json>): Compiled {
       const value = compiled(template.$in);
       const fixed = Array.isArray(template.values) ? setOf(template.values, ci) : undefined;
       const values = fixed ? undefined : compiled(template.values);
+      const indexed = fixed ? undefined : indexedValues(template.values, ci);
       return (ctx) => {
         const v = value(ctx);
+        const index = indexed && ctx.recordIndex?.(indexed.resource, indexed.name, indexed.keyOf);
+        if (index) {
+          if (!Array.isArray(v)) return index.has(scalarText(v, ci) ?? NOT_SCALAR);
+          for (const element of v) if (index.has(scalarText(element, ci) ?? NOT_SCALAR)) return true;
+          return false;
+        }
         let wanted = fixed;
         if (!wanted) {
           const list = values!(ctx);
