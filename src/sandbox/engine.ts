@@ -193,6 +193,7 @@ export class SandboxEngine {
   private readonly statusChecks: SpecValidator;
   private readonly matchers = new Map<string, (path: string) => Record<string, string> | undefined>();
   private readonly nextExpiry = new WeakMap<CredentialState, number>();
+  private readonly readers = new WeakMap<CredentialState, Required<Pick<TemplateContext, "resource" | "all" | "recordIndex">>>();
   private readonly scheduled = new WeakMap<CredentialState, ScheduledMove[]>();
   readonly events = new EventLog();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -445,13 +446,23 @@ export class SandboxEngine {
   }
 
   private context(state: CredentialState, request: Json, params: Record<string, unknown>): TemplateContext {
+    let readers = this.readers.get(state);
+    if (!readers) {
+      // What the templates read of a credential's state: made once per credential, not per request.
+      readers = {
+        resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
+        all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
+        recordIndex: (name, index, keyOf) => (this.declaration?.resources[name] ? state.index(name, index, keyOf) : undefined),
+      };
+      this.readers.set(state, readers);
+    }
     return fullContext({
       request,
       params,
       now: new Instant(state.now()),
-      resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
-      all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
-      recordIndex: (name, index, keyOf) => (this.declaration?.resources[name] ? state.index(name, index, keyOf) : undefined),
+      resource: readers.resource,
+      all: readers.all,
+      recordIndex: readers.recordIndex,
     });
   }
 
@@ -530,34 +541,43 @@ export class SandboxEngine {
     switch (declared.kind) {
       case "create": {
         const shared: Record<string, Json> = {};
-        for (const [name, template] of Object.entries(declared.shared ?? {})) shared[name] = evaluate(template, { ...base, shared });
-        const items: Json[] = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
+        if (declared.shared !== undefined) {
+          const sharedCtx = { ...base, shared };
+          for (const name of Object.keys(declared.shared)) shared[name] = evaluate(declared.shared[name], sharedCtx);
+        }
+        const listed: Json = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
+        const items: Json[] = Array.isArray(listed) ? listed : [];
         const created: StoredRecord[] = [];
         let expiry: Instant | undefined;
-        (Array.isArray(items) ? items : []).forEach((item, index) => {
+        const idField = resource.id.field;
+        const status = resource.status?.initial;
+        for (let index = 0; index < items.length; index++) {
           const id = this.freshId(state, resource);
-          const status = resource.status?.initial;
-          const itemCtx: TemplateContext = { ...base, id, item, index, status, shared };
+          const itemCtx: TemplateContext = { ...base, id, item: items[index], index, status, shared };
           const expiresAt = this.expiryOf(resource, itemCtx, now);
           expiry ??= expiresAt === undefined ? undefined : new Instant(expiresAt);
           itemCtx.expiry = expiresAt === undefined ? undefined : new Instant(expiresAt);
-          const data = {
-            [resource.id.field]: id,
-            ...(resource.status ? { [resource.status.field]: status } : {}),
-            ...(evaluate(declared.record, itemCtx) ?? {}),
-            [resource.id.field]: id,
-          };
+          // { [id]: id, [status]: status, ...record, [id]: id }: the same members in the same order, copied one by one.
+          const data: Record<string, Json> = { [idField]: id };
+          if (resource.status) data[resource.status.field] = status;
+          copyMembers(data, evaluate(declared.record, itemCtx));
+          data[idField] = id;
           const record = state.add(resource.name, id, data, expiresAt);
           if (expiresAt !== undefined) this.wake(state, expiresAt);
-          this.applyEffects(state, declared.effects, { ...itemCtx, record: data });
-          this.applyTestValues(state, resource, record, { ...itemCtx, record: data });
+          if (declared.effects?.length || resource.testValues.length) {
+            itemCtx.record = data;
+            this.applyEffects(state, declared.effects, itemCtx);
+            this.applyTestValues(state, resource, record, itemCtx);
+          }
           created.push(record);
-        });
+        }
+        const records: Json[] = new Array(created.length);
+        for (let i = 0; i < created.length; i++) records[i] = created[i].data;
         return evaluate(declared.answer ?? "$record", {
           ...base,
           id: created[0]?.id,
           record: created[0]?.data,
-          records: created.map((r) => r.data),
+          records,
           expiry,
           shared,
         });
@@ -887,9 +907,10 @@ const REASON_MEMBERS = ["detail", "message", "error_message", "reason", "descrip
  * (`$params.start_date.year`): each is kept under its own name and nested under its first part.
  */
 function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
-  for (const [name, value] of Object.entries(params)) {
+  for (const name of Object.keys(params)) {
     const dot = name.indexOf(".");
     if (dot <= 0) continue;
+    const value = params[name];
     const [head, ...rest] = name.split(".");
     let node = (params[head] ??= {}) as Record<string, unknown>;
     if (!isPlainObject(node)) continue;
@@ -897,6 +918,19 @@ function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
     node[rest.at(-1)!] = value;
   }
   return params;
+}
+
+/**
+ * Copies the own members of `source` into `target` as a spread does (`{ ...target, ...source }`
+ * keeping target's order for members it has): a member named `__proto__` stays a member.
+ */
+function copyMembers(target: Record<string, Json>, value: Json): void {
+  if (value === null || value === undefined) return;
+  const source = Object(value); // a string spreads its characters, a number or boolean nothing
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else target[key] = source[key];
+  }
 }
 
 /** Thrown inside a transaction to answer without keeping what the request changed. */

@@ -33,9 +33,15 @@ export function pooledRandomBytes(count: number): Uint8Array {
 
 /** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
 export function newId(prefix = "", digits = false): string {
-  const bytes = pooledRandomBytes(ID_LENGTH);
+  // The pool's next ID_LENGTH bytes, read in place (no view made per id).
+  if (offset + ID_LENGTH > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const start = offset;
+  offset += ID_LENGTH;
   let out = prefix;
-  if (digits) for (let i = 0; i < ID_LENGTH; i++) out += String(bytes[i] % 10);
-  else for (let i = 0; i < ID_LENGTH; i++) out += ID_ALPHABET[bytes[i] & 31];
+  if (digits) for (let i = start; i < start + ID_LENGTH; i++) out += String(pool[i] % 10);
+  else for (let i = start; i < start + ID_LENGTH; i++) out += ID_ALPHABET[pool[i] & 31];
   return out;
 }

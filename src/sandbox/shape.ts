@@ -19,14 +19,40 @@ export function timestampOf(instant: Instant): { seconds: number; nanos: number 
   return { seconds, nanos: (instant.ms - seconds * 1000) * 1_000_000 };
 }
 
-/** The value with every Instant rendered as an ISO 8601 string (no schema to say otherwise). */
+/**
+ * The value with every Instant rendered as an ISO 8601 string (no schema to say otherwise). A list
+ * or plain object with nothing to render is the value itself.
+ */
 export function plain(value: Json): Json {
   if (value instanceof Instant) return value.toISOString();
-  if (Array.isArray(value)) return value.map(plain);
+  if (Array.isArray(value)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const rendered = plain(item);
+      if (out === undefined) {
+        if (rendered === item && i in value) continue;
+        out = value.slice(0, i);
+      }
+      out.push(rendered);
+    }
+    return out ?? value;
+  }
   if (isPlainObject(value)) {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value)) if (value[k] !== undefined) out[k] = plain(value[k]);
-    return out;
+    const keys = Object.keys(value);
+    let out: Record<string, Json> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const member = value[key];
+      const rendered = member === undefined ? undefined : plain(member);
+      if (out === undefined) {
+        if (rendered === member && member !== undefined && key !== "__proto__") continue;
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
+      }
+      if (rendered !== undefined) out[key] = rendered;
+    }
+    return out ?? (Object.getPrototypeOf(value) === Object.prototype ? value : copyPlain(value, keys));
   }
   return value;
 }
@@ -135,33 +161,57 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
       ? once(() => shaperOf(doc, extra === true ? undefined : extra, `${here}/${extraKeyword}`))
       : undefined;
   const declaresMembers = members.size > 0 || extra !== undefined;
+  // A list or object whose every part shapes to itself is answered as it is (no copy): shaping
+  // only leaves members out and renders times, so a copy is made from the first part that differs.
   return (value) => {
     if (Array.isArray(value)) {
       const shapeItem = items();
-      const out: Json[] = [];
-      for (const item of value) {
+      let out: Json[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
         const shaped = shapeItem(item);
+        if (out === undefined) {
+          if (shaped === item && shaped !== undefined) continue;
+          out = value.slice(0, i);
+        }
         if (shaped !== undefined) out.push(shaped);
       }
-      return out;
+      return out ?? value;
     }
     if (isPlainObject(value)) {
-      const out: Record<string, Json> = {};
-      for (const key of Object.keys(value)) {
+      const keys = Object.keys(value);
+      let out: Record<string, Json> | undefined;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
         const member = value[key];
-        if (member === undefined) continue;
-        const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
         let shaped: Json;
-        if (shaper) shaped = shaper()(member);
-        else if (extraShaper) shaped = extraShaper()(member);
-        else if (!declaresMembers) shaped = plain(member);
+        if (member !== undefined) {
+          const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
+          if (shaper) shaped = shaper()(member);
+          else if (extraShaper) shaped = extraShaper()(member);
+          else if (!declaresMembers) shaped = plain(member);
+        }
+        if (out === undefined) {
+          if (shaped === member && member !== undefined && key !== "__proto__") continue;
+          out = {};
+          for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
+        }
         // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
         if (shaped !== undefined) out[key] = shaped;
       }
-      return out;
+      return out ?? (isPlainPrototype(value) ? value : copyPlain(value, keys));
     }
     return value;
   };
+}
+
+const isPlainPrototype = (value: object) => Object.getPrototypeOf(value) === Object.prototype;
+
+/** A copy of an object with another prototype (a null one) as shaping makes it: a plain object. */
+function copyPlain(value: Record<string, Json>, keys: string[]): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const key of keys) out[key] = value[key];
+  return out;
 }
 
 /** Compiles a schema node that is a non-empty object (see shaperOf). */

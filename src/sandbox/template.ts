@@ -426,10 +426,21 @@ function compileObject(template: Record<string, Json>): Compiled {
         if (!Array.isArray(items)) return undefined;
         if (kept?.has(items)) return kept.get(items);
         const built: Json[] = [];
+        let missing = false;
         if (pick) for (const item of items) built.push(pick(item));
-        else for (let index = 0; index < items.length; index++) built.push(as(itemContext(ctx, items[index], index)));
+        else {
+          // One context for every element, its $item and $index set in turn (evaluation keeps no context).
+          const inner = itemContext(ctx, undefined, 0);
+          for (let index = 0; index < items.length; index++) {
+            inner.item = items[index];
+            inner.index = index;
+            const element = as(inner);
+            if (element === undefined) missing = true;
+            built.push(element);
+          }
+        }
         let result: Json;
-        if (key === undefined) result = built.filter((v) => v !== undefined);
+        if (key === undefined) result = pick || missing ? built.filter((v) => v !== undefined) : built;
         else {
           const keyed: Record<string, Json> = {};
           for (const item of built) {
@@ -573,7 +584,12 @@ function compileObject(template: Record<string, Json>): Compiled {
       return (ctx) => {
         const items = list(ctx);
         if (!Array.isArray(items)) return false;
-        for (let index = 0; index < items.length; index++) if (where(itemContext(ctx, items[index], index))) return true;
+        const inner = itemContext(ctx, undefined, 0);
+        for (let index = 0; index < items.length; index++) {
+          inner.item = items[index];
+          inner.index = index;
+          if (where(inner)) return true;
+        }
         return false;
       };
     }
