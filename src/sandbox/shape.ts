@@ -38,23 +38,42 @@ export function plain(value: Json): Json {
     }
     return out ?? value;
   }
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value);
-    let out: Record<string, Json> | undefined;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+  if (isPlainObject(value)) return mapMembers(value, plain);
+  return value;
+}
+
+/**
+ * A plain object of the members of `value` each as `render` gives it (undefined: left out; an
+ * undefined member is left out unasked). When every member renders to itself, the value itself,
+ * unless its prototype is not Object's (a copy then, as always).
+ */
+function mapMembers(value: Record<string, Json>, render: (member: Json, key: string) => Json): Record<string, Json> {
+  let out: Record<string, Json> | undefined;
+  if (Object.getPrototypeOf(value) === Object.prototype) {
+    // for...in walks the own members here (nothing inherited to add) without making a list of them.
+    for (const key in value) {
       const member = value[key];
-      const rendered = member === undefined ? undefined : plain(member);
+      const rendered = member === undefined ? undefined : render(member, key);
       if (out === undefined) {
         if (rendered === member && member !== undefined && key !== "__proto__") continue;
         out = {};
-        for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
+        for (const before in value) {
+          if (before === key) break;
+          out[before] = value[before];
+        }
       }
+      // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
       if (rendered !== undefined) out[key] = rendered;
     }
-    return out ?? (Object.getPrototypeOf(value) === Object.prototype ? value : copyPlain(value, keys));
+    return out ?? value;
   }
-  return value;
+  out = {};
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    const rendered = member === undefined ? undefined : render(member, key);
+    if (rendered !== undefined) out[key] = rendered;
+  }
+  return out;
 }
 
 // A schema node is compiled once into a shaper (a function of the value): its `$ref`s resolved and
@@ -161,6 +180,12 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
       ? once(() => shaperOf(doc, extra === true ? undefined : extra, `${here}/${extraKeyword}`))
       : undefined;
   const declaresMembers = members.size > 0 || extra !== undefined;
+  const shapeMember = (member: Json, key: string): Json => {
+    const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
+    if (shaper) return shaper()(member);
+    if (extraShaper) return extraShaper()(member);
+    return declaresMembers ? undefined : plain(member);
+  };
   // A list or object whose every part shapes to itself is answered as it is (no copy): shaping
   // only leaves members out and renders times, so a copy is made from the first part that differs.
   return (value) => {
@@ -178,40 +203,9 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
       }
       return out ?? value;
     }
-    if (isPlainObject(value)) {
-      const keys = Object.keys(value);
-      let out: Record<string, Json> | undefined;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
-        const member = value[key];
-        let shaped: Json;
-        if (member !== undefined) {
-          const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
-          if (shaper) shaped = shaper()(member);
-          else if (extraShaper) shaped = extraShaper()(member);
-          else if (!declaresMembers) shaped = plain(member);
-        }
-        if (out === undefined) {
-          if (shaped === member && member !== undefined && key !== "__proto__") continue;
-          out = {};
-          for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
-        }
-        // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
-        if (shaped !== undefined) out[key] = shaped;
-      }
-      return out ?? (isPlainPrototype(value) ? value : copyPlain(value, keys));
-    }
+    if (isPlainObject(value)) return mapMembers(value, shapeMember);
     return value;
   };
-}
-
-const isPlainPrototype = (value: object) => Object.getPrototypeOf(value) === Object.prototype;
-
-/** A copy of an object with another prototype (a null one) as shaping makes it: a plain object. */
-function copyPlain(value: Record<string, Json>, keys: string[]): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const key of keys) out[key] = value[key];
-  return out;
 }
 
 /** Compiles a schema node that is a non-empty object (see shaperOf). */

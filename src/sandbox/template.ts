@@ -723,7 +723,8 @@ export function sizeOf(value: unknown): number {
   if (typeof value === "object" && isPlainPrototype(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") {
     let bytes = 2;
     let members = 0;
-    for (const key of Object.keys(value)) {
+    // for...in: the own members (a plain or null prototype adds none), without making a list of them.
+    for (const key in value) {
       const member = (value as Record<string, unknown>)[key];
       if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
       bytes += keySize(key) + 1 + sizeOf(member);
