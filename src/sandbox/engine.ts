@@ -41,6 +41,7 @@ import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
 import { type CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import {
+  assignMembers,
   copy,
   evaluate,
   fullContext,
@@ -560,7 +561,7 @@ export class SandboxEngine {
           // { [id]: id, [status]: status, ...record, [id]: id }: the same members in the same order, copied one by one.
           const data: Record<string, Json> = { [idField]: id };
           if (resource.status) data[resource.status.field] = status;
-          copyMembers(data, evaluate(declared.record, itemCtx));
+          assignMembers(data, evaluate(declared.record, itemCtx));
           data[idField] = id;
           const record = state.add(resource.name, id, data, expiresAt);
           if (expiresAt !== undefined) this.wake(state, expiresAt);
@@ -918,19 +919,6 @@ function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
     node[rest.at(-1)!] = value;
   }
   return params;
-}
-
-/**
- * Copies the own members of `source` into `target` as a spread does (`{ ...target, ...source }`
- * keeping target's order for members it has): a member named `__proto__` stays a member.
- */
-function copyMembers(target: Record<string, Json>, value: Json): void {
-  if (value === null || value === undefined) return;
-  const source = Object(value); // a string spreads its characters, a number or boolean nothing
-  for (const key of Object.keys(source)) {
-    if (key === "__proto__") Object.defineProperty(target, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    else target[key] = source[key];
-  }
 }
 
 /** Thrown inside a transaction to answer without keeping what the request changed. */

@@ -113,13 +113,16 @@ export function fullContext(values: TemplateContext): TemplateContext {
  */
 export function merged(...sources: Json[]): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const source of sources) {
-    if (source === undefined || source === null) continue;
-    for (const key of Object.keys(source)) {
-      if (key === "__proto__")
-        Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-      else out[key] = source[key];
-    }
+  for (const source of sources) assignMembers(out, source);
+  return out;
+}
+
+/** `{ ...out, ...source }` into `out` itself (see merged). */
+export function assignMembers(out: Record<string, Json>, source: Json): Record<string, Json> {
+  if (source === undefined || source === null) return out;
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = source[key];
   }
   return out;
 }
