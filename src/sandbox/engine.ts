@@ -297,7 +297,10 @@ export class SandboxEngine {
       return limitAnswer(error);
     }
     this.tick(state, "expiry");
-    const forced = (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
+    const forced =
+      state.errors.length === 0
+        ? undefined
+        : (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
     if (forced) {
       forced.remaining -= 1;
       if (forced.remaining <= 0) state.errors = state.errors.filter((rule) => rule !== forced);
@@ -483,14 +486,15 @@ export class SandboxEngine {
       };
       this.readers.set(state, readers);
     }
-    return fullContext({
-      request,
-      params,
-      now: new Instant(state.now()),
-      resource: readers.resource,
-      all: readers.all,
-      recordIndex: readers.recordIndex,
-    });
+    // Every member of TemplateContext (fullContext) made once, the request's set in place (no copy).
+    const ctx = fullContext(NO_VALUES);
+    ctx.request = request;
+    ctx.params = params;
+    ctx.now = new Instant(state.now());
+    ctx.resource = readers.resource;
+    ctx.all = readers.all;
+    ctx.recordIndex = readers.recordIndex;
+    return ctx;
   }
 
   private find(state: CredentialState, resource: ResourceDeclaration, idRef: string | undefined, ctx: TemplateContext) {
@@ -563,8 +567,9 @@ export class SandboxEngine {
     const resource = this.resource(declared.resource);
     const base = this.context(state, request, params);
     const now = state.now();
-    const refusal = declared.refuse?.find((rule) => evaluate(rule.when, base));
-    if (refusal) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
+    for (const refusal of declared.refuse ?? NO_RULES) {
+      if (evaluate(refusal.when, base)) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
+    }
     switch (declared.kind) {
       case "create": {
         const shared: Record<string, Json> = {};
@@ -926,6 +931,8 @@ const problemAnswer = (status: number, detail: string): SandboxAnswer => ({
   body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
 });
 const NOT_FOUND = Symbol("not found");
+const NO_RULES: never[] = [];
+const NO_VALUES: TemplateContext = Object.freeze({});
 /** What validateAnswer finds in an answer that keeps the contract. */
 const NO_VIOLATIONS: AnswerViolation[] = Object.freeze([]) as unknown as AnswerViolation[];
 /** Operation and status pairs whose answer check is kept (statuses are three digits: a guard against odd callers). */
