@@ -13,7 +13,7 @@
  * made-up credentials never pushes out a partner who is working. A record's size is the size of its
  * JSON form, kept member by member: an update measures only the members that changed.
  */
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type Json, keySize, sizeOf } from "./template.js";
 
 export const LIMITS = {
@@ -393,10 +393,7 @@ export class LimitError extends Error {
 export class CapacityError extends LimitError {}
 
 /** The key of a credential: SHA-256 of its value, hex. */
-export const credentialKey: (value: string) => string =
-  typeof hash === "function" // one call, no Hash object (Node 20.12+)
-    ? (value) => hash("sha256", value, "hex")
-    : (value) => createHash("sha256").update(value).digest("hex");
+export const credentialKey = (value: string): string => hash("sha256", value, "hex"); // one call, no Hash object
 
 export interface SandboxStoreOptions {
   /** The memory budget (default: DEFAULT_BUDGET, the process's). */
