@@ -6,7 +6,8 @@ import { defineConfig, type Plugin } from "vitest/config";
 // Two tiers (tests/README.md):
 // - quick (`npm run test:quick`): tests/unit and tests/apis, except files named *.spawn.test.ts or
 //   *.slow.test.ts. No child process, install or browser: tests/setup/no-processes.ts makes starting
-//   one throw; no worker thread with a time limit of seconds, no mock of every API (*.slow.test.ts).
+//   one throw; no worker thread with a time limit of seconds, no mock of every API, no bound of a
+//   thousand filled through HTTP (*.slow.test.ts).
 // - full (`npm test`, `npm run test:vitest`): every project, the quick ones included; `full` holds
 //   tests/e2e, every *.spawn.test.ts and every *.slow.test.ts; `docs` holds tests/e2e/docs, whose global
 //   setup (tests/setup/browser.ts) builds the docs site and starts Chromium once per run.
@@ -16,7 +17,7 @@ const ISOLATED = ["tests/unit/src/mock/lazy-modules.test.ts"];
 const EXCLUDE = ["**/node_modules/**", ".tmp/**"];
 const QUICK = ["tests/unit/**/*.test.ts", "tests/apis/**/*.test.ts"];
 const SPAWNS = "**/*.spawn.test.ts";
-/** In-process, but integration tests by nature: worker threads with time limits of seconds, every API's mock. */
+/** In-process, but integration tests by nature: worker threads with time limits of seconds, every API's mock, bounds of a thousand filled through HTTP. */
 const SLOW = "**/*.slow.test.ts";
 const NO_PROCESSES = ["tests/setup/no-processes.ts"];
 /** The docs site in a browser: its project's global setup builds the site and starts Chromium once per run. */

@@ -3,7 +3,7 @@
  * the hooks exactly as Prism's pipeline does (the first request of a kind goes through Prism, the
  * next ones through the fast path), `intercept` runs before either, and Prism's judgement of a
  * request is never handed to `answer`; the response cache (for requests the fast path does not
- * take) never replays a 5xx and keeps at most 1000 answers, least recently used out first.
+ * take) never replays a 5xx (its bound of 1000 answers: server.slow.test.ts and response-cache.test.ts).
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -175,26 +175,6 @@ describe("createPrismServer", () => {
     expect(client.status).toBe(418);
     expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" })).toEqual(client);
     expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1, judged: 0 });
-  });
-
-  it("keeps at most 1000 answers in the response cache, the least recently used out first", async () => {
-    const url = await start();
-    const CACHE_ENTRIES = 1000; // the bound src/mock/server.ts states
-    const path = (n: number) => `/no-such-path/${n}`; // a 404 from Prism's routing, not a fast-path request
-    for (let n = 0; n < CACHE_ENTRIES; n++) expect((await call(url, "GET", path(n), BEARER)).status).toBe(404);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES, cache: 0, judged: 0 });
-    await call(url, "GET", path(0), BEARER); // a hit: 0 is now the most recently used
-    expect(server!.stats().cache).toBe(1);
-    await call(url, "GET", path(CACHE_ENTRIES), BEARER); // one more answer: the least recently used (1) goes
-    await call(url, "GET", path(0), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 1, cache: 2, judged: 0 });
-    await call(url, "GET", path(1), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 2, judged: 0 });
-    // Answering 1 again made room by evicting 2, the least recently used now; 3 is still kept.
-    await call(url, "GET", path(3), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 2, cache: 3, judged: 0 });
-    await call(url, "GET", path(2), BEARER);
-    expect(server!.stats()).toEqual({ fast: 0, prism: CACHE_ENTRIES + 3, cache: 3, judged: 0 });
   });
 
   it("off (cache: false), nothing is replayed", async () => {
