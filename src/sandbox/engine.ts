@@ -21,6 +21,7 @@ import {
   type Operation,
   operations,
   parsePointer,
+  pickMediaContent,
   refPointer,
   requestContents,
   responseContents,
@@ -41,6 +42,7 @@ import type { OperatorToken } from "./operator.js";
 import { type SharedSandboxOptions, sharedSettings } from "./shared.js";
 import { type CredentialState, type DeliveryEntry, type ErrorRule, LIMITS, LimitError, SandboxStore, type StoredRecord } from "./store.js";
 import {
+  assignMembers,
   copy,
   evaluate,
   fullContext,
@@ -193,6 +195,8 @@ export class SandboxEngine {
   private readonly statusChecks: SpecValidator;
   private readonly matchers = new Map<string, (path: string) => Record<string, string> | undefined>();
   private readonly nextExpiry = new WeakMap<CredentialState, number>();
+  private readonly answerChecks = new Map<string, ((body: unknown) => boolean) | null>();
+  private readonly readers = new WeakMap<CredentialState, Required<Pick<TemplateContext, "resource" | "all" | "recordIndex">>>();
   private readonly scheduled = new WeakMap<CredentialState, ScheduledMove[]>();
   readonly events = new EventLog();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -293,7 +297,10 @@ export class SandboxEngine {
       return limitAnswer(error);
     }
     this.tick(state, "expiry");
-    const forced = (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
+    const forced =
+      state.errors.length === 0
+        ? undefined
+        : (state.errors as ForcedRule[]).find((rule) => rule.operationId === op.operationId && rule.status > 0);
     if (forced) {
       forced.remaining -= 1;
       if (forced.remaining <= 0) state.errors = state.errors.filter((rule) => rule !== forced);
@@ -368,8 +375,32 @@ export class SandboxEngine {
         },
       ];
     }
+    // The common case, a body the schema accepts, by the operation's check alone; anything else
+    // (a finding, no schema, no body) by the contract validator, which words the findings.
+    if (this.answerCheck(operationId, answer.status)?.(answer.body)) return NO_VIOLATIONS;
     const { violations } = this.validator.validateResponse({ operationId, status: answer.status, body: answer.body });
     return toSlViolations(violations);
+  }
+
+  /**
+   * Whether a body is one the operation declares for `status` (its JSON schema's check, the
+   * contract validator's own), made per operation and status on first use; null where the
+   * operation declares no schema for it.
+   */
+  private answerCheck(operationId: string, status: number): ((body: unknown) => boolean) | null {
+    const key = `${status} ${operationId}`;
+    let check = this.answerChecks.get(key);
+    if (check === undefined) {
+      check = null;
+      const op = this.operation(operationId);
+      const declared = op && Number.isInteger(status) && status >= 100 && status <= 599 ? responseKey(op, status) : undefined;
+      const contents = op && declared ? responseContents(this.doc, op.responses[declared]) : [];
+      const at = contents.length > 0 ? pickMediaContent(contents, undefined)?.schema?.at : undefined;
+      if (at !== undefined)
+        check = (body) => body !== undefined && body !== null && body !== "" && this.statusChecks.check(at, body).length === 0;
+      if (this.answerChecks.size < MAX_ANSWER_CHECKS) this.answerChecks.set(key, check);
+    }
+    return check;
   }
 
   /**
@@ -445,13 +476,25 @@ export class SandboxEngine {
   }
 
   private context(state: CredentialState, request: Json, params: Record<string, unknown>): TemplateContext {
-    return fullContext({
-      request,
-      params,
-      now: new Instant(state.now()),
-      resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
-      all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
-    });
+    let readers = this.readers.get(state);
+    if (!readers) {
+      // What the templates read of a credential's state: made once per credential, not per request.
+      readers = {
+        resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
+        all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
+        recordIndex: (name, index, keyOf) => (this.declaration?.resources[name] ? state.index(name, index, keyOf) : undefined),
+      };
+      this.readers.set(state, readers);
+    }
+    // Every member of TemplateContext (fullContext) made once, the request's set in place (no copy).
+    const ctx = fullContext(NO_VALUES);
+    ctx.request = request;
+    ctx.params = params;
+    ctx.now = new Instant(state.now());
+    ctx.resource = readers.resource;
+    ctx.all = readers.all;
+    ctx.recordIndex = readers.recordIndex;
+    return ctx;
   }
 
   private find(state: CredentialState, resource: ResourceDeclaration, idRef: string | undefined, ctx: TemplateContext) {
@@ -524,39 +567,49 @@ export class SandboxEngine {
     const resource = this.resource(declared.resource);
     const base = this.context(state, request, params);
     const now = state.now();
-    const refusal = declared.refuse?.find((rule) => evaluate(rule.when, base));
-    if (refusal) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
+    for (const refusal of declared.refuse ?? NO_RULES) {
+      if (evaluate(refusal.when, base)) return { [REFUSAL]: true, status: refusal.status, detail: refusal.detail };
+    }
     switch (declared.kind) {
       case "create": {
         const shared: Record<string, Json> = {};
-        for (const [name, template] of Object.entries(declared.shared ?? {})) shared[name] = evaluate(template, { ...base, shared });
-        const items: Json[] = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
+        if (declared.shared !== undefined) {
+          const sharedCtx = { ...base, shared };
+          for (const name of Object.keys(declared.shared)) shared[name] = evaluate(declared.shared[name], sharedCtx);
+        }
+        const listed: Json = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
+        const items: Json[] = Array.isArray(listed) ? listed : [];
         const created: StoredRecord[] = [];
         let expiry: Instant | undefined;
-        (Array.isArray(items) ? items : []).forEach((item, index) => {
+        const idField = resource.id.field;
+        const status = resource.status?.initial;
+        for (let index = 0; index < items.length; index++) {
           const id = this.freshId(state, resource);
-          const status = resource.status?.initial;
-          const itemCtx: TemplateContext = { ...base, id, item, index, status, shared };
+          const itemCtx: TemplateContext = { ...base, id, item: items[index], index, status, shared };
           const expiresAt = this.expiryOf(resource, itemCtx, now);
           expiry ??= expiresAt === undefined ? undefined : new Instant(expiresAt);
           itemCtx.expiry = expiresAt === undefined ? undefined : new Instant(expiresAt);
-          const data = {
-            [resource.id.field]: id,
-            ...(resource.status ? { [resource.status.field]: status } : {}),
-            ...(evaluate(declared.record, itemCtx) ?? {}),
-            [resource.id.field]: id,
-          };
+          // { [id]: id, [status]: status, ...record, [id]: id }: the same members in the same order, copied one by one.
+          const data: Record<string, Json> = { [idField]: id };
+          if (resource.status) data[resource.status.field] = status;
+          assignMembers(data, evaluate(declared.record, itemCtx));
+          data[idField] = id;
           const record = state.add(resource.name, id, data, expiresAt);
           if (expiresAt !== undefined) this.wake(state, expiresAt);
-          this.applyEffects(state, declared.effects, { ...itemCtx, record: data });
-          this.applyTestValues(state, resource, record, { ...itemCtx, record: data });
+          if (declared.effects?.length || resource.testValues.length) {
+            itemCtx.record = data;
+            this.applyEffects(state, declared.effects, itemCtx);
+            this.applyTestValues(state, resource, record, itemCtx);
+          }
           created.push(record);
-        });
+        }
+        const records: Json[] = new Array(created.length);
+        for (let i = 0; i < created.length; i++) records[i] = created[i].data;
         return evaluate(declared.answer ?? "$record", {
           ...base,
           id: created[0]?.id,
           record: created[0]?.data,
-          records: created.map((r) => r.data),
+          records,
           expiry,
           shared,
         });
@@ -878,6 +931,12 @@ const problemAnswer = (status: number, detail: string): SandboxAnswer => ({
   body: { type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail },
 });
 const NOT_FOUND = Symbol("not found");
+const NO_RULES: never[] = [];
+const NO_VALUES: TemplateContext = Object.freeze({});
+/** What validateAnswer finds in an answer that keeps the contract. */
+const NO_VIOLATIONS: AnswerViolation[] = Object.freeze([]) as unknown as AnswerViolation[];
+/** Operation and status pairs whose answer check is kept (statuses are three digits: a guard against odd callers). */
+const MAX_ANSWER_CHECKS = 10_000;
 /** The members of an error schema that carry a refusal's reason, in order of preference. */
 const REASON_MEMBERS = ["detail", "message", "error_message", "reason", "description", "error", "title"];
 
@@ -886,9 +945,10 @@ const REASON_MEMBERS = ["detail", "message", "error_message", "reason", "descrip
  * (`$params.start_date.year`): each is kept under its own name and nested under its first part.
  */
 function nestDotted(params: Record<string, unknown>): Record<string, unknown> {
-  for (const [name, value] of Object.entries(params)) {
+  for (const name of Object.keys(params)) {
     const dot = name.indexOf(".");
     if (dot <= 0) continue;
+    const value = params[name];
     const [head, ...rest] = name.split(".");
     let node = (params[head] ??= {}) as Record<string, unknown>;
     if (!isPlainObject(node)) continue;

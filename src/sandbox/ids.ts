@@ -31,11 +31,22 @@ export function pooledRandomBytes(count: number): Uint8Array {
   return bytes;
 }
 
+/** The characters of ID_ALPHABET as bytes, and digits, by random byte. */
+const BASE32 = Buffer.from(Array.from({ length: 256 }, (_, byte) => ID_ALPHABET.charCodeAt(byte & 31)));
+const DIGITS = Buffer.from(Array.from({ length: 256 }, (_, byte) => 48 + (byte % 10)));
+/** Where an id's characters are written before they become one string. */
+const scratch = Buffer.alloc(ID_LENGTH);
+
 /** A fresh id: `prefix` and 16 base32 characters (80 random bits), or with `digits` 16 decimal digits. */
 export function newId(prefix = "", digits = false): string {
-  const bytes = pooledRandomBytes(ID_LENGTH);
-  let out = prefix;
-  if (digits) for (let i = 0; i < ID_LENGTH; i++) out += String(bytes[i] % 10);
-  else for (let i = 0; i < ID_LENGTH; i++) out += ID_ALPHABET[bytes[i] & 31];
-  return out;
+  // The pool's next ID_LENGTH bytes, read in place (no view made per id), the id's characters
+  // written as bytes and read as one string (no string per character).
+  if (offset + ID_LENGTH > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const table = digits ? DIGITS : BASE32;
+  for (let i = 0; i < ID_LENGTH; i++) scratch[i] = table[pool[offset + i]];
+  offset += ID_LENGTH;
+  return prefix + scratch.toString("latin1", 0, ID_LENGTH);
 }

@@ -19,16 +19,61 @@ export function timestampOf(instant: Instant): { seconds: number; nanos: number 
   return { seconds, nanos: (instant.ms - seconds * 1000) * 1_000_000 };
 }
 
-/** The value with every Instant rendered as an ISO 8601 string (no schema to say otherwise). */
+/**
+ * The value with every Instant rendered as an ISO 8601 string (no schema to say otherwise). A list
+ * or plain object with nothing to render is the value itself.
+ */
 export function plain(value: Json): Json {
   if (value instanceof Instant) return value.toISOString();
-  if (Array.isArray(value)) return value.map(plain);
-  if (isPlainObject(value)) {
-    const out: Record<string, Json> = {};
-    for (const k of Object.keys(value)) if (value[k] !== undefined) out[k] = plain(value[k]);
-    return out;
+  if (Array.isArray(value)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const rendered = plain(item);
+      if (out === undefined) {
+        if (rendered === item && i in value) continue;
+        out = value.slice(0, i);
+      }
+      out.push(rendered);
+    }
+    return out ?? value;
   }
+  if (isPlainObject(value)) return mapMembers(value, plain);
   return value;
+}
+
+/**
+ * A plain object of the members of `value` each as `render` gives it (undefined: left out; an
+ * undefined member is left out unasked). When every member renders to itself, the value itself,
+ * unless its prototype is not Object's (a copy then, as always).
+ */
+function mapMembers(value: Record<string, Json>, render: (member: Json, key: string) => Json): Record<string, Json> {
+  let out: Record<string, Json> | undefined;
+  if (Object.getPrototypeOf(value) === Object.prototype) {
+    // for...in walks the own members here (nothing inherited to add) without making a list of them.
+    for (const key in value) {
+      const member = value[key];
+      const rendered = member === undefined ? undefined : render(member, key);
+      if (out === undefined) {
+        if (rendered === member && member !== undefined && key !== "__proto__") continue;
+        out = {};
+        for (const before in value) {
+          if (before === key) break;
+          out[before] = value[before];
+        }
+      }
+      // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
+      if (rendered !== undefined) out[key] = rendered;
+    }
+    return out ?? value;
+  }
+  out = {};
+  for (const key of Object.keys(value)) {
+    const member = value[key];
+    const rendered = member === undefined ? undefined : render(member, key);
+    if (rendered !== undefined) out[key] = rendered;
+  }
+  return out;
 }
 
 // A schema node is compiled once into a shaper (a function of the value): its `$ref`s resolved and
@@ -135,31 +180,30 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
       ? once(() => shaperOf(doc, extra === true ? undefined : extra, `${here}/${extraKeyword}`))
       : undefined;
   const declaresMembers = members.size > 0 || extra !== undefined;
+  const shapeMember = (member: Json, key: string): Json => {
+    const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
+    if (shaper) return shaper()(member);
+    if (extraShaper) return extraShaper()(member);
+    return declaresMembers ? undefined : plain(member);
+  };
+  // A list or object whose every part shapes to itself is answered as it is (no copy): shaping
+  // only leaves members out and renders times, so a copy is made from the first part that differs.
   return (value) => {
     if (Array.isArray(value)) {
       const shapeItem = items();
-      const out: Json[] = [];
-      for (const item of value) {
+      let out: Json[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
         const shaped = shapeItem(item);
+        if (out === undefined) {
+          if (shaped === item && shaped !== undefined) continue;
+          out = value.slice(0, i);
+        }
         if (shaped !== undefined) out.push(shaped);
       }
-      return out;
+      return out ?? value;
     }
-    if (isPlainObject(value)) {
-      const out: Record<string, Json> = {};
-      for (const key of Object.keys(value)) {
-        const member = value[key];
-        if (member === undefined) continue;
-        const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
-        let shaped: Json;
-        if (shaper) shaped = shaper()(member);
-        else if (extraShaper) shaped = extraShaper()(member);
-        else if (!declaresMembers) shaped = plain(member);
-        // Set only when defined (never set then deleted: a deletion puts the object on V8's slow path).
-        if (shaped !== undefined) out[key] = shaped;
-      }
-      return out;
-    }
+    if (isPlainObject(value)) return mapMembers(value, shapeMember);
     return value;
   };
 }

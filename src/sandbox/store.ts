@@ -13,7 +13,7 @@
  * made-up credentials never pushes out a partner who is working. A record's size is the size of its
  * JSON form, kept member by member: an update measures only the members that changed.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type Json, keySize, sizeOf } from "./template.js";
 
 export const LIMITS = {
@@ -75,29 +75,56 @@ export const DEFAULT_BUDGET = new SandboxBudget();
 const memberSize = (key: string, value: unknown) =>
   value === undefined || typeof value === "function" || typeof value === "symbol" ? 0 : keySize(key) + 1 + sizeOf(value);
 
-/**
- * The JSON size of a record and of each of its members; members that are the same value as in
- * `previous` keep their measured size (an update spreads the old record: untouched members are
- * the same references).
- */
-function measure(data: Json, previous?: { data: Json; sizes?: Map<string, number> }): { bytes: number; sizes?: Map<string, number> } {
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return { bytes: sizeOf(data) };
-  const sizes = new Map<string, number>();
+/** The JSON size of a record and how many members its JSON form writes (a member left out counts none). */
+function measure(data: Json): { bytes: number; members: number } {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { bytes: sizeOf(data), members: 0 };
   let bytes = 2;
   let members = 0;
   for (const key of Object.keys(data)) {
-    const value = data[key];
-    const size =
-      previous?.sizes?.has(key) && previous.data !== null && typeof previous.data === "object" && previous.data[key] === value
-        ? previous.sizes.get(key)!
-        : memberSize(key, value);
-    sizes.set(key, size);
+    const size = memberSize(key, data[key]);
     if (size === 0) continue;
     bytes += size;
     members++;
   }
-  return { bytes: bytes + Math.max(0, members - 1), sizes };
+  return { bytes: bytes + Math.max(0, members - 1), members };
 }
+
+/**
+ * The JSON size of `data` replacing `previous` (measured as `bytes` with `members` members): only
+ * the members that differ are measured, those of `data` and those of `previous` they replace (an
+ * update spreads the old record: untouched members are the same references, their size unchanged).
+ */
+function remeasure(data: Json, previous: Json, bytes: number, members: number): { bytes: number; members: number } {
+  const objects = (value: Json) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!objects(data) || !objects(previous)) return measure(data);
+  let content = bytes - 2 - Math.max(0, members - 1);
+  for (const key of Object.keys(previous)) {
+    const value = previous[key];
+    if (Object.hasOwn(data, key) && data[key] === value) continue;
+    const size = memberSize(key, value);
+    if (size === 0) continue;
+    content -= size;
+    members--;
+  }
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (Object.hasOwn(previous, key) && previous[key] === value) continue;
+    const size = memberSize(key, value);
+    if (size === 0) continue;
+    content += size;
+    members++;
+  }
+  return { bytes: content + 2 + Math.max(0, members - 1), members };
+}
+
+/**
+ * The records of one resource by a key computed from each (IndexKey): how many records have each
+ * key. Kept as the records change, so that a question over every record of a credential (is this
+ * value used already?) costs no walk of them.
+ */
+export type RecordIndex = ReadonlyMap<unknown, number>;
+/** What an index counts of a record's data: its key, or undefined for a record it does not count. */
+export type IndexKey = (data: Json) => unknown;
 
 /** One stored resource. */
 export interface StoredRecord {
@@ -110,8 +137,8 @@ export interface StoredRecord {
   /** When the record expires (sandbox clock, ms), if an expiry rule applies. */
   expiresAt?: number;
   bytes: number;
-  /** The JSON size of each member (see measure()). */
-  sizes?: Map<string, number>;
+  /** Members its JSON form writes (see measure()). */
+  members: number;
 }
 
 export interface ErrorRule {
@@ -173,6 +200,8 @@ export class CredentialState {
   /** Counts the changes of records (added, replaced, removed): what is derived from them is kept until it moves. */
   changes = 0;
   private readonly lists = new Map<string, { changes: number; data: Json[] }>();
+  /** The indexes asked for (index()), by resource and name. */
+  private readonly indexes = new Map<string, Map<string, { keyOf: IndexKey; counts: Map<unknown, number> }>>();
 
   constructor(
     readonly key: string,
@@ -203,10 +232,11 @@ export class CredentialState {
 
   /** Stores a new record; throws a LimitError when a bound would be exceeded. */
   add(resource: string, id: string, data: Json, expiresAt?: number): StoredRecord {
-    const { bytes, sizes } = measure(data);
+    const { bytes, members } = measure(data);
     this.checkRoom(bytes, 1);
-    const record: StoredRecord = { resource, id, data, seq: ++this.seq, expiresAt, bytes, sizes };
+    const record: StoredRecord = { resource, id, data, seq: ++this.seq, expiresAt, bytes, members };
     this.of(resource).set(id, record);
+    this.indexed(resource, undefined, data);
     this.changes++;
     this.bytes += bytes;
     this.budget.add(bytes);
@@ -217,26 +247,29 @@ export class CredentialState {
 
   /** Replaces a record's data (after an update); throws a LimitError when a bound would be exceeded. */
   replace(record: StoredRecord, data: Json): void {
-    const { bytes, sizes } = measure(data, record);
+    const { bytes, members } = remeasure(data, record.data, record.bytes, record.members);
     this.checkRoom(bytes - record.bytes, 0, bytes);
     const old = record.data;
     this.journal?.push(() => this.replace(record, old));
     this.bytes += bytes - record.bytes;
     this.budget.add(bytes - record.bytes);
     record.bytes = bytes;
-    record.sizes = sizes;
+    record.members = members;
     record.data = data;
+    this.indexed(record.resource, old, data);
     this.changes++;
   }
 
   remove(record: StoredRecord): void {
     if (this.records.get(record.resource)?.delete(record.id)) {
+      this.indexed(record.resource, record.data, undefined);
       this.changes++;
       this.bytes -= record.bytes;
       this.budget.add(-record.bytes);
       this.count -= 1;
       this.journal?.push(() => {
         this.of(record.resource).set(record.id, record);
+        this.indexed(record.resource, undefined, record.data);
         this.changes++;
         this.bytes += record.bytes;
         this.budget.add(record.bytes);
@@ -265,6 +298,7 @@ export class CredentialState {
     this.eventBytes = 0;
     this.count = 0;
     this.records.clear();
+    this.indexes.clear();
     this.changes++;
   }
 
@@ -309,10 +343,45 @@ export class CredentialState {
     return data;
   }
 
+  /**
+   * The index `name` of a resource's records: how many records have each key `keyOf` gives (undefined:
+   * not counted), built on first use from the records, then kept as they are added, replaced and
+   * removed. `keyOf` must depend on the record's data alone; an index keeps the `keyOf` it was built with.
+   */
+  index(resource: string, name: string, keyOf: IndexKey): RecordIndex {
+    let byName = this.indexes.get(resource);
+    if (!byName) this.indexes.set(resource, (byName = new Map()));
+    let index = byName.get(name);
+    if (!index) {
+      index = { keyOf, counts: new Map() };
+      for (const record of this.records.get(resource)?.values() ?? []) count(index, record.data, 1);
+      byName.set(name, index);
+    }
+    return index.counts;
+  }
+
+  /** Keeps the indexes of `resource` as a record's data goes from `before` to `after` (undefined: none). */
+  private indexed(resource: string, before: Json, after: Json): void {
+    const byName = this.indexes.get(resource);
+    if (!byName) return;
+    for (const index of byName.values()) {
+      if (before !== undefined) count(index, before, -1);
+      if (after !== undefined) count(index, after, 1);
+    }
+  }
+
   log(entry: DeliveryEntry): void {
     this.deliveries.push(entry);
     if (this.deliveries.length > LIMITS.deliveryLog) this.deliveries.splice(0, this.deliveries.length - LIMITS.deliveryLog);
   }
+}
+
+function count(index: { keyOf: IndexKey; counts: Map<unknown, number> }, data: Json, by: 1 | -1): void {
+  const key = index.keyOf(data);
+  if (key === undefined) return;
+  const n = (index.counts.get(key) ?? 0) + by;
+  if (n > 0) index.counts.set(key, n);
+  else index.counts.delete(key);
 }
 
 /** A sandbox bound was reached; answered 507 (API) or 409 (control) with the message. */
@@ -324,7 +393,7 @@ export class LimitError extends Error {
 export class CapacityError extends LimitError {}
 
 /** The key of a credential: SHA-256 of its value, hex. */
-export const credentialKey = (value: string) => createHash("sha256").update(value).digest("hex");
+export const credentialKey = (value: string): string => hash("sha256", value, "hex"); // one call, no Hash object
 
 export interface SandboxStoreOptions {
   /** The memory budget (default: DEFAULT_BUDGET, the process's). */

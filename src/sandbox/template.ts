@@ -32,6 +32,7 @@
  * (./shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).
  */
 import { newId } from "./ids.js";
+import type { IndexKey, RecordIndex } from "./store.js";
 
 export { newId };
 
@@ -73,6 +74,8 @@ export interface TemplateContext {
   resource?: (name: string) => Json;
   /** Every record of a resource, by resource name. */
   all?: (name: string) => Json[] | undefined;
+  /** An index of every record of a resource (store.ts CredentialState.index); undefined: none kept. */
+  recordIndex?: (resource: string, name: string, keyOf: IndexKey) => RecordIndex | undefined;
 }
 
 /**
@@ -100,6 +103,7 @@ export function fullContext(values: TemplateContext): TemplateContext {
     next: values.next,
     resource: values.resource,
     all: values.all,
+    recordIndex: values.recordIndex,
   };
 }
 
@@ -109,13 +113,16 @@ export function fullContext(values: TemplateContext): TemplateContext {
  */
 export function merged(...sources: Json[]): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const source of sources) {
-    if (source === undefined || source === null) continue;
-    for (const key of Object.keys(source)) {
-      if (key === "__proto__")
-        Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-      else out[key] = source[key];
-    }
+  for (const source of sources) assignMembers(out, source);
+  return out;
+}
+
+/** `{ ...out, ...source }` into `out` itself (see merged). */
+export function assignMembers(out: Record<string, Json>, source: Json): Record<string, Json> {
+  if (source === undefined || source === null) return out;
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__") Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = source[key];
   }
   return out;
 }
@@ -320,6 +327,32 @@ function setOf(list: Json[], ci: boolean): Set<string | undefined> {
   return set;
 }
 
+/** The key of a value that is not a scalar in a record index (scalarText gives undefined for it). */
+const NOT_SCALAR = Symbol("not a scalar");
+
+/**
+ * `$in`'s `values` when it is a member of every record of a resource (`{ $each: $all.<resource>, as:
+ * $item.<path> }`): the index of the credential's records that gives the same answer without
+ * walking them (the store keeps it as records change). Undefined for any other `values`.
+ */
+function indexedValues(values: Json, ci: boolean): { resource: string; name: string; keyOf: (data: Json) => unknown } | undefined {
+  if (!isPlainObject(values) || operatorOf(values) !== "$each" || values.key !== undefined) return undefined;
+  if (Object.keys(values).some((k) => k !== "$each" && k !== "as")) return undefined;
+  const list = typeof values.$each === "string" ? parseReference(values.$each) : null;
+  const as = values.as ?? "$item";
+  const member = typeof as === "string" ? parseReference(as) : null;
+  if (list?.root !== "all" || list.path.length !== 1 || member?.root !== "item") return undefined;
+  const pick = memberPath(member.path);
+  return {
+    resource: list.path[0],
+    name: `$in ${ci ? "ci" : "exact"} ${JSON.stringify(member.path)}`,
+    keyOf: (data) => {
+      const picked = pick(data);
+      return picked === undefined ? undefined : (scalarText(picked, ci) ?? NOT_SCALAR);
+    },
+  };
+}
+
 /** The compiled form of a template (see above), compiled on first use. */
 function compiled(template: Json): Compiled {
   if (typeof template === "string") {
@@ -396,10 +429,21 @@ function compileObject(template: Record<string, Json>): Compiled {
         if (!Array.isArray(items)) return undefined;
         if (kept?.has(items)) return kept.get(items);
         const built: Json[] = [];
+        let missing = false;
         if (pick) for (const item of items) built.push(pick(item));
-        else for (let index = 0; index < items.length; index++) built.push(as(itemContext(ctx, items[index], index)));
+        else {
+          // One context for every element, its $item and $index set in turn (evaluation keeps no context).
+          const inner = itemContext(ctx, undefined, 0);
+          for (let index = 0; index < items.length; index++) {
+            inner.item = items[index];
+            inner.index = index;
+            const element = as(inner);
+            if (element === undefined) missing = true;
+            built.push(element);
+          }
+        }
         let result: Json;
-        if (key === undefined) result = built.filter((v) => v !== undefined);
+        if (key === undefined) result = pick || missing ? built.filter((v) => v !== undefined) : built;
         else {
           const keyed: Record<string, Json> = {};
           for (const item of built) {
@@ -455,8 +499,15 @@ function compileObject(template: Record<string, Json>): Compiled {
       const value = compiled(template.$in);
       const fixed = Array.isArray(template.values) ? setOf(template.values, ci) : undefined;
       const values = fixed ? undefined : compiled(template.values);
+      const indexed = fixed ? undefined : indexedValues(template.values, ci);
       return (ctx) => {
         const v = value(ctx);
+        const index = indexed && ctx.recordIndex?.(indexed.resource, indexed.name, indexed.keyOf);
+        if (index) {
+          if (!Array.isArray(v)) return index.has(scalarText(v, ci) ?? NOT_SCALAR);
+          for (const element of v) if (index.has(scalarText(element, ci) ?? NOT_SCALAR)) return true;
+          return false;
+        }
         let wanted = fixed;
         if (!wanted) {
           const list = values!(ctx);
@@ -536,7 +587,12 @@ function compileObject(template: Record<string, Json>): Compiled {
       return (ctx) => {
         const items = list(ctx);
         if (!Array.isArray(items)) return false;
-        for (let index = 0; index < items.length; index++) if (where(itemContext(ctx, items[index], index))) return true;
+        const inner = itemContext(ctx, undefined, 0);
+        for (let index = 0; index < items.length; index++) {
+          inner.item = items[index];
+          inner.index = index;
+          if (where(inner)) return true;
+        }
         return false;
       };
     }
@@ -670,7 +726,8 @@ export function sizeOf(value: unknown): number {
   if (typeof value === "object" && isPlainPrototype(value) && typeof (value as { toJSON?: unknown }).toJSON !== "function") {
     let bytes = 2;
     let members = 0;
-    for (const key of Object.keys(value)) {
+    // for...in: the own members (a plain or null prototype adds none), without making a list of them.
+    for (const key in value) {
       const member = (value as Record<string, unknown>)[key];
       if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
       bytes += keySize(key) + 1 + sizeOf(member);

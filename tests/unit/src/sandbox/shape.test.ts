@@ -76,3 +76,35 @@ describe("shape", () => {
     expect(of("Tree", tree)).toEqual(shaped);
   });
 });
+
+describe("shape without copies", () => {
+  it("answers a part that shapes to itself as it is, and copies only the parts that change", () => {
+    const tags = ["t", "u"];
+    const kept = { id: "a", tags };
+    const list = { items: [kept, { id: "b", at: t, secret: "x" }] };
+    const shaped = of("List", list);
+    expect(shaped).toStrictEqual({
+      items: [
+        { id: "a", tags: ["t", "u"] },
+        { id: "b", at: { seconds: 1767225600, nanos: 250_000_000 } },
+      ],
+    });
+    expect(shaped.items[0]).toBe(kept); // nothing to leave out or render: not copied
+    expect(shaped).not.toBe(list); // its second item changed: the list and the object holding it are copies
+    expect(list.items[1]).toEqual({ id: "b", at: t, secret: "x" }); // the value shaped is never changed
+    const whole = { id: "c", tags };
+    expect(of("Item", whole)).toBe(whole);
+  });
+  it("leaves out undefined members and list items, and keeps a member named __proto__ as shaping always did", () => {
+    expect(of("Item", { id: "a", when: undefined })).toStrictEqual({ id: "a" });
+    expect(of("Item", { tags: ["t", undefined, "u"] })).toStrictEqual({ tags: ["t", "u"] });
+    const open = JSON.parse('{"a": 1, "__proto__": {"b": 2}}');
+    // Assigned, as always: it sets the copy's prototype, so the JSON form has no such member.
+    expect(JSON.stringify(of("Open", open))).toBe('{"a":1}');
+    expect(of("Open", open)).not.toBe(open);
+    const nullPrototype = Object.assign(Object.create(null), { id: "n" });
+    const copied = of("Item", nullPrototype);
+    expect(copied).toStrictEqual({ id: "n" });
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+  });
+});

@@ -162,3 +162,33 @@ describe("record sizes kept as records change", () => {
     expect(record.bytes).toBe(sizeOf({ status: "PAID", large }));
   });
 });
+
+describe("indexes of a resource's records", () => {
+  const byReference = (data: { reference?: unknown }) => (typeof data?.reference === "string" ? data.reference : undefined);
+  it("counts the records by key from the records there, then as records are added, replaced, removed and put back", () => {
+    const state = new CredentialState("k");
+    const one = state.add("r", "1", { reference: "a" });
+    state.add("r", "2", { reference: "a" });
+    state.add("other", "3", { reference: "z" });
+    const index = state.index("r", "reference", byReference);
+    expect([...index]).toEqual([["a", 2]]);
+    state.add("r", "4", { reference: "b" });
+    state.add("r", "5", { nothing: true }); // no key: not counted
+    expect(Object.fromEntries(index)).toEqual({ a: 2, b: 1 });
+    state.replace(one, { reference: "c" });
+    expect(Object.fromEntries(index)).toEqual({ a: 1, b: 1, c: 1 });
+    // A request's changes undone: the index follows them back.
+    state.journal = [];
+    const added = state.add("r", "6", { reference: "d" });
+    state.remove(state.get("r", "2")!);
+    state.replace(added, { reference: "e" });
+    expect(Object.fromEntries(index)).toEqual({ b: 1, c: 1, e: 1 });
+    const undo = state.journal;
+    state.journal = undefined;
+    for (const step of undo.reverse()) step();
+    expect(Object.fromEntries(index)).toEqual({ a: 1, b: 1, c: 1 });
+    expect(state.index("r", "reference", byReference)).toBe(index);
+    state.release();
+    expect(state.index("r", "reference", byReference).size).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 /** The declarations' template language (src/sandbox/template.ts): evaluation and form checks. */
 import { describe, expect, it } from "vitest";
+import { CredentialState } from "../../../../src/sandbox/store.js";
 import { checkTemplate, evaluate, Instant, newId, sizeOf, type TemplateContext, toInstant } from "../../../../src/sandbox/template.js";
 
 const ctx: TemplateContext = {
@@ -135,5 +136,44 @@ describe("sizeOf", () => {
       JSON.parse('{"__proto__": {"a": 1}, "b": [{"__proto__": null}]}'),
     ];
     for (const value of values) expect([value, sizeOf(value)]).toEqual([value, Buffer.byteLength(JSON.stringify(value) ?? "")]);
+  });
+});
+
+describe("$in over a member of every record ($each $all)", () => {
+  const values = [
+    { reference: "a" },
+    { reference: "B" },
+    { reference: 7 },
+    { reference: { nested: true } },
+    { reference: null },
+    { other: "x" },
+    { reference: ["a", "q"] },
+  ];
+  const probes = ["a", "b", "B", 7, "7", "q", undefined, null, { x: 1 }, ["z", "a"], ["z"], true];
+  it("answers as the walk of the records does, from the store's index kept as records change", () => {
+    for (const ci of [false, true]) {
+      const template = { $in: "$request.value", values: { $each: "$all.thing", as: "$item.reference" }, ...(ci ? { ci } : {}) };
+      const state = new CredentialState("k");
+      const asked: string[] = [];
+      const walked = (request: unknown, records: unknown[]) => evaluate(template, { request, all: () => records });
+      const indexed = (request: unknown) =>
+        evaluate(template, {
+          request,
+          all: () => state.dataOf("thing"),
+          recordIndex: (resource, name, keyOf) => {
+            asked.push(resource);
+            return state.index(resource, name, keyOf);
+          },
+        });
+      for (const [i, data] of values.entries()) {
+        state.add("thing", String(i), data);
+        const records = values.slice(0, i + 1);
+        for (const value of probes) expect([ci, i, value, indexed({ value })]).toEqual([ci, i, value, walked({ value }, records)]);
+      }
+      state.remove(state.get("thing", "0")!);
+      expect(indexed({ value: "a" })).toBe(walked({ value: "a" }, values.slice(1)));
+      expect(asked.every((resource) => resource === "thing")).toBe(true);
+      expect(asked.length).toBeGreaterThan(0);
+    }
   });
 });
