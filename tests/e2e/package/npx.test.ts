@@ -115,8 +115,11 @@ describe("the mock by one npx command, in a folder with no package.json", () => 
     );
     chmodSync(join(stubs, "pytest"), 0o755);
 
-    const moved = movePorts(script, base);
+    // The script's `pytest` runs the stub by its path: a PATH lookup once found another pytest
+    // installed on the machine (which ran no request and left no results file).
+    const moved = movePorts(script, base).replace(/^pytest\b/m, join(stubs, "pytest"));
     expect(moved).toContain(`http://127.0.0.1:${base + registry.length - 1}/`);
+    expect(moved).toMatch(new RegExp(`^${join(stubs, "pytest")} `, "m"));
     // The script ends when its last command does: its exit is the event waited for.
     const run = await exec("bash", ["-c", moved], { cwd: project, env: env(), timeoutMs: SLOW });
     expect(run.code, run.stdout + run.stderr).toBe(0);
