@@ -10,7 +10,8 @@ import { defineConfig, type Plugin } from "vitest/config";
 //   thousand filled through HTTP (*.slow.test.ts).
 // - full (`npm test`, `npm run test:vitest`): every project, the quick ones included; `full` holds
 //   tests/e2e, every *.spawn.test.ts and every *.slow.test.ts; `docs` holds tests/e2e/docs, whose global
-//   setup (tests/setup/browser.ts) builds the docs site and starts Chromium once per run.
+//   setup (tests/setup/browser.ts) builds the docs site and starts Chromium once per run; `package` holds
+//   tests/e2e/package, whose global setup (tests/setup/package.ts) starts the offline npm registry of the run.
 
 /** Test files that need a fresh module registry of their own (they look at what a module loaded). */
 const ISOLATED = ["tests/unit/src/mock/lazy-modules.test.ts"];
@@ -22,6 +23,8 @@ const SLOW = "**/*.slow.test.ts";
 const NO_PROCESSES = ["tests/setup/no-processes.ts"];
 /** The docs site in a browser: its project's global setup builds the site and starts Chromium once per run. */
 const DOCS = "tests/e2e/docs/**/*.test.ts";
+/** The packed package as partners install it: its project's global setup starts one offline registry and one scratch folder per run. */
+const PACKAGE = "tests/e2e/package/**/*.test.ts";
 
 /**
  * `vitest run --exclude <glob>` applies the glob to the root configuration only, which a projects
@@ -58,9 +61,13 @@ export default defineConfig({
       { extends: true, test: { name: "quick-isolated", isolate: true, include: ISOLATED, exclude: EXCLUDE, setupFiles: NO_PROCESSES } },
       {
         extends: true,
-        test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS, SLOW], exclude: [...EXCLUDE, DOCS] },
+        test: { name: "full", isolate: false, include: ["tests/e2e/**/*.test.ts", SPAWNS, SLOW], exclude: [...EXCLUDE, DOCS, PACKAGE] },
       },
       { extends: true, test: { name: "docs", isolate: false, include: [DOCS], exclude: EXCLUDE, globalSetup: ["tests/setup/browser.ts"] } },
+      {
+        extends: true,
+        test: { name: "package", isolate: false, include: [PACKAGE], exclude: EXCLUDE, globalSetup: ["tests/setup/package.ts"] },
+      },
     ],
   },
 });

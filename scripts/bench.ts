@@ -10,7 +10,7 @@
  * others are still measured and the report written; the run then exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Command, InvalidArgumentError } from "commander";
@@ -358,12 +358,25 @@ async function isolation(): Promise<void> {
   );
 }
 
+/** Moves the folder `dir` (what earlier starts kept) aside, so that the next start finds nothing kept. */
+function setAside(dir: string): void {
+  rmSync(`${dir}.aside`, { recursive: true, force: true });
+  if (existsSync(dir)) renameSync(dir, `${dir}.aside`);
+}
+
+/** Removes what a start wrote in `dir` and puts back what setAside moved. */
+function putBack(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  if (existsSync(`${dir}.aside`)) renameSync(`${dir}.aside`, dir);
+}
+
 /* 2. start-up of every registered mock, against a bare node:http server's */
 async function startup(): Promise<void> {
   log("startup");
   const runs = 3;
   const tsxCli = join(repoRoot, "node_modules/tsx/dist/cli.mjs");
   const bin = join(repoRoot, "dist/src/cli/bin.js");
+  /** cold: a first start, without what earlier starts kept (src/mock/operations-cache.ts). */
   const ways: Array<{ label: string; command: (base: number) => [string, string[]]; cold?: boolean }> = [
     {
       label: "`node --import tsx scripts/mock.ts` (what `npm run mock` runs: one process, from source)",
@@ -375,8 +388,14 @@ async function startup(): Promise<void> {
       cold: true,
     },
     {
-      label: "`node --import tsx scripts/mock.ts --sandbox` (the same, the stateful sandbox: declarations, engines, control API)",
+      label:
+        "`node --import tsx scripts/mock.ts --sandbox` (the same, the stateful sandbox: declarations checked, or found checked by an earlier start; engines and control API made on first use)",
       command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--sandbox", "--port-base", String(base)]],
+    },
+    {
+      label: "the same, a first start: nothing kept (Prism reads every spec, every declaration is checked against its document)",
+      command: (base) => [process.execPath, ["--import", "tsx", "scripts/mock.ts", "--sandbox", "--port-base", String(base)]],
+      cold: true,
     },
     {
       label: "`tsx scripts/mock.ts` (tsx's CLI starts a second node process)",
@@ -388,10 +407,16 @@ async function startup(): Promise<void> {
     },
   ];
   if (existsSync(bin)) {
-    ways.push({
-      label: "`node dist/src/cli/bin.js mock` (the built package's CLI, compiled, no tsx)",
-      command: (base) => [process.execPath, [bin, "mock", "--port-base", String(base)]],
-    });
+    ways.push(
+      {
+        label: "`node dist/src/cli/bin.js mock` (the built package's CLI, compiled, no tsx)",
+        command: (base) => [process.execPath, [bin, "mock", "--port-base", String(base)]],
+      },
+      {
+        label: "`node dist/src/cli/bin.js mock --sandbox` (the built CLI, the stateful sandbox)",
+        command: (base) => [process.execPath, [bin, "mock", "--sandbox", "--port-base", String(base)]],
+      },
+    );
   }
   const floorWay = {
     label: "floor: `node -e` with a bare node:http server",
@@ -407,16 +432,24 @@ async function startup(): Promise<void> {
       const base = await freePorts(registry.length);
       const urls = way === floorWay ? [`http://127.0.0.1:${base}/`] : registry.map((_, j) => `http://127.0.0.1:${base + j}/`);
       const [command, args] = way.command(base);
-      // src/mock/operations-cache.ts: without its files, Prism reads every spec again.
-      if ("cold" in way && way.cold) rmSync(defaultCacheDir(), { recursive: true, force: true });
+      // src/mock/operations-cache.ts: without its files, Prism reads every spec again (and, without its marks, every
+      // declaration is checked again). A first start runs without them; what other ways keep is set aside and put back.
+      const cold = "cold" in way && way.cold === true;
+      if (cold) setAside(defaultCacheDir());
       const list = times.get(way.label) ?? [];
-      list.push(await timeUntilAnswering(command, args, urls));
+      try {
+        list.push(await timeUntilAnswering(command, args, urls));
+      } finally {
+        if (cold) putBack(defaultCacheDir());
+      }
       times.set(way.label, list);
     }
   }
   const floor = median(times.get(floorWay.label)!);
   const primary = median(times.get(ways[0].label)!);
   const sandboxStart = median(times.get(ways[2].label)!);
+  const builtSandboxTimes = times.get(ways.find((way) => way.label.includes("bin.js mock --sandbox"))?.label ?? "");
+  const builtSandbox = builtSandboxTimes && median(builtSandboxTimes);
   const rows = [...ways, floorWay].map((way) => {
     const t = median(times.get(way.label)!);
     return [way.label, ms(t), pct(t / STARTUP_TARGET_MS), x(t / floor)];
@@ -428,14 +461,18 @@ async function startup(): Promise<void> {
       `From spawning the process until every one of the ${registry.length} registered mocks answers an HTTP request`,
       `(polled every 10 ms); median of ${runs}, the ways interleaved. The floor is a \`node -e\` process with a bare`,
       `\`node:http\` server.${existsSync(bin) ? "" : " (No dist/ build here, so the built CLI is not timed; `npm run build` makes it.)"}`,
-      "Prism's reading of each spec is kept between starts (src/mock/operations-cache.ts): every row but the first start's",
-      "finds it kept by an earlier start; the first start's row removes it before each of its runs.",
+      "Prism's reading of each spec, and with `--sandbox` each declaration's check, is kept between starts",
+      "(src/mock/operations-cache.ts): every row but the first starts' finds them kept by an earlier start; a first start's",
+      "row runs without them (set aside, then put back). With `--sandbox`, each engine and the control API are made on first use.",
       "",
       table(["how", "time", "of the 1 s target", "vs the floor"], rows),
       "",
       `Target at most 1 s for all APIs, one process from source: ${primary <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(primary)}; ` +
         `a first start ${ms(median(times.get(ways[1].label)!))}); with \`--sandbox\`: ` +
-        `${sandboxStart <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(sandboxStart)}).`,
+        `${sandboxStart <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(sandboxStart)})` +
+        (builtSandbox === undefined
+          ? "."
+          : `; the built CLI with \`--sandbox\`: ${builtSandbox <= STARTUP_TARGET_MS ? "met" : "**not met**"} (${ms(builtSandbox)}).`),
     ].join("\n"),
   );
 }

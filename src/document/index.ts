@@ -61,9 +61,10 @@ const loaded = new Map<string, { version: string; doc: Doc }>();
 /**
  * Reads and parses the spec at `path`, once per version of the file (its size and modification
  * time): later calls return the same object, which callers must not modify. Errors name the file
- * and, when it is missing, the command that writes it.
+ * and, when it is missing, the command that writes it. `parse` reads the text instead of
+ * `parseDocument` (the sandbox's: parsed documents kept between starts, src/mock/operations-cache.ts).
  */
-export function loadDocument(path: string): Doc {
+export function loadDocument(path: string, parse: (text: string) => Doc = (text) => parseDocument(text, path)): Doc {
   let version: string;
   try {
     const stat = statSync(path);
@@ -73,7 +74,7 @@ export function loadDocument(path: string): Doc {
   }
   const cached = loaded.get(path);
   if (cached?.version === version) return cached.doc;
-  const doc = parseDocument(readFileSync(path, "utf8"), path);
+  const doc = parse(readFileSync(path, "utf8"));
   loaded.set(path, { version, doc });
   return doc;
 }

@@ -26,7 +26,6 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
-import { loadDocument } from "../document/index.js";
 import type { SandboxOptions } from "../sandbox/engine.js";
 import { createPrismServer, loadOperations, type MockHooks, type Operation } from "./server.js";
 import { listenOrExplain } from "./listen.js";
@@ -104,9 +103,10 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   let hooks: MockHooks | undefined;
   let closeSandbox = () => {};
   if (options.sandbox) {
-    const { createSandbox } = await import("../sandbox/index.js");
+    // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
+    const { startSandbox } = await import("../sandbox/start.js");
     const sandboxOptions = { binding: host, ...(options.sandbox === true ? {} : options.sandbox) };
-    const sandbox = createSandbox(entry, loadDocument(specPath), sandboxOptions, specPath);
+    const sandbox = await startSandbox(entry, sandboxOptions, specPath);
     hooks = sandbox.hooks;
     closeSandbox = sandbox.close;
   }

@@ -12,6 +12,8 @@
  * - in `<tmpdir>/bank-api-contracts-<uid>/` (mode 0700, used only when it is a directory of this
  *   user that nobody else can write), written to a temporary file and renamed into place. A cache
  *   that cannot be read, written or trusted is ignored: Prism reads the spec as before.
+ * The same folder keeps marks (`mark`, `marked`): a check that passed, for the bytes it read (the
+ * sandbox's declaration check, src/sandbox/start.ts).
  */
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -27,7 +29,7 @@ const EXTERNAL_REF = /\$ref["']?[ \t]*:[ \t]*(?![ \t]|["']?#)/;
 export const defaultCacheDir = () => join(tmpdir(), `bank-api-contracts-${process.getuid?.() ?? "user"}`);
 
 /** The version in the package.json of `name` above its entry point `entry` (exports may hide `<name>/package.json`). */
-function versionAbove(name: string, entry: string): string {
+export function versionAbove(name: string, entry: string): string {
   for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
@@ -106,9 +108,51 @@ export async function cachedOperations<T>(
     // missing or unreadable: read the spec
   }
   const operations = await read(specPath);
+  writeKept(file, serialize({ key, operations }));
+  return operations;
+}
+
+let yamlVersions: string | null | undefined;
+/** The versions of the `yaml` package and of V8, which decide what a document's text is read as; null when unknown. */
+function documentReaderVersions(): string | null {
+  if (yamlVersions === undefined) {
+    try {
+      yamlVersions = `${versionAbove("yaml", createRequire(import.meta.url).resolve("yaml"))}\nv8@${process.versions.v8}`;
+    } catch {
+      yamlVersions = null;
+    }
+  }
+  return yamlVersions;
+}
+
+/**
+ * A document read from its text (`parse`: the YAML parser of src/document), kept between starts as
+ * the operations are (`v8.serialize`: the same values, shared alike), for the same text and versions
+ * of `yaml` and V8: reading it back costs a fraction of parsing the YAML. The sandbox reads each
+ * bundled document on its first request (src/sandbox/start.ts).
+ */
+export function cachedDocument<T>(specPath: string, text: string, parse: () => T, dir = defaultCacheDir()): T {
+  const readers = documentReaderVersions();
+  const folder = readers === null ? undefined : usableDir(dir);
+  if (!folder) return parse();
+  const key = createHash("sha256").update(readers!).update("\n").update(text).digest("hex");
+  const file = join(folder, `document-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
+  try {
+    const kept = deserialize(readFileSync(file)) as { key?: unknown; doc?: unknown };
+    if (kept.key === key && kept.doc !== undefined) return kept.doc as T;
+  } catch {
+    // missing or unreadable: parse the text
+  }
+  const doc = parse();
+  writeKept(file, serialize({ key, doc }));
+  return doc;
+}
+
+/** Writes `bytes` to `file` through a temporary file renamed into place; a failure leaves nothing but is ignored. */
+function writeKept(file: string, bytes: Uint8Array): void {
   const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
-    writeFileSync(temporary, serialize({ key, operations }), { mode: 0o600 });
+    writeFileSync(temporary, bytes, { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
     try {
@@ -117,5 +161,32 @@ export async function cachedOperations<T>(
       // left behind: harmless, and only readable by this user
     }
   }
-  return operations;
+}
+
+/** The file of the mark named `name` (any text: a path, an alias) in the cache folder, when the folder can be used. */
+const markFile = (name: string, dir: string) => {
+  const folder = usableDir(dir);
+  return folder && join(folder, `mark-${createHash("sha256").update(name).digest("hex").slice(0, 32)}`);
+};
+
+/**
+ * Marks kept between starts, in the same folder and on the same terms: `mark(name, key)` records
+ * that a check named `name` passed on what `key` sums up (a hash of every byte the check read and of
+ * the code that checked); `marked(name, key)` is then true until the mark is replaced by another key.
+ * A folder that cannot be used or trusted keeps no mark: `marked` is then always false.
+ */
+export function marked(name: string, key: string, dir = defaultCacheDir()): boolean {
+  const file = markFile(name, dir);
+  if (!file) return false;
+  try {
+    return readFileSync(file, "utf8") === key;
+  } catch {
+    return false;
+  }
+}
+
+/** Records the mark `name` for `key` (see `marked`). */
+export function mark(name: string, key: string, dir = defaultCacheDir()): void {
+  const file = markFile(name, dir);
+  if (file) writeKept(file, Buffer.from(key));
 }

@@ -127,11 +127,13 @@ const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQ
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export class ControlApi {
-  private readonly validator: ContractValidator;
   private documentText?: string;
 
-  constructor(private readonly engine: SandboxEngine) {
-    this.validator = controlValidator();
+  constructor(private readonly engine: SandboxEngine) {}
+
+  /** The control document's validator, made on the first body to check (the document read, its schemas compiled). */
+  private get validator(): ContractValidator {
+    return controlValidator();
   }
 
   /** Answers a request under /_sandbox/ and returns true; false for any other request. */

@@ -17,12 +17,13 @@
  * line and member of each problem.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { relative } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { type Doc, findOperation, locate, parsePointer, refPointer, unescapeToken, webhooks } from "../document/index.js";
 import { type ApiEntry, packageRoot } from "../registry.js";
 import { type SpecValidator, specValidator } from "../validation/spec.js";
+import { bytesHash, declarationPath } from "./start.js";
 import { checkTemplate, type Json } from "./template.js";
 
 export const KINDS = ["create", "read", "list", "update", "delete", "action", "answer"] as const;
@@ -139,10 +140,7 @@ export interface Declaration {
   where(path: string): string;
 }
 
-/** Where an API's declaration lives: `sandbox.yaml` beside its root spec. */
-export function declarationPath(entry: ApiEntry): string {
-  return join(dirname(entry.rootPath), "sandbox.yaml");
-}
+export { declarationPath };
 
 const SOURCE = { type: "string", pattern: "^[\\w.-]+\\.txt:\\d+(-\\d+)?$", description: "seed file and line, e.g. 000_x.txt:147" };
 const TEMPLATE = {};
@@ -382,14 +380,35 @@ const declarationSchema = () => (schemaValidator ??= new Ajv2020({ allErrors: tr
 
 const statusSchemaPointer = (resource: ResourceDeclaration) => `${refPointer(resource.schema)}/properties/${resource.status!.field}`;
 
+/** Per document: declaration paths and the hash of the bytes whose check passed against it (`trustDeclaration`). */
+const trusted = new WeakMap<Doc, Map<string, string>>();
+
 /**
- * Reads and checks the declaration at `path` against `doc` (the API's bundled document); `statuses`
- * is a validator over `doc` to reuse (one is made otherwise). Throws a DeclarationError listing
- * every problem as `file:line:col member: message`.
+ * Notes that the declaration at `path` with these bytes (./start.ts `bytesHash`) passed its check against
+ * `doc` (./start.ts knows it from a mark kept between starts): `loadDeclaration` then reads it without
+ * checking it again, as long as its bytes are these. Other bytes are checked as always.
  */
-export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator = specValidator(doc)): Declaration {
+export function trustDeclaration(doc: Doc, path: string, hash: string): void {
+  let paths = trusted.get(doc);
+  if (!paths) trusted.set(doc, (paths = new Map()));
+  paths.set(path, hash);
+}
+
+/** The status check of a trusted declaration: it passed already. */
+const PASSED: SpecValidator = { check: () => [], validate: () => ({ valid: true, errors: "" }) };
+
+/**
+ * Reads and checks the declaration at `path` against `doc` (the API's bundled document); `given`
+ * is a validator over `doc` to reuse (one is made otherwise). Throws a DeclarationError listing
+ * every problem as `file:line:col member: message`. A declaration whose check already passed on the
+ * same bytes (`trustDeclaration`) is read without the schema's and the statuses' checks.
+ */
+export function loadDeclaration(path: string, doc: Doc, given?: SpecValidator): Declaration {
   const shown = relative(packageRoot, path).startsWith("..") ? path : relative(packageRoot, path);
-  const text = readFileSync(path, "utf8");
+  const bytes = readFileSync(path);
+  const passed = trusted.get(doc)?.get(path) === bytesHash(bytes);
+  const statuses = passed ? PASSED : (given ?? specValidator(doc));
+  const text = bytes.toString("utf8");
   const lineCounter = new LineCounter();
   const parsed = parseDocument(text, { lineCounter });
   if (parsed.errors.length > 0) throw new DeclarationError(`${shown}: not valid YAML: ${parsed.errors[0].message}`);
@@ -402,8 +421,8 @@ export function loadDeclaration(path: string, doc: Doc, statuses: SpecValidator 
   const problems: string[] = [];
   const problem = (member: string, message: string) => problems.push(`${where(member)} ${member || "(root)"}: ${message}`);
 
-  const validate = declarationSchema();
-  if (!validate(raw)) {
+  const validate = passed ? undefined : declarationSchema();
+  if (validate && !validate(raw)) {
     for (const error of validate.errors ?? []) {
       const tokens = error.instancePath.split("/").slice(1).map(unescapeToken);
       const params = error.params as Record<string, unknown>;

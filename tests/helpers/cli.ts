@@ -1,6 +1,7 @@
 /** Runs the package CLI from its sources (`node --import tsx src/cli/bin.ts ...`), as a separate process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { vi } from "vitest";
 import { repoRoot } from "../../src/registry.js";
 import { waitForOutput } from "./processes.js";
 
@@ -84,5 +85,33 @@ export async function cliInProcess(args: string[]): Promise<{ code: number; stdo
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
+  }
+}
+
+/**
+ * Runs a script's `main(argv)` (scripts/*.ts) in this process, capturing what it prints through the
+ * console or the streams, line by line; for what is not about the process itself (its exit code
+ * through `process.exitCode`, signals, stdio), which a spawn of the script checks once.
+ */
+export async function scriptInProcess(
+  main: (argv: string[]) => Promise<number>,
+  argv: string[],
+): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const lines = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(...String(chunk).replace(/\n$/, "").split("\n"));
+    return true;
+  };
+  const spies = [
+    vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void stdout.push(a.join(" "))),
+    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void stderr.push(a.join(" "))),
+    vi.spyOn(process.stdout, "write").mockImplementation(lines(stdout)),
+    vi.spyOn(process.stderr, "write").mockImplementation(lines(stderr)),
+  ];
+  try {
+    return { code: await main(argv), stdout, stderr };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
   }
 }

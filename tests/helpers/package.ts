@@ -1,6 +1,5 @@
 /**
- * What the package tests that install the tarball share (tests/e2e/package/install.test.ts,
- * release.test.ts):
+ * What the package tests (tests/e2e/package/) share:
  *
  * - `released()`: `npm run release -- --out <dir>` run once for the repository's current content,
  *   whichever test file asks first; the others wait for it and read its result (a lock folder, a
@@ -9,7 +8,8 @@
  *   the repository's package-lock.json: the packuments built from the lock (versions, dependencies,
  *   integrity) and the tarballs from npm's cache, which installing this repository filled. With it a
  *   partner's install line runs exactly as written (`npm install ...`, `npx --package ...`): npm
- *   resolves versions and builds the tree itself, and nothing leaves the machine.
+ *   resolves versions and builds the tree itself, and nothing leaves the machine. One per run, which
+ *   the `package` project's global setup starts.
  * - `npmEnv()`: an environment for such runs: npm pointed at that registry and at a cache, no
  *   audit, fund or update notices, and none of the npm_* variables of the `npm test` running us.
  * - `sharedNpmCache()`: the one npm cache every package test's installs and npx runs share (npm's
@@ -17,13 +17,34 @@
  *   install is not fetched again by the next, whichever file runs it.
  * - `readmeBlock()`: the code block after a marker comment naming a test, in README.md or a guide
  *   (tests/helpers/doc-blocks.ts).
+ * - `packageRun()`: what the `package` project's global setup (tests/setup/package.ts) made for the
+ *   run: the offline registry and one scratch folder, where `scratchFolder()` makes a file's own;
+ *   `partnerEnv()`: `npmEnv()` for that registry and the shared cache.
+ * - `partnerProject()`: the partner's project, made once per run by whichever file asks first (a
+ *   lock in the run's folder): the install guide's lines run as written in an empty folder holding
+ *   the tarball, and a copy of the folder taken between the two lines (the clients alone).
+ *   install.test.ts checks how the lines ran and what they left; consumer.test.ts builds on both
+ *   folders instead of installing again.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import {
+  copyFileSync,
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, get } from "node:http";
 import { join } from "node:path";
+import { inject } from "vitest";
 import { repoRoot } from "../../src/registry.js";
 import { markedBlock } from "./doc-blocks.js";
 import { takeLock } from "./lock.js";
@@ -243,6 +264,23 @@ function cachedContent(cacheDir: string, integrity: string): string {
   return join(cacheDir, "_cacache", "content-v2", algorithm, hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
 }
 
+const SEEN_PATH = "/-/test/seen";
+
+/** What the offline registry at `url` was asked so far: how many requests, and those it answered 404. */
+export function registrySeen(url: string): Promise<{ requests: number; misses: string[] }> {
+  const at = `${url}${SEEN_PATH.slice(1)}`;
+  // No keep-alive agent: an idle socket to the registry would hold the test's worker open.
+  return new Promise((resolve, reject) => {
+    get(at, { agent: false }, (answer) => {
+      let body = "";
+      answer.on("data", (chunk) => (body += chunk));
+      answer.on("end", () =>
+        answer.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`${at} answered ${answer.statusCode}`)),
+      );
+    }).on("error", reject);
+  });
+}
+
 export async function startOfflineRegistry(): Promise<OfflineRegistry> {
   const lock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
   const cacheDir = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", env: cleanEnv() }).trim();
@@ -282,6 +320,12 @@ export async function startOfflineRegistry(): Promise<OfflineRegistry> {
 
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    // What it was asked so far, for a test in another process (`registrySeen`); npm never asks it.
+    if (path === SEEN_PATH) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ requests: requests.length, misses }));
+      return;
+    }
     requests.push(path);
     const content = /^\/-\/content\/([0-9a-f]+)\.tgz$/.exec(path);
     if (content) {
@@ -317,4 +361,95 @@ export async function startOfflineRegistry(): Promise<OfflineRegistry> {
         server.close(() => resolve());
       }),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run of the package tests: the registry, the scratch folder, the partner's project
+
+/** What the `package` project's global setup (tests/setup/package.ts) made for the run. */
+export interface PackageRun {
+  /** The offline registry's URL, `http://127.0.0.1:<port>/`. */
+  registryUrl: string;
+  /** The run's scratch folder, outside the repository (no package.json above it), in memory where the machine allows (tests/setup/package.ts). */
+  dir: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    packageRun: PackageRun;
+  }
+}
+
+export function packageRun(): PackageRun {
+  const run = inject("packageRun");
+  if (!run?.registryUrl)
+    throw new Error("no package run: tests/e2e/package runs in vitest's `package` project, whose global setup is tests/setup/package.ts");
+  return run;
+}
+
+/** A new folder of a test's own in the run's scratch folder, e.g. `<run>/install-XXXXXX`; the run's teardown removes what is left. */
+export const scratchFolder = (name: string): string => mkdtempSync(join(packageRun().dir, `${name}-`));
+
+/** The environment of a partner's npm in this run: the run's registry, the shared cache. */
+export const partnerEnv = (): NodeJS.ProcessEnv => npmEnv(packageRun().registryUrl, sharedNpmCache());
+
+/** For an install or a tool run by a test: minutes when the machine is busy. */
+const INSTALL_MS = 300_000;
+
+/** The install guide's lines (docs/guides/installing.md): every line of the block that is not a comment. */
+export const installLines = (): string[] =>
+  readmeBlock("tests/e2e/package/install.test.ts", "runs these lines")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+
+export interface PartnerProject {
+  release: Released;
+  /** The install guide's lines, in order, and how each ran (none after the first that failed). */
+  runs: Array<{ line: string; result: Result }>;
+  /** The empty folder holding the tarball that the lines ran in: the package and the test tools. */
+  dir: string;
+  /** A copy of `dir` taken after the first line (the tarball's): the clients alone, as a client-only partner has them. */
+  clientOnly: string;
+}
+
+/**
+ * The partner's project of this run, made by the first file that asks (under a lock in the run's
+ * folder); the others wait and read what it made. Tests read both folders and never write into
+ * them: a test that needs more (files of its own, tools) makes its own folder beside them.
+ */
+export async function partnerProject(): Promise<PartnerProject> {
+  const run = packageRun();
+  const root = join(run.dir, "partner");
+  const resultFile = join(root, "result.json");
+  const lock = join(run.dir, "partner.lock");
+  mkdirSync(root, { recursive: true });
+  if (!(await takeLock(lock, () => existsSync(resultFile), 500))) return JSON.parse(readFileSync(resultFile, "utf8")) as PartnerProject;
+  try {
+    const release = await released();
+    const made: PartnerProject = { release, runs: [], dir: join(root, "project"), clientOnly: join(root, "client-only") };
+    if (release.run.code === 0) {
+      mkdirSync(made.dir, { recursive: true });
+      copyFileSync(release.tarball, join(made.dir, release.filename));
+      for (const [index, line] of installLines().entries()) {
+        const result = await exec("sh", ["-c", line], { cwd: made.dir, env: partnerEnv(), timeoutMs: INSTALL_MS });
+        made.runs.push({ line, result });
+        if (result.code !== 0) break;
+        // npm's bin links are relative: copied as they are, they lead into the copy.
+        if (index === 0) cpSync(made.dir, made.clientOnly, { recursive: true, verbatimSymlinks: true });
+      }
+    }
+    writeFileSync(resultFile, JSON.stringify(made));
+    return made;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The partner's project, failing (with the output) if the release or any of the lines failed: for the tests that build on it. */
+export async function installedPartnerProject(): Promise<PartnerProject> {
+  const made = await partnerProject();
+  ok(made.release.run, "npm run release");
+  for (const { line, result } of made.runs) ok(result, line);
+  return made;
 }

@@ -17,6 +17,17 @@ export type { Browser };
 /** Screenshots land here (git-ignored). */
 export const SCREENSHOTS = join(repoRoot, "test-output", "docs");
 
+/**
+ * Leaves a picture of what the page shows as `test-output/docs/<name>.jpg`, for a reader of the
+ * run (nothing is asserted on it). JPEG, and the text caret left as it is: Playwright's default
+ * hides the caret with a style sheet added and removed again, two style recalculations of the
+ * whole document (30,000 nodes on a reference page), and a PNG costs Chromium about twice the
+ * JPEG's encoding.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, "-")}.jpg`), type: "jpeg", quality: 80, caret: "initial" });
+}
+
 export function requireChromium(path = CHROMIUM): void {
   if (!existsSync(path)) {
     throw new Error(
@@ -33,9 +44,11 @@ export function connectChromium(wsEndpoint: string): Promise<Browser> {
 }
 
 /**
- * One context per connection, as a reader's one browser profile: its HTTP cache, and V8's cache of
- * the compiled Scalar bundle with it, serve every page after the first (a context per page compiled
- * the 3.5 MB bundle anew each time, which cost more CPU than the pages' own rendering saved).
+ * One context per connection, as a reader's one browser profile (a context per page cost more CPU).
+ * Each page still fetches and compiles the 3.5 MB Scalar bundle: the site's server answers
+ * `no-cache` without a validator and the tests' route (./setup.ts) turns Chromium's HTTP cache off
+ * (measured: three loads, three fetches, with or without the route); about 3 s of Chromium's CPU a
+ * reference page, nearly all of it Scalar rendering, not compiling.
  */
 const contexts = new WeakMap<Browser, Promise<BrowserContext>>();
 

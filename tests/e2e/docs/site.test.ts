@@ -31,9 +31,10 @@ import { type Doc, findOperation, loadDocument, type Operation, operations, secu
 import { type MockServer, startMock } from "../../../src/mock/index.js";
 import { type Run, runScript } from "../../helpers/cli.js";
 import { freePortRange } from "../../helpers/ports.js";
+import { waitForOutput } from "../../helpers/processes.js";
 import { registry, registryPath } from "../../helpers/registry.js";
 import type { PageRecord } from "./browser.js";
-import { type Mark, renderedTexts, SCREENSHOTS, textMatching } from "./browser.js";
+import { type Mark, renderedTexts, screenshot, textMatching } from "./browser.js";
 import { DIALOG, type Flow, flows, openConsole, send, typeCredential } from "./console.js";
 import { type DocsSite, release, useDocsSite } from "./setup.js";
 
@@ -113,13 +114,14 @@ async function withPageSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const screenshotName = (name: string) => join(SCREENSHOTS, `${name.replace(/[^\w.-]+/g, "-")}.png`);
-
 let site: DocsSite;
 beforeAll(async () => {
   site = await useDocsSite();
 }, 600_000);
-afterAll(() => release());
+afterAll(async () => {
+  await Promise.all(tabs.splice(0).map((tab) => tab.close()));
+  await release();
+});
 
 /** Every HTML page of the built site, relative to it. */
 const sitePages = () =>
@@ -169,22 +171,38 @@ async function checkLinks(record: PageRecord, path: string): Promise<void> {
   expect(problems, `${path}: links that do not resolve`).toEqual([]);
 }
 
-/** Opens `path`, runs `check`, takes the screenshot, checks its links, then asserts no foreign request and no error. */
-async function visit(path: string, screenshot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
+/**
+ * The tabs visit() opens its pages in, kept between visits (at most one per page slot): a page of
+ * the site opened in a tab that showed another reuses that tab's renderer process, where a new tab
+ * starts one (about a third of the browser's CPU for a static page with its screenshot).
+ */
+const tabs: PageRecord[] = [];
+
+/**
+ * Opens `path` (in a tab of `tabs`, or a new one), runs `check`, takes the screenshot, checks its
+ * links, then asserts that the page requested nothing on another host and reported no error since
+ * it was opened. A tab whose visit failed is closed, not reused.
+ */
+async function visit(path: string, shot: string, check: (record: PageRecord) => Promise<void>): Promise<void> {
   await withPageSlot(async () => {
-    const record = await site.page();
+    const record = tabs.pop() ?? (await site.page());
+    const from = record.mark();
+    let passed = false;
     try {
       const response = await record.page.goto(new URL(path, site.server.url).href, { waitUntil: "load" });
       expect(response?.status(), `${path}: HTTP status`).toBe(200);
       await check(record);
-      await record.page.screenshot({ path: screenshotName(screenshot) });
+      await screenshot(record.page, shot);
       await record.settled();
       await checkLinks(record, path);
-      expect(record.foreign(), `${path}: requests to hosts other than ${site.origin}`).toEqual([]);
-      expect(record.errors, `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
-      expect(record.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
+      const own = record.between(from);
+      expect(own.foreign, `${path}: requests to hosts other than ${site.origin}`).toEqual([]);
+      expect(own.errors, `${path}: console errors, failed requests and uncaught exceptions`).toEqual([]);
+      expect(own.requests.length, `${path}: the page's own requests were recorded`).toBeGreaterThan(0);
+      passed = true;
     } finally {
-      await record.close();
+      if (passed) tabs.push(record);
+      else await record.close();
     }
   });
 }
@@ -260,12 +278,12 @@ function openOnce(path: string, sandboxAlias?: string): OpenPage {
  * the screenshot, every link resolves, and neither the load nor these steps requested anything
  * outside the machine or reported an error.
  */
-async function rendersOnce({ path, record, status, loaded }: OpenPage, screenshot: string, ops: Operation[]): Promise<void> {
+async function rendersOnce({ path, record, status, loaded }: OpenPage, shot: string, ops: Operation[]): Promise<void> {
   const from = record.mark();
   expect(status, `${path}: HTTP status`).toBe(200);
   await referenceReady(record);
   await everyOperationRenders(record, ops);
-  await record.page.screenshot({ path: screenshotName(screenshot) });
+  await screenshot(record.page, shot);
   await record.settled();
   await checkLinks(record, path);
   const load = record.between({ requests: 0, errors: 0 }, loaded);
@@ -487,7 +505,7 @@ describe.concurrent("docs site: sandbox control API", () => {
       const field = list.locator("input[id^='scalar-client']:not([type=checkbox])").first();
       if ((await field.inputValue()) !== "docs-console-control") await typeCredential(list, "docs-console-control");
       expect(await send(list, 200)).toContain(id);
-      await record.page.screenshot({ path: join(SCREENSHOTS, "console-sandbox-control.png") });
+      await screenshot(record.page, "console-sandbox-control");
     });
   }, 300_000);
 });
@@ -512,13 +530,13 @@ describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs sit
         const answer = await send(created, Number(Object.keys(flow.create.value.responses).find((s) => /^2/.test(s))));
         const id = new RegExp(`"${flow.id.field}":\\s*"(${flow.id.prefix}[^"]+)"`).exec(answer)?.[1];
         expect(id, `${alias}: the id of the record in the console's answer`).toBeDefined();
-        await record.page.screenshot({ path: join(SCREENSHOTS, `console-${flow.entry.service}-${flow.entry.release}-create.png`) });
+        await screenshot(record.page, `console-${flow.entry.service}-${flow.entry.release}-create`);
 
         const listed = await openConsole(record, flow.list);
         const field = listed.locator("input[id^='scalar-client']:not([type=checkbox])").first();
         if ((await field.inputValue()) !== credential) await typeCredential(listed, credential);
         expect(await send(listed, 200), `${alias}: the list shows the record created from the page`).toContain(id);
-        await record.page.screenshot({ path: join(SCREENSHOTS, `console-${flow.entry.service}-${flow.entry.release}-list.png`) });
+        await screenshot(record.page, `console-${flow.entry.service}-${flow.entry.release}-list`);
       });
       // Read back outside the browser too: the sandbox holds it for that credential.
       const schemes = securitySchemes(flow.doc, flow.list);
@@ -542,7 +560,7 @@ describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs sit
         // The header as the mock sent it: Prism's finding for the missing credential.
         const shown = await textMatching(record.page, DIALOG, /sl-violations/i, 30_000);
         expect(shown).toMatch(/sl-violations\s*\[\{"location":\["request"\],"severity":"Error","code":401/i);
-        await record.page.screenshot({ path: join(SCREENSHOTS, "console-sl-violations.png") });
+        await screenshot(record.page, "console-sl-violations");
       });
     }, 300_000);
 });
@@ -581,12 +599,12 @@ describe.concurrent("npm start", () => {
     const portBase = await freePortRange(served.length);
     const run = start("--skip-generate", "--docs-dir", docsDir, "--port", "0", "--port-base", String(portBase));
     try {
-      const until = Date.now() + 240_000;
-      while (!run.stdout().includes("Ctrl+C stops")) {
-        if (run.child.exitCode !== null) throw new Error(`npm start exited ${run.child.exitCode}: ${run.stderr()}`);
-        if (Date.now() > until) throw new Error(`npm start not ready: ${run.stdout()} ${run.stderr()}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // Ready when it prints how to stop it (on its output, not polled); fails on its exit or after 240 s with what it wrote.
+      await waitForOutput(run.child, run.stdout, "Ctrl+C stops", "npm start", { timeoutMs: 240_000, streams: ["stdout"] }).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n(stderr)\n${run.stderr()}`);
+        },
+      );
       const out = run.stdout();
       const docs = /^Documentation\s+(http:\/\/\S+)/m.exec(out)?.[1];
       expect(docs, out).toBeDefined();

@@ -1,147 +1,50 @@
 /**
  * The packed package, as a partner gets it: the release tarball (`npm run release`, made once per
- * content of the repository for every package test: tests/helpers/package.ts); two fresh projects
- * outside the repository install it offline, from npm's cache:
+ * content of the repository for every package test) installed by the install guide's lines in the
+ * run's partner project (tests/helpers/package.ts, `partnerProject()`, made once per run and shared
+ * with install.test.ts). Two folders of this file build on it, each with a node_modules of links
+ * into the partner's (so its tree is the one the lines installed, and nothing is installed again):
  *
- * - client only (the tarball alone): exactly its three dependencies arrive, every client imports,
- *   `list` works, and `mock` and `validate` name the optional peers they need;
- * - with the test tools (the optional peers): `tsc` type-checks every ```ts block of the README and
- *   a file using every API's client, each with a wrong call marked `@ts-expect-error`; vitest runs
- *   every README block (the vitest example as a test file, each other one to its end, against mocks
- *   the project's global setup starts through the CLI on free ports), and a test that starts the
- *   mock through the CLI, calls every API through its client, checks each answer with
- *   `toMatchContract` and stops the mock.
+ * - client only (the copy of the partner's folder taken after its first line, the tarball alone):
+ *   exactly its three dependencies arrived, every client imports, `list` works, and `mock` and
+ *   `validate` name the optional peers they need;
+ * - with the test tools (after both lines), and the partner's dev tools (typescript, vitest,
+ *   @types/node) linked from this repository: `tsc` type-checks every ```ts block of the README
+ *   and the guides and a file using every API's client, each with a wrong call marked
+ *   `@ts-expect-error`; vitest runs every block (the vitest example as a test file, each other one
+ *   to its end, against mocks the project's global setup starts through the CLI on free ports), and
+ *   a test that starts the mock through the CLI, calls every API through its client, checks each
+ *   answer with `toMatchContract` and stops the mock.
  *
- * publint and are-the-types-wrong check the tarball. Offline installs: each project gets a
- * package-lock.json cut from the repository's (same versions, tarball URLs, integrity), so `npm ci
- * --offline` finds every package in the cache that installing this repository filled: the tarball
- * and its dependencies. The test tools (the optional peers, typescript, vitest) are linked from the
- * repository's node_modules, whose tree that lock reproduces; a linked package's own imports resolve
- * there, and the package's imports find nothing but its dependencies and those links (so a missing
- * dependency still fails). The size of an install with the test tools is counted from the lock cut
- * for them. Timings and sizes go to test-output/package.json.
+ * publint and are-the-types-wrong check the tarball. Timings and sizes go to test-output/package.json.
  *
  * The checks after the setup are independent of each other and run concurrently.
  */
-import { execFile } from "node:child_process";
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientNames } from "../../../src/registry.js";
-import { loadRegistry, repoRoot } from "../../../src/registry.js";
+import { clientNames, loadRegistry, repoRoot } from "../../../src/registry.js";
 import { jsonRequest, operations, successResponse } from "../../../src/document/index.js";
 import { requestParams } from "../../../src/testing/requests.js";
 import { fencedBlocks } from "../../helpers/doc-blocks.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { bundled } from "../../helpers/registry.js";
-import { released, type TarballContents, tarballContents } from "../../helpers/package.js";
+import {
+  cleanEnv,
+  exec as run,
+  installedPartnerProject,
+  type TarballContents,
+  tarballContents,
+  scratchFolder,
+} from "../../helpers/package.js";
 
 const registry = loadRegistry();
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
-const repoLock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8"));
 const bin = (name: string) => join(repoRoot, "node_modules/.bin", name);
 
-/** The environment for npm and the tools: npm's config kept, what `npm test` and vitest set for themselves dropped. */
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^VITEST/.test(key) && !(/^npm_/i.test(key) && !/^npm_config_/i.test(key))),
-);
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function exec(file: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Result> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env: { ...env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started });
-    });
-  });
-}
-
-function ok(result: Result, what: string): Result {
-  if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
-
-/** Where Node looks for `name` from the package at `from` (a lock key such as `node_modules/a/node_modules/b`). */
-function resolveInLock(from: string, name: string): string | undefined {
-  for (let dir = from; ; ) {
-    const key = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
-    if (repoLock.packages[key]) return key;
-    if (!dir) return undefined;
-    const cut = dir.lastIndexOf("/node_modules/");
-    dir = cut === -1 ? "" : dir.slice(0, cut);
-  }
-}
-
-/**
- * A package-lock.json for a project depending on the tarball and `peers`: the tarball's entry, and
- * every package the repository's lock resolves for them, at the same place in the tree, with the
- * registry's tarball URL (so that npm needs no metadata, only the cached tarballs).
- */
-function consumerLock(tarball: string, integrity: string, peers: string[], registryUrl: string) {
-  const dependencies: Record<string, string> = { "bank-api-contracts": `file:${tarball}` };
-  for (const name of peers) dependencies[name] = repoLock.packages[`node_modules/${name}`].version;
-  const packages: Record<string, object> = {
-    "": { name: "consumer", dependencies },
-    "node_modules/bank-api-contracts": {
-      version: manifest.version,
-      resolved: `file:${tarball}`,
-      integrity,
-      license: manifest.license,
-      dependencies: manifest.dependencies,
-      bin: manifest.bin,
-      engines: manifest.engines,
-      peerDependencies: manifest.peerDependencies,
-      peerDependenciesMeta: manifest.peerDependenciesMeta,
-    },
-  };
-  const todo: Array<[string, string, boolean]> = [...Object.keys(manifest.dependencies), ...peers].map((name) => ["", name, false]);
-  while (todo.length > 0) {
-    const [from, name, optional] = todo.pop()!;
-    const key = resolveInLock(from, name);
-    if (!key) {
-      if (optional) continue;
-      throw new Error(`package-lock.json resolves no ${name} for ${from || "the root"}`);
-    }
-    if (packages[key]) continue;
-    const { dev, devOptional, peer, optional: _, ...entry } = repoLock.packages[key];
-    const pkg = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
-    entry.resolved ??= `${registryUrl}${pkg}/-/${pkg.split("/").pop()}-${entry.version}.tgz`;
-    packages[key] = entry;
-    for (const dep of Object.keys(entry.dependencies ?? {})) todo.push([key, dep, false]);
-    for (const dep of Object.keys(entry.optionalDependencies ?? {})) todo.push([key, dep, true]);
-    for (const dep of Object.keys(entry.peerDependencies ?? {}))
-      todo.push([key, dep, entry.peerDependenciesMeta?.[dep]?.optional === true]);
-  }
-  const sorted = Object.fromEntries(
-    Object.keys(packages)
-      .sort()
-      .map((key) => [key, packages[key]]),
-  );
-  return {
-    packageJson: { name: "consumer", private: true, type: "module", dependencies },
-    lock: { name: "consumer", lockfileVersion: 3, requires: true, packages: sorted },
-  };
-}
+/** Runs `file args` in `cwd`, with the environment of this process less what `npm test` and vitest set for themselves. */
+const exec = (file: string, args: string[], cwd: string) => run(file, args, { cwd, env: cleanEnv() });
 
 /** Top-level package names in a node_modules folder. */
 function installed(nodeModules: string): string[] {
@@ -159,6 +62,27 @@ function folderBytes(dir: string): number {
   return total;
 }
 
+/**
+ * A folder of this file's whose node_modules links every top-level entry of `from`'s (scopes
+ * entry by entry, `.bin` included), then each of `tools` not among them to `<repo>/node_modules/<tool>`.
+ * A linked package's own imports resolve where it really is: the partner's tree, or the repository's.
+ */
+function linkedProject(dir: string, from: string, tools: string[] = []): void {
+  const modules = join(dir, "node_modules");
+  mkdirSync(modules, { recursive: true });
+  const link = (name: string, target: string) => {
+    if (name.startsWith("@") && !name.includes("/")) {
+      mkdirSync(join(modules, name), { recursive: true });
+      for (const sub of readdirSync(target)) link(`${name}/${sub}`, join(target, sub));
+    } else if (!lstatSync(join(modules, name), { throwIfNoEntry: false })) {
+      if (name.includes("/")) mkdirSync(join(modules, name.split("/")[0]), { recursive: true });
+      symlinkSync(target, join(modules, name), "dir");
+    }
+  };
+  for (const name of readdirSync(join(from, "node_modules"))) link(name, join(from, "node_modules", name));
+  for (const tool of tools) link(tool, join(repoRoot, "node_modules", tool));
+}
+
 /** Every ```ts block of the README and the guides (docs/guides/*.md), in order; a broken fence fails. */
 const readmeBlocks = (): string[] => fencedBlocks("ts").map((block) => block.code);
 /** How many there are, counted when the project is written. */
@@ -174,7 +98,7 @@ function runnable(block: string, portBase: number): string {
     .replace(/\.listen\(3000\)/g, ".listen(0)");
 }
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-consumer-"));
+const work = scratchFolder("consumer");
 const full = join(work, "project");
 const clientOnly = join(work, "client-only");
 const measured: Record<string, number | string> = {};
@@ -185,55 +109,42 @@ let mockPortBase = 0;
 let readmePortBase = 0;
 /** README's blocks as files of the project: `readme-<n>.ts`, or `readme-<n>.test.ts` for a vitest test file. */
 let readmeFiles: string[] = [];
-const peers = Object.keys(manifest.peerDependencies).filter((name) => name !== "@redocly/cli"); // the workflows command is not exercised here
 /** For the tests that run tools (tsc, vitest, attw): minutes when the machine is busy (4 under a load of 20 on 2 cores). */
 const SLOW = 600_000;
 
 beforeAll(async () => {
   const started = Date.now();
-  const [release, npmRegistry] = await Promise.all([released(), exec("npm", ["config", "get", "registry"], work)]);
-  ok(release.run, "npm run release");
-  tarball = release.tarball;
-  packed = { filename: release.filename, ...tarballContents(tarball) };
+  const partner = await installedPartnerProject();
+  tarball = partner.release.tarball;
+  packed = { filename: partner.release.filename, ...tarballContents(tarball) };
   Object.assign(measured, {
-    releaseMs: release.run.ms,
+    releaseMs: partner.release.run.ms,
     tarballBytes: packed.size,
     unpackedBytes: packed.unpackedSize,
     files: packed.entryCount,
   });
 
-  const registryUrl = ok(npmRegistry, "npm config get registry").stdout.trim().replace(/\/?$/, "/");
-  for (const dir of [full, clientOnly]) {
-    mkdirSync(dir);
-    const { packageJson, lock } = consumerLock(tarball, packed.integrity, [], registryUrl);
-    writeFileSync(join(dir, "package.json"), JSON.stringify(packageJson, null, 2));
-    writeFileSync(join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
-  }
-  const [fullInstall, clientInstall] = await Promise.all(
-    [full, clientOnly].map((dir) => exec("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel", "error"], dir)),
+  linkedProject(clientOnly, partner.clientOnly);
+  linkedProject(full, partner.dir, ["typescript", "vitest", "@types/node"]);
+  const lines = JSON.parse(readFileSync(join(partner.dir, "package.json"), "utf8"));
+  // An ES module project (the README's blocks use top-level await), depending on what the lines installed.
+  writeFileSync(
+    join(full, "package.json"),
+    JSON.stringify({
+      name: "consumer",
+      private: true,
+      type: "module",
+      dependencies: lines.dependencies,
+      devDependencies: lines.devDependencies,
+    }),
   );
-  ok(fullInstall, `npm ci --offline in ${full}`);
-  ok(clientInstall, `npm ci --offline in ${clientOnly}`);
-
-  // The test tools: the optional peers, and the partner's dev tools, linked from this repository.
-  for (const tool of [...peers, "typescript", "vitest", "@types/node"]) {
-    const link = join(full, "node_modules", tool);
-    if (existsSync(link)) continue;
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(repoRoot, "node_modules", tool), link, "dir");
-  }
-  // What installing them would add: the top-level packages of the lock cut for them, as installed here.
-  const withTools = Object.keys(consumerLock(tarball, packed.integrity, peers, registryUrl).lock.packages).filter((key) =>
-    /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(key),
-  );
-  const bytesOf = (key: string) =>
-    folderBytes(lstatSync(join(full, key), { throwIfNoEntry: false })?.isDirectory() ? join(full, key) : join(repoRoot, key));
   Object.assign(measured, {
-    installWithTestToolsPackages: withTools.length,
-    installWithTestToolsBytes: withTools.reduce((total, key) => total + bytesOf(key), 0),
-    installClientOnlyMs: clientInstall.ms,
-    installClientOnlyPackages: installed(join(clientOnly, "node_modules")).length,
-    installClientOnlyBytes: folderBytes(join(clientOnly, "node_modules")),
+    installClientOnlyMs: partner.runs[0].result.ms,
+    installClientOnlyPackages: installed(join(partner.clientOnly, "node_modules")).length,
+    installClientOnlyBytes: folderBytes(join(partner.clientOnly, "node_modules")),
+    installWithTestToolsMs: partner.runs[1].result.ms,
+    installWithTestToolsPackages: installed(join(partner.dir, "node_modules")).length,
+    installWithTestToolsBytes: folderBytes(join(partner.dir, "node_modules")),
   });
   mockPortBase = await freePortRange(registry.length);
   do readmePortBase = await freePortRange(registry.length);
@@ -241,7 +152,7 @@ beforeAll(async () => {
   cases = await apiCases();
   writeProjectFiles();
   measured.setupMs = Date.now() - started;
-}, 600_000);
+}, 900_000);
 
 afterAll(() => {
   mkdirSync(join(repoRoot, "test-output"), { recursive: true });

@@ -1,27 +1,29 @@
 /**
- * README "Installing the package", followed as a partner follows it: the release tarball
- * (`npm run release`) in an empty folder, then each line of the README's install block run as
- * written (`sh -c <line>`), against an offline registry that serves the repository's locked
- * packages (tests/helpers/package.ts). Then: the package is a dependency and the test tools are
- * devDependencies (npm moved nothing), a production install keeps the clients, and
- * `npx bank-api-contracts workflows run` works with what the lines installed.
+ * The install guide's lines (docs/guides/installing.md, the README's "Install"), followed as a
+ * partner follows them: the release tarball (`npm run release`) in an empty folder, then each line
+ * run as written (`sh -c <line>`), against the run's offline registry that serves the repository's
+ * locked packages (tests/helpers/package.ts). That project is made once per run
+ * (`partnerProject()`, shared with consumer.test.ts); this file checks how the lines ran and what
+ * they left: the package is a dependency and the test tools are devDependencies (npm moved
+ * nothing), a production install keeps the clients, and `npx bank-api-contracts workflows run`
+ * works with what the lines installed (and, in the copy taken between the lines, names what it
+ * still needs).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
 import {
   exec,
-  npmEnv,
-  type OfflineRegistry,
+  installLines,
   ok,
-  type Released,
+  type PartnerProject,
+  packageRun,
+  partnerEnv,
+  partnerProject,
   type Result,
-  readmeBlock,
-  released,
-  sharedNpmCache,
-  startOfflineRegistry,
+  registrySeen,
+  scratchFolder,
 } from "../../helpers/package.js";
 
 /** Top-level package names in a node_modules folder (scopes expanded). */
@@ -34,56 +36,38 @@ function topLevel(nodeModules: string): string[] {
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
 const SLOW = 300_000;
+const lines = installLines();
 
-/** The README's install lines: every line of the block that is not a comment. */
-const lines = readmeBlock("tests/e2e/package/install.test.ts", "runs these lines")
-  .split("\n")
-  .map((line) => line.trim())
-  .filter((line) => line !== "" && !line.startsWith("#"));
-
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-install-"));
-const project = join(work, "project");
-const cache = sharedNpmCache();
-let release: Released;
-let registry: OfflineRegistry;
-const runs: Array<{ line: string; result: Result }> = [];
+const work = scratchFolder("install");
+let partner: PartnerProject;
+let project = "";
 let beforeTestTools: Result | undefined;
 
-/** README's `npx bank-api-contracts workflows run pay@1.3.0`, in the project. */
-const workflowsRun = () =>
-  exec("npx", ["bank-api-contracts", "workflows", "run", "pay@1.3.0"], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
+/** README's `npx bank-api-contracts workflows run pay@1.3.0`, in a folder of the partner's. */
+const workflowsRun = (cwd: string) =>
+  exec("npx", ["bank-api-contracts", "workflows", "run", "pay@1.3.0"], { cwd, env: partnerEnv(), timeoutMs: SLOW });
 
 beforeAll(async () => {
-  release = await released();
-  ok(release.run, "npm run release");
-  registry = await startOfflineRegistry();
-  mkdirSync(project);
-  copyFileSync(release.tarball, join(project, release.filename));
-  for (const [index, line] of lines.entries()) {
-    const result = await exec("sh", ["-c", line], { cwd: project, env: npmEnv(registry.url, cache), timeoutMs: SLOW });
-    runs.push({ line, result });
-    if (result.code !== 0) break;
-    // Between the two lines: the clients are installed, the test tools are not yet.
-    if (index === 0) beforeTestTools = await workflowsRun();
-  }
+  partner = await partnerProject();
+  ok(partner.release.run, "npm run release");
+  project = partner.dir;
+  // Between the two lines (the copy taken then): the clients are installed, the test tools are not yet.
+  if (partner.runs[0]?.result.code === 0) beforeTestTools = await workflowsRun(partner.clientOnly);
 }, 900_000);
 
-afterAll(async () => {
-  await registry?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("README's install lines, run as written in an empty folder holding the release tarball", () => {
   it("are two lines: the tarball `npm run release` makes, then the test tools without the package", () => {
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`npm install ./${release.filename}`);
+    expect(lines[0]).toBe(`npm install ./${partner.release.filename}`);
     expect(lines[1]).toMatch(/^npm install --save-dev /);
     expect(lines[1]).not.toContain("bank-api-contracts");
   });
 
   it("each exits 0, and npm moves nothing between dependencies and devDependencies", () => {
-    expect(runs.map((r) => r.line)).toEqual(lines);
-    for (const { line, result } of runs) {
+    expect(partner.runs.map((r) => r.line)).toEqual(lines);
+    for (const { line, result } of partner.runs) {
       expect(result.code, `${line}\n${result.stdout}\n${result.stderr}`).toBe(0);
       expect(result.stderr, line).not.toMatch(/Removing dependencies|in favor of devDependencies/);
     }
@@ -91,14 +75,14 @@ describe("README's install lines, run as written in an empty folder holding the 
 
   it("leaves the package in dependencies (the tarball) and every optional peer in devDependencies", () => {
     const installed = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
-    expect(installed.dependencies).toEqual({ "bank-api-contracts": `file:${release.filename}` });
+    expect(installed.dependencies).toEqual({ "bank-api-contracts": `file:${partner.release.filename}` });
     expect(Object.keys(installed.devDependencies).sort()).toEqual(Object.keys(manifest.peerDependencies).sort());
   });
 
   it(
     "npm ls finds no missing or invalid dependency (the peers satisfy the ranges the package declares)",
     async () => {
-      const result = await exec("npm", ["ls"], { cwd: project, env: npmEnv(registry.url, cache) });
+      const result = await exec("npm", ["ls"], { cwd: project, env: partnerEnv() });
       expect(result.stdout).toContain(`bank-api-contracts@${manifest.version}`);
       expect(result.code, result.stdout + result.stderr).toBe(0);
     },
@@ -108,19 +92,17 @@ describe("README's install lines, run as written in an empty folder holding the 
   it(
     "a production install keeps the package: npm ci --omit=dev installs it, --omit=optional too leaves the test tools out",
     async () => {
-      // The two installs are independent (each its own folder): side by side.
+      // `npm ci` from the project's lockfile, as a partner's CI installs: each needs a folder of its
+      // own (it deletes node_modules first), so these two installs stay. Independent: side by side.
       const omits = [["--omit=dev"], ["--omit=dev", "--omit=optional"]];
       const installs: Record<string, string[]> = {};
       await Promise.all(
         omits.map(async (omit) => {
           const production = join(work, `production${omit.length}`);
           mkdirSync(production);
-          for (const file of ["package.json", "package-lock.json", release.filename])
+          for (const file of ["package.json", "package-lock.json", partner.release.filename])
             copyFileSync(join(project, file), join(production, file));
-          ok(
-            await exec("npm", ["ci", ...omit], { cwd: production, env: npmEnv(registry.url, cache), timeoutMs: SLOW }),
-            `npm ci ${omit.join(" ")}`,
-          );
+          ok(await exec("npm", ["ci", ...omit], { cwd: production, env: partnerEnv(), timeoutMs: SLOW }), `npm ci ${omit.join(" ")}`);
           installs[omit.join(" ")] = topLevel(join(production, "node_modules"));
         }),
       );
@@ -136,7 +118,7 @@ describe("README's install lines, run as written in an empty folder holding the 
   it(
     "then README's `npx bank-api-contracts workflows run pay@1.3.0` passes every workflow against the mock",
     async () => {
-      const result = await workflowsRun();
+      const result = await workflowsRun(project);
       expect(result.stdout, `${result.stdout}\n${result.stderr}`).toMatch(/^pay@1\.3\.0: (\d+) of \1 workflow\(s\) passed/m);
       expect(result.code).toBe(0);
     },
@@ -153,8 +135,10 @@ describe("README's install lines, run as written in an empty folder holding the 
     expect(code).toBe(1);
   });
 
-  it("asked the offline registry only for what the repository's lock holds (and for optional peers it need not install)", () => {
-    expect(registry.requests.length).toBeGreaterThan(0);
+  it("asked the offline registry only for what the repository's lock holds (and for optional peers it need not install)", async () => {
+    // The run's one registry: what every package test's npm asked it so far, the lines' installs included.
+    const seen = await registrySeen(packageRun().registryUrl);
+    expect(seen.requests).toBeGreaterThan(0);
     const lock = JSON.parse(readFileSync(join(repoRoot, "package-lock.json"), "utf8")) as {
       packages: Record<string, { peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
     };
@@ -163,6 +147,6 @@ describe("README's install lines, run as written in an empty folder holding the 
         Object.keys(p.peerDependenciesMeta ?? {}).filter((n) => p.peerDependenciesMeta![n].optional),
       ),
     );
-    expect(registry.misses.filter((miss) => !optionalPeers.has(miss.replace(/^GET \//, "")))).toEqual([]);
+    expect(seen.misses.filter((miss) => !optionalPeers.has(miss.replace(/^GET \//, "")))).toEqual([]);
   });
 });

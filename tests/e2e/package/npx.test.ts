@@ -1,7 +1,7 @@
 /**
  * README "In a CI that is not Node": the mock run by one `npx` command in an empty folder that holds
- * only the release tarball (no package.json), offline (tests/helpers/package.ts), and stopped the
- * ways a CI script stops it:
+ * only the release tarball (no package.json), offline (the run's registry, tests/helpers/package.ts),
+ * and stopped the ways a CI script stops it:
  *
  * - the README's script itself, with bash: `npx ... mock &`, wait, the tests (here `pytest` is a
  *   stub that requests every mock), `kill $!` of npx;
@@ -12,24 +12,13 @@
  * Each time every port is free again and no process of the run is left.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations, successResponse } from "../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../src/testing/requests.js";
 import { freePortRange } from "../../helpers/ports.js";
-import {
-  exec,
-  npmEnv,
-  type OfflineRegistry,
-  ok,
-  type Released,
-  readmeBlock,
-  released,
-  sharedNpmCache,
-  startOfflineRegistry,
-} from "../../helpers/package.js";
+import { exec, ok, partnerEnv, type Released, readmeBlock, released, scratchFolder } from "../../helpers/package.js";
 import { portsFree, processesWith, waitForOutput, waitUntil } from "../../helpers/processes.js";
 import { bundled, registry } from "../../helpers/registry.js";
 
@@ -51,28 +40,24 @@ const plainCommand = (() => {
   return [...npxCommand.slice(0, at), ...npxCommand[at + 1].replace(/^exec /, "").split(" ")];
 })();
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-npx-"));
+const work = scratchFolder("npx");
 const project = join(work, "ci");
 const stubs = join(work, "bin");
-const cache = sharedNpmCache();
 let release: Released;
-let offline: OfflineRegistry;
 
 beforeAll(async () => {
   release = await released();
   ok(release.run, "npm run release");
-  offline = await startOfflineRegistry();
   mkdirSync(project);
   mkdirSync(stubs);
   copyFileSync(release.tarball, join(project, release.filename));
 }, 900_000);
 
-afterAll(async () => {
-  await offline?.close();
+afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const env = () => ({ ...npmEnv(offline.url, cache), PATH: `${stubs}:${process.env.PATH}` });
+const env = () => ({ ...partnerEnv(), PATH: `${stubs}:${process.env.PATH}` });
 
 /** Every process and port of a run on `base` is gone. */
 async function stopped(base: number): Promise<void> {

@@ -1,32 +1,26 @@
 /**
  * README's quick start, followed as a partner follows it: in an empty folder holding the release
  * tarball (`npm run release`), the README's lines run as written (`npm init -y`, the two installs,
- * against an offline registry serving the repository's locked packages), its mock line run with the
- * port moved to a free one, then the quick start's file written as README names it and run with
- * `node`: it prints what the README says it prints, the contract's example. Every other ```js block
- * of the README and the guides runs the same way, in the same project.
+ * against the run's offline registry serving the repository's locked packages), its mock line run
+ * with the port moved to a free one, then the quick start's file written as README names it and run
+ * with `node`: it prints what the README says it prints, the contract's example. Every other ```js
+ * block of the README and the guides runs the same way, in the same project.
+ *
+ * This file installs on its own rather than in the run's partner project (tests/helpers/package.ts):
+ * the quick start is another partner's path than the install guide's, from `npm init -y` (a
+ * CommonJS project: why the file is .mjs) to the test tools without the Redocly CLI, and what is
+ * checked is that path, as written.
  *
  * The packed README: at most 15 KB, and every relative link in it names a file of the tarball.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOperation, loadDocument } from "../../../src/document/index.js";
 import { loadRegistry } from "../../../src/registry.js";
 import { fencedBlocks, markedBlock } from "../../helpers/doc-blocks.js";
-import {
-  exec,
-  npmEnv,
-  type OfflineRegistry,
-  ok,
-  type Released,
-  type Result,
-  released,
-  sharedNpmCache,
-  startOfflineRegistry,
-} from "../../helpers/package.js";
+import { exec, ok, partnerEnv, type Released, type Result, released, scratchFolder } from "../../helpers/package.js";
 import { freePortRange } from "../../helpers/ports.js";
 import { waitUntil } from "../../helpers/processes.js";
 
@@ -48,11 +42,9 @@ const jsBlocks = fencedBlocks("js").map((block) => ({
   file: /^\/\/ ([\w.-]+\.mjs)\b/.exec(block.code)?.[1] ?? `${block.path.replace(/\W+/g, "-")}-${block.index}.mjs`,
 }));
 
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-quickstart-"));
+const work = scratchFolder("quickstart");
 const project = join(work, "project");
-const cache = sharedNpmCache();
 let release: Released;
-let offline: OfflineRegistry;
 const installs: Array<{ line: string; result: Result }> = [];
 let initType: unknown;
 let mock: ChildProcess | undefined;
@@ -65,11 +57,10 @@ const runnable = (code: string) => code.replace(/127\.0\.0\.1:40(1\d)\b/g, (_, n
 beforeAll(async () => {
   release = await released();
   ok(release.run, "npm run release");
-  offline = await startOfflineRegistry();
   mkdirSync(project);
   copyFileSync(release.tarball, join(project, release.filename));
   for (const line of installLines) {
-    const result = await exec("sh", ["-c", line], { cwd: project, env: npmEnv(offline.url, cache), timeoutMs: SLOW });
+    const result = await exec("sh", ["-c", line], { cwd: project, env: partnerEnv(), timeoutMs: SLOW });
     installs.push({ line, result });
     if (line === "npm init -y") initType = JSON.parse(readFileSync(join(project, "package.json"), "utf8")).type ?? "(none)";
     if (result.code !== 0) return;
@@ -77,7 +68,7 @@ beforeAll(async () => {
   // The mock line as written, on free ports: `npx ... mock pay@1.3.0 --port-base N`, in its own process group.
   portBase = await freePortRange(registry.length);
   const command = `exec ${mockLine!.replace(/\s*&$/, "")} --port-base ${portBase}`;
-  mock = spawn("sh", ["-c", command], { cwd: project, env: npmEnv(offline.url, cache), stdio: ["pipe", "pipe", "pipe"], detached: true });
+  mock = spawn("sh", ["-c", command], { cwd: project, env: partnerEnv(), stdio: ["pipe", "pipe", "pipe"], detached: true });
   mock.stdout!.on("data", (chunk) => (mockOutput += chunk));
   mock.stderr!.on("data", (chunk) => (mockOutput += chunk));
   await waitUntil(() => mockOutput.includes("ready") || mock!.exitCode !== null, "the quick start's mock answers", 120_000);
@@ -91,7 +82,6 @@ afterAll(async () => {
     process.kill(-mock.pid, "SIGTERM");
     await exited;
   }
-  await offline?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -116,7 +106,7 @@ describe("README's quick start, in a fresh `npm init -y` project", () => {
       expect(quickStart.path).toBe("README.md");
       const file = jsBlocks.find((b) => b.path === quickStart.path && b.code === quickStart.code)!.file;
       expect(file).toBe("quick-start.mjs");
-      const result = await exec("node", [file], { cwd: project, env: npmEnv(offline.url, cache), timeoutMs: SLOW });
+      const result = await exec("node", [file], { cwd: project, env: partnerEnv(), timeoutMs: SLOW });
       expect(result.code, result.stderr).toBe(0);
 
       // Independently of the README: the first example of createInvoice's 200 in the bundled spec.
@@ -137,7 +127,7 @@ describe("README's quick start, in a fresh `npm init -y` project", () => {
     async () => {
       expect(jsBlocks.length).toBeGreaterThan(0);
       for (const block of jsBlocks) {
-        const result = await exec("node", [block.file], { cwd: project, env: npmEnv(offline.url, cache), timeoutMs: SLOW });
+        const result = await exec("node", [block.file], { cwd: project, env: partnerEnv(), timeoutMs: SLOW });
         expect(result.code, `${block.path} block ${block.index} (${block.file}): ${result.stderr}`).toBe(0);
       }
     },

@@ -4,15 +4,16 @@
  * it, offline. The release runs once per content of the repository, shared with install.test.ts
  * (tests/helpers/package.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../../scripts/release.js";
 import { repoRoot } from "../../../src/registry.js";
-import { cleanEnv, exec, type Released, released } from "../../helpers/package.js";
+import { scriptInProcess } from "../../helpers/cli.js";
+import { cleanEnv, exec, type Released, released, scratchFolder } from "../../helpers/package.js";
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
-const work = mkdtempSync(join(tmpdir(), "bank-api-contracts-release-"));
+const work = scratchFolder("release");
 let release: Released;
 
 beforeAll(async () => {
@@ -36,10 +37,11 @@ describe("npm run release", () => {
     expect(stdout).toMatch(/^ {2}sha512-[A-Za-z0-9+/]+=*$/m);
   });
 
+  // In this process: the release above is the script's run as a process (its exit code included).
   it("a misuse prints one line and the hint, exit 2", async () => {
-    const result = await exec(process.execPath, ["--import", "tsx", "scripts/release.ts", "--bogus"], { cwd: repoRoot, env: cleanEnv() });
-    expect(result.stderr.trim().split("\n")).toEqual(["error: unknown option '--bogus'", "(add --help for usage)"]);
-    expect(result.stdout).toBe("");
+    const result = await scriptInProcess(main, ["--bogus"]);
+    expect(result.stderr).toEqual(["error: unknown option '--bogus'", "(add --help for usage)"]);
+    expect(result.stdout).toEqual([]);
     expect(result.code).toBe(2);
   });
 });

@@ -6,32 +6,10 @@
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
+import { scriptInProcess as run } from "../../helpers/cli.js";
 import { commandLines, entries, probed, SCRIPTS } from "./entry-points.js";
-
-type Main = (argv: string[]) => Promise<number>;
-
-/** Runs a script's main in this process, capturing what it prints (through the console or the streams), line by line. */
-async function run(main: Main, argv: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const lines = (into: string[]) => (chunk: string | Uint8Array) => {
-    into.push(...String(chunk).replace(/\n$/, "").split("\n"));
-    return true;
-  };
-  const spies = [
-    vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void stdout.push(a.join(" "))),
-    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void stderr.push(a.join(" "))),
-    vi.spyOn(process.stdout, "write").mockImplementation(lines(stdout)),
-    vi.spyOn(process.stderr, "write").mockImplementation(lines(stderr)),
-  ];
-  try {
-    return { code: await main(argv), stdout, stderr };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 it("the table lists every module under scripts/ outside lib/", () => {
   const onDisk = readdirSync(join(repoRoot, "scripts"), { recursive: true, withFileTypes: true })

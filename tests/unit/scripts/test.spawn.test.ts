@@ -106,14 +106,13 @@ describe("the tiers", () => {
     }
     const rest = all.filter((line) => !quick.includes(line));
     expect(rest.length).toBeGreaterThan(15);
-    for (const line of rest) expect(line).toMatch(/^(full (tests\/e2e\/|\S+\.(spawn|slow)\.test\.ts$)|docs tests\/e2e\/docs\/)/);
+    for (const line of rest)
+      expect(line).toMatch(/^(full (tests\/e2e\/|\S+\.(spawn|slow)\.test\.ts$)|docs tests\/e2e\/docs\/|package tests\/e2e\/package\/)/);
     expect(rest.filter((line) => line.endsWith(".slow.test.ts")).length).toBeGreaterThan(0);
-    // tests/e2e/docs/ is the `docs` project: its global setup builds the site and starts Chromium once per run.
-    expect(
-      all
-        .filter((line) => line.includes(" tests/e2e/"))
-        .every((line) => line.startsWith(line.includes(" tests/e2e/docs/") ? "docs " : "full ")),
-    ).toBe(true);
+    // tests/e2e/docs/ is the `docs` project: its global setup builds the site and starts Chromium once per run;
+    // tests/e2e/package/ the `package` project: its global setup starts the run's offline npm registry.
+    const project = (line: string) => / tests\/e2e\/(docs|package)\//.exec(line)?.[1] ?? "full";
+    expect(all.filter((line) => line.includes(" tests/e2e/") && !line.startsWith(`${project(line)} `))).toEqual([]);
   });
 
   it("--exclude removes files from every project", async () => {

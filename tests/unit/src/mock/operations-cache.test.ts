@@ -1,14 +1,16 @@
 /**
  * src/mock/operations-cache.ts keeps Prism's reading of a bundled spec between starts: what it reads
  * back must equal what Prism gives, and it must read the spec again whenever the bytes change, never
- * keep a spec with external $refs, and ignore a cache folder others can write or a damaged file.
+ * keep a spec with external $refs, and ignore a cache folder others can write or a damaged file; a
+ * parsed document kept (cachedDocument) reads back equal to the YAML parser's.
  */
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { loadRegistry } from "../../../../src/registry.js";
-import { cachedOperations } from "../../../../src/mock/operations-cache.js";
+import { parseDocument } from "../../../../src/document/index.js";
+import { cachedDocument, cachedOperations } from "../../../../src/mock/operations-cache.js";
 import { loadOperations, type Operation } from "../../../../src/mock/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "operations-cache-"));
@@ -117,4 +119,32 @@ it("reads the spec again over a damaged cache file, and replaces the file", asyn
   expect(await cachedOperations<Operation>(entry.bundlePath, read, dir)).toStrictEqual(prism);
   expect(await cachedOperations<Operation>(entry.bundlePath, read, dir)).toStrictEqual(prism);
   expect(calls).toHaveLength(2);
+});
+
+it("keeps a parsed document: read back equal to what the YAML parser gives, parsed again only when the text changes", () => {
+  const dir = freshDir();
+  let parsed = 0;
+  const read = (path: string, text: string) =>
+    cachedDocument(
+      path,
+      text,
+      () => {
+        parsed++;
+        return parseDocument(text, path);
+      },
+      dir,
+    );
+  for (const entry of loadRegistry()) {
+    const text = readFileSync(entry.bundlePath, "utf8");
+    const first = read(entry.bundlePath, text);
+    const second = read(entry.bundlePath, text);
+    expect(first, entry.alias).toStrictEqual(parseDocument(text, entry.bundlePath));
+    expect(second, entry.alias).toStrictEqual(first);
+    expect(second, entry.alias).not.toBe(first); // read back from the file, not kept in memory
+  }
+  expect(parsed).toBe(loadRegistry().length);
+  const [entry] = loadRegistry();
+  const changed = readFileSync(entry.bundlePath, "utf8").replace("title:", "title: Changed\n  x-was:");
+  expect(read(entry.bundlePath, changed).info["x-was"]).toBeDefined();
+  expect(parsed).toBe(loadRegistry().length + 1);
 });

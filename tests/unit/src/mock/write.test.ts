@@ -2,12 +2,16 @@
  * src/mock/write.ts writeProblemAnswer: a kept problem answer (Prism's 4xx problem+json) written to
  * an invalid request sends what prism-http-server sends: the CORS headers, the answer's headers,
  * Content-Length and the body listing the request's own findings in Prism's 422 problem shape; the
- * headers and a one-finding body made once are the same bytes on every request.
+ * headers and a one-finding body made once are the same bytes on every request. endWithoutBody, on
+ * a real server: an answer without a body is written with the bytes that setting each header and
+ * calling `end()` writes, for every status and method (Content-Length 0 only where a body is allowed).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, it } from "vitest";
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Answer, Diagnostic } from "../../../../src/mock/types.js";
-import { writeProblemAnswer } from "../../../../src/mock/write.js";
+import { endWithoutBody, writeProblemAnswer } from "../../../../src/mock/write.js";
 
 /** What a response was given: the flat header list of writeHead (or setHeader's), the status, the body. */
 function recorder() {
@@ -107,5 +111,54 @@ describe("writeProblemAnswer", () => {
     expect(sent.status).toBe(401);
     expect(sent.body).toBe('{"title":"Invalid security scheme used"}');
     expect(sent.headers.slice(-2)).toEqual(["Content-Length", 40]);
+  });
+});
+
+describe("endWithoutBody", () => {
+  const HEADERS = ["Access-Control-Allow-Origin", "*", "sl-violations", '[{"code":"required"}]', "X-Count", 2];
+  /** The way it replaces: each header set, then `end()`. */
+  const oneByOne = (response: ServerResponse, status: number) => {
+    for (let i = 0; i < HEADERS.length; i += 2) response.setHeader(HEADERS[i] as string, HEADERS[i + 1]);
+    response.statusCode = status;
+    response.end();
+  };
+  const server = createServer((request, response) => {
+    const status = Number(request.headers["x-status"]);
+    if (request.headers["x-way"] === "new") endWithoutBody(response, status, [...HEADERS]);
+    else oneByOne(response, status);
+  });
+  let port = 0;
+  beforeAll(async () => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+
+  /** The raw bytes of the answer (the connection closed after it), its Date line removed. */
+  async function raw(method: string, status: number, way: string): Promise<string> {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.write(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\n\r\n`);
+    await once(socket, "close");
+    return Buffer.concat(chunks)
+      .toString("latin1")
+      .replace(/\r\nDate: [^\r]*/, "");
+  }
+
+  const cases = ["GET", "HEAD", "POST"].flatMap((method) => [200, 204, 304, 400, 401, 404, 422].map((status) => [method, status] as const));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(21));
+  it.each(cases)("%s answered %i: the same bytes as each header set and end()", async (method, status) => {
+    const before = await raw(method, status, "old");
+    expect(before).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(await raw(method, status, "new")).toBe(before);
+  });
+
+  it("a response with a header set before falls back to setting them one by one, the one set before kept", async () => {
+    const { sent, response } = recorder();
+    (response as unknown as { getHeaderNames: () => string[] }).getHeaderNames = () => ["vary"];
+    endWithoutBody(response, 400, ["sl-violations", "[]"]);
+    expect(sent).toEqual({ status: 400, headers: ["sl-violations", "[]"], body: undefined });
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * A sandbox mock's start-up (src/mock/index.ts `startMock` with `sandbox`): what must fail at start
+ * fails at start, and nothing else is done until a request needs it.
+ *
+ * - At start: the options are checked (./shared.ts), and the API's declaration is checked against
+ *   its bundled document (./declaration.ts: the declaration's schema, its statuses against the
+ *   document's schemas, its templates); a problem fails the start naming the file, line and member.
+ *   That check (YAML, the document, Ajv compiling the schemas) was most of a sandbox's start-up: a
+ *   declaration that passed it is remembered between starts (a mark in src/mock/operations-cache.ts's
+ *   folder) for the exact bytes checked: the declaration's, the bundled document's, and the code
+ *   that checks (its source files and the versions of Ajv and yaml). Any change checks it again.
+ * - On the first request that needs it (one the sandbox answers, or one under `/_sandbox/`): the
+ *   document (its parsing kept between starts too), the engine and the control API (./index.ts
+ *   `createSandbox`), loaded with their modules then. The declaration is then read without checking it again when its bytes and the document's
+ *   are those that passed.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MockHooks } from "../mock/types.js";
+import { cachedDocument, mark, marked, versionAbove } from "../mock/operations-cache.js";
+import type { ApiEntry } from "../registry.js";
+import type { SandboxOptions } from "./engine.js";
+import type { Sandbox } from "./index.js";
+import { sharedSettings } from "./shared.js";
+import { LIMITS } from "./store.js";
+
+/** Where an API's declaration lives: `sandbox.yaml` beside its root spec. */
+export function declarationPath(entry: ApiEntry): string {
+  return join(dirname(entry.rootPath), "sandbox.yaml");
+}
+
+/** SHA-256 (hex) of some bytes: a declaration's, a document's. */
+export const bytesHash = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** The modules whose code decides whether a declaration passes its check (beside this one, without extension). */
+const CHECKER_MODULES = [
+  "./declaration",
+  "./template",
+  "./ids",
+  "./start",
+  "../validation/spec",
+  "../document/index",
+  "../document/pointer",
+  "../document/media",
+];
+const CHECKER_PACKAGES = ["ajv", "ajv-formats", "yaml"];
+
+let checker: string | null | undefined;
+/** A hash of the code that checks a declaration; null when a file of it cannot be read (nothing is then remembered). */
+function checkerHash(): string | null {
+  if (checker === undefined) {
+    try {
+      const here = fileURLToPath(import.meta.url);
+      const extension = here.endsWith(".ts") ? ".ts" : ".js";
+      const hash = createHash("sha256");
+      for (const module of CHECKER_MODULES) hash.update(readFileSync(join(dirname(here), `${module}${extension}`)));
+      const require = createRequire(import.meta.url);
+      for (const name of CHECKER_PACKAGES) hash.update(versionAbove(name, require.resolve(name)));
+      checker = hash.digest("hex");
+    } catch {
+      checker = null;
+    }
+  }
+  return checker;
+}
+
+/** The bundled document at `specPath`, its parsing kept between starts (src/mock/operations-cache.ts `cachedDocument`). */
+async function loadKept(specPath: string, dir?: string) {
+  const { loadDocument, parseDocument } = await import("../document/index.js");
+  return loadDocument(specPath, (text) => cachedDocument(specPath, text, () => parseDocument(text, specPath), dir));
+}
+
+/** The hashes of a declaration and of the document it passed its check against. */
+interface Passed {
+  declaration: string;
+  document: string;
+}
+
+/**
+ * Checks the declaration at `path` against the document at `specPath`, unless a mark says these
+ * bytes passed already; throws the DeclarationError naming the file, line and member of each
+ * problem. Undefined when there is no declaration (the sandbox then keeps no resources).
+ */
+export async function checkDeclaration(path: string, specPath: string, dir?: string): Promise<Passed | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const passed = { declaration: bytesHash(bytes), document: bytesHash(readFileSync(specPath)) };
+  const code = checkerHash();
+  // One mark per declaration and per place of the checking code (the sources under tsx, a build, an
+  // installed package), which each check with code of their own: they do not replace each other's.
+  const name = `sandbox declaration\n${path}\n${specPath}\n${import.meta.url}`;
+  const key = code === null ? undefined : `${code}\n${passed.declaration}\n${passed.document}`;
+  if (key !== undefined && marked(name, key, dir)) return passed;
+  const [{ loadDeclaration }, { sharedSpecValidator }] = await Promise.all([import("./declaration.js"), import("../validation/spec.js")]);
+  const doc = await loadKept(specPath, dir);
+  // The engine's validator over the same document object: what the check compiles serves it later.
+  loadDeclaration(path, doc, sharedSpecValidator(doc));
+  if (key !== undefined) mark(name, key, dir);
+  return passed;
+}
+
+export interface StartedSandbox {
+  hooks: MockHooks;
+  /** Stops waiting callback retries (and the engine made later, if a request is still making it). */
+  close(): void;
+  /** The engine and control API once a request made them (tests). */
+  made(): Sandbox | undefined;
+}
+
+/** The control API's first path segment, as it may appear in a request's target. */
+const CONTROL_NAME = "_sandbox";
+
+/**
+ * The sandbox of one API over the bundled document at `specPath`: checked now, made on first use.
+ * The hooks are those of ./index.ts `createSandbox`, which they call once it is made.
+ */
+export async function startSandbox(
+  entry: ApiEntry,
+  options: SandboxOptions,
+  specPath = entry.bundlePath,
+  cacheDir?: string,
+): Promise<StartedSandbox> {
+  sharedSettings(options); // bad options fail the start, as they did when the engine was made then
+  const path = options.declarationPath ?? declarationPath(entry);
+  const passed = await checkDeclaration(path, specPath, cacheDir);
+  let sandbox: Sandbox | undefined;
+  let making: Promise<Sandbox> | undefined;
+  let closed = false;
+  const make = async (): Promise<Sandbox> => {
+    const [{ createSandbox }, { trustDeclaration }] = await Promise.all([import("./index.js"), import("./declaration.js")]);
+    const doc = await loadKept(specPath, cacheDir);
+    if (passed && bytesHash(readFileSync(specPath)) === passed.document) trustDeclaration(doc, path, passed.declaration);
+    const made = createSandbox(entry, doc, options, specPath);
+    if (closed) made.close();
+    sandbox = made;
+    return made;
+  };
+  const ready = () => (making ??= make());
+  const hooks: MockHooks = {
+    intercept: async (request, response, body) => (await ready()).hooks.intercept!(request, response, body),
+    // As createSandbox's: the control API's paths, and every request once a latency or drop rule was queued.
+    mayIntercept: (request) => sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
+    answer: (judged) => (sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
+    // Asked only of an answer the `answer` hook gave: the sandbox is made by then.
+    validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),
+    maxBodyBytes: LIMITS.recordBytes,
+  };
+  return {
+    hooks,
+    close: () => {
+      closed = true;
+      sandbox?.close();
+    },
+    made: () => sandbox,
+  };
+}
