@@ -17,7 +17,7 @@ import { getHttpConfigFromRequest, NOT_ACCEPTABLE, ProblemJsonError, serialize, 
 import { mockConfig } from "./prism.js";
 import { cacheKey } from "./response-cache.js";
 import { hasCallbacks } from "./route.js";
-import type { Answer, Diagnostic, Element, Operation, PrismResult, ProblemError } from "./types.js";
+import type { Answer, Diagnostic, Element, HookAnswer, Operation, PrismResult, ProblemError } from "./types.js";
 import {
   corsPairs,
   emit,
@@ -197,38 +197,78 @@ export function sendAnswer(
   writeAnswer(request, response, answer, findings, keep);
 }
 
-/** sendAnswer with the `answer` hook asked first. */
-async function sendHooked(
+/** The headers of a replacement with a body and no headers of its own: Content-Type's default. */
+const JSON_HEADERS: ReadonlyArray<[string, string]> = [["Content-Type", "application/json"]];
+const NO_HEADERS: ReadonlyArray<[string, string]> = [];
+
+/**
+ * sendAnswer with the `answer` hook asked first; synchronous when the hook answers synchronously
+ * (the sandbox does), a promise only for a hook that returns one.
+ */
+function sendHooked(
   context: MockContext,
-  { request, response }: Exchange,
+  exchange: Exchange,
   answer: Answer,
   findings: Diagnostic[],
   operation: Operation,
   input: Element,
   keep: Keep | undefined,
-): Promise<void> {
-  const { hooks } = context;
-  const replaced = await hooks.answer!({
+): Promise<void> | undefined {
+  const replaced = context.hooks.answer!({
     operation,
     method: input.method,
     path: input.url.path,
     query: input.url.query ?? {},
-    headers: request.headers,
+    headers: exchange.request.headers,
     body: input.body,
     status: answer.status,
     example: answer.example,
   });
+  if (typeof (replaced as Promise<unknown> | undefined)?.then === "function") {
+    return (replaced as Promise<HookAnswer | undefined>).then((settled) =>
+      sendReplaced(context, exchange, answer, findings, operation, settled, keep),
+    );
+  }
+  sendReplaced(context, exchange, answer, findings, operation, replaced as HookAnswer | undefined, keep);
+}
+
+/** Prism's answer when the hook kept it (undefined), else the hook's, checked against the spec. */
+function sendReplaced(
+  context: MockContext,
+  { request, response }: Exchange,
+  answer: Answer,
+  findings: Diagnostic[],
+  operation: Operation,
+  replaced: HookAnswer | undefined,
+  keep: Keep | undefined,
+): void {
   if (!replaced) {
     const violations = [...violationsOf("request", findings), ...violationsOf("response", answer.outputFindings)];
-    return write(request, response, answer.status, violations, answer.headers, answer.body, keep);
+    write(request, response, answer.status, violations, answer.headers, answer.body, keep);
+    return;
   }
-  const headers = Object.entries({
-    ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }),
-    ...replaced.headers,
-  });
-  let contentType: string | undefined;
-  for (const [name, value] of headers) if (name.toLowerCase() === "content-type") contentType = value;
-  const text = serialize(replaced.body, contentType);
-  const violations = [...violationsOf("request", findings), ...(hooks.validateAnswer?.(operation, replaced) ?? [])];
-  write(request, response, replaced.status, violations, headers, text === undefined ? undefined : Buffer.from(text), keep);
+  let headers: ReadonlyArray<[string, string]>;
+  let text: string | undefined;
+  if (replaced.headers === undefined) {
+    // The common case (an answer built from state): JSON, as Prism's serialiser writes application/json.
+    headers = replaced.body === undefined ? NO_HEADERS : JSON_HEADERS;
+    text = replaced.body === undefined ? undefined : JSON.stringify(replaced.body);
+  } else {
+    const pairs = Object.entries({ ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }), ...replaced.headers });
+    let contentType: string | undefined;
+    for (const [name, value] of pairs) if (name.toLowerCase() === "content-type") contentType = value;
+    headers = pairs;
+    text = serialize(replaced.body, contentType);
+  }
+  const own = context.hooks.validateAnswer?.(operation, replaced);
+  const violations = findings.length === 0 && !own?.length ? undefined : [...violationsOf("request", findings), ...(own ?? [])];
+  write(
+    request,
+    response,
+    replaced.status,
+    violations,
+    headers as Array<[string, string]>,
+    text === undefined ? undefined : Buffer.from(text),
+    keep,
+  );
 }

@@ -7,7 +7,14 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPrismServer, type JudgedRequest, loadOperations, type MockHooks, type PrismServer } from "../../../../src/mock/server.js";
+import {
+  createPrismServer,
+  type HookAnswer,
+  type JudgedRequest,
+  loadOperations,
+  type MockHooks,
+  type PrismServer,
+} from "../../../../src/mock/server.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 
 const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
@@ -92,6 +99,43 @@ describe("createPrismServer", () => {
         { location: ["response", "body"], severity: "Warning", code: "test", message: "checked 201" },
       ]);
     }
+  });
+
+  it("sends the same bytes whether the answer hook answers at once or through a promise", async () => {
+    // x-case picks the hook's answer: JSON without headers of its own, with its own headers, no body, Prism's kept.
+    const replacements: Record<string, HookAnswer | undefined> = {
+      json: { status: 201, body: { note: "é ✓", list: [1, null] } },
+      own: { status: 202, headers: { "content-type": "application/json; charset=utf-8", "x-state": "1" }, body: { n: 1 } },
+      none: { status: 204 },
+      kept: undefined,
+    };
+    const hooks: MockHooks = {
+      answer: (request) => {
+        const replaced = replacements[String(request.headers["x-case"])];
+        return request.headers["x-async"] ? Promise.resolve(replaced) : replaced;
+      },
+      validateAnswer: (_, answer) =>
+        answer.status === 202 ? [{ location: ["response", "status"], severity: "Error", code: "test", message: "not declared" }] : [],
+    };
+    const url = await start(hooks);
+    const raw = async (headers: Record<string, string>) => {
+      const response = await fetch(`${url}/v1/order`, {
+        method: "POST",
+        headers: { ...BEARER, ...headers, "content-type": "application/json" },
+        body: JSON.stringify(order("1.00")),
+      });
+      const pairs = [...response.headers].filter(([name]) => name !== "date");
+      return { status: response.status, pairs, body: Buffer.from(await response.arrayBuffer()).toString("hex") };
+    };
+    for (const name of Object.keys(replacements)) {
+      const atOnce = await raw({ "x-case": name });
+      expect(await raw({ "x-case": name, "x-async": "1" })).toEqual(atOnce);
+      expect(atOnce.status).toBe({ json: 201, own: 202, none: 204, kept: 200 }[name]);
+    }
+    const json = await raw({ "x-case": "json" });
+    expect(json.pairs).toContainEqual(["content-type", "application/json"]);
+    expect(Buffer.from(json.body, "hex").toString()).toBe(JSON.stringify(replacements.json!.body));
+    expect((await raw({ "x-case": "own" })).pairs).toContainEqual(["sl-violations", expect.stringContaining("not declared")]);
   });
 
   it("never hands a request Prism judged invalid or unauthorised to the answer hook", async () => {
