@@ -99,16 +99,10 @@ export async function cachedOperations<T>(
   const readers = readerVersions();
   const folder = readers === null ? undefined : usableDir(dir);
   if (!folder) return read(specPath);
-  const key = createHash("sha256").update(readers!).update("\n").update(text).digest("hex");
-  const file = join(folder, `operations-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
-  try {
-    const kept = deserialize(readFileSync(file)) as { key?: unknown; operations?: unknown };
-    if (kept.key === key && Array.isArray(kept.operations)) return kept.operations as T[];
-  } catch {
-    // missing or unreadable: read the spec
-  }
+  const { file, key, value } = readKept(folder, "operations", specPath, readers!, text);
+  if (Array.isArray(value)) return value as T[];
   const operations = await read(specPath);
-  writeKept(file, serialize({ key, operations }));
+  writeKept(file, serialize({ key, value: operations }));
   return operations;
 }
 
@@ -135,17 +129,29 @@ export function cachedDocument<T>(specPath: string, text: string, parse: () => T
   const readers = documentReaderVersions();
   const folder = readers === null ? undefined : usableDir(dir);
   if (!folder) return parse();
-  const key = createHash("sha256").update(readers!).update("\n").update(text).digest("hex");
-  const file = join(folder, `document-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
-  try {
-    const kept = deserialize(readFileSync(file)) as { key?: unknown; doc?: unknown };
-    if (kept.key === key && kept.doc !== undefined) return kept.doc as T;
-  } catch {
-    // missing or unreadable: parse the text
-  }
+  const { file, key, value } = readKept(folder, "document", specPath, readers!, text);
+  if (value !== undefined) return value as T;
   const doc = parse();
-  writeKept(file, serialize({ key, doc }));
+  writeKept(file, serialize({ key, value: doc }));
   return doc;
+}
+
+/**
+ * The file in `folder` that keeps what was read from `specPath` (`kind`: operations or document), the
+ * key that sums up its text and the readers' versions, and the value kept there under that key
+ * (undefined when the file is missing, unreadable or kept for another key).
+ */
+function readKept(folder: string, kind: string, specPath: string, readers: string, text: string | Buffer) {
+  const key = createHash("sha256").update(readers).update("\n").update(text).digest("hex");
+  const file = join(folder, `${kind}-${createHash("sha256").update(specPath).digest("hex").slice(0, 32)}.v8`);
+  let value: unknown;
+  try {
+    const kept = deserialize(readFileSync(file)) as { key?: unknown; value?: unknown };
+    if (kept.key === key) value = kept.value;
+  } catch {
+    // missing or unreadable: read the spec again
+  }
+  return { file, key, value };
 }
 
 /** Writes `bytes` to `file` through a temporary file renamed into place; a failure leaves nothing but is ignored. */
