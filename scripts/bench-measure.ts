@@ -206,7 +206,9 @@ export async function requestPool(
  * mock must do for each of them before it can answer (decoding the body and JSON.parse, then the
  * security and input checks of src/mock/validate.ts, Prism's checks), over the pool, cycled until
  * at least JUDGING_CPU_MS of CPU were used. No mock that judges every request can cost less per
- * request than a bare server plus this.
+ * request than a bare server plus this; in a loop, though, the judging runs with its code and data
+ * hot in the caches, which a server's request never has (its parsing, the socket, other work come
+ * between): bench-serve.ts `judged` measures the same bound as a server in the mock's process.
  */
 export async function judgingCost(api: BundledApi, requests: SpecRequest[]): Promise<number> {
   const [{ loadOperations, requestElement }, { decodeBody }, { inputFindings, securityFindings }] = await Promise.all([

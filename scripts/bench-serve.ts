@@ -6,6 +6,13 @@
  * Messages from the parent:
  * - `{ type: "start", kind: "bare", response }`: a bare node:http server replaying `response`
  *   (status, headers, body) to every request after reading the request body: the ceiling.
+ * - `{ type: "start", kind: "judged", response, spec, method, path }`: the same bare server, except
+ *   that before it replays `response` it judges the request as the mock must (the mock's request
+ *   element, the body decoded and parsed, Prism's security and input checks of validate.ts, against
+ *   the operation `method` `path` of the spec file `spec`): the bare server plus the judging, under
+ *   the same load. Sent to the mock's own helper, it runs in the mock's process (the same code,
+ *   heap and compiled validators): the least a mock that judges every request can cost there.
+ * - `{ type: "close", url }`: closes the server at `url` started by this helper; replies `{ type: "closed" }`.
  * - `{ type: "start", kind: "mock" | "mock-nocache" | "sandbox", aliases, registry? }`: this
  *   project's mocks (src/mock), with or without the response cache, or in sandbox mode (src/sandbox).
  * - `{ type: "start", kind: "mock-hooked", aliases, registry? }`: the mocks with an `answer` hook that
@@ -24,13 +31,16 @@
  * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`. It serves
  * only when forked as the entry point; importing it (for its message types) runs nothing.
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { PerformanceObserver } from "node:perf_hooks";
 import { findApi, loadRegistry } from "../src/registry.js";
 import { startStockPrism } from "./lib/stock-prism.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
 import { cachedOperations } from "../src/mock/operations-cache.js";
 import { createPrismServer, loadOperations } from "../src/mock/server.js";
+import { decodeBody } from "../src/mock/judge.js";
+import { inputFindings, securityFindings } from "../src/mock/validate.js";
+import { requestElement } from "../src/mock/route.js";
 import type { MockHooks } from "../src/mock/types.js";
 import { startSandbox } from "../src/sandbox/start.js";
 import { isEntryPoint } from "./lib/cli.js";
@@ -43,6 +53,7 @@ export interface RecordedResponse {
 
 export type StartMessage =
   | { type: "start"; kind: "bare"; response: RecordedResponse }
+  | { type: "start"; kind: "judged"; response: RecordedResponse; spec: string; method: string; path: string }
   | {
       type: "start";
       kind: "mock" | "mock-nocache" | "mock-hooked" | "sandbox" | "prism-stock";
@@ -60,22 +71,66 @@ export interface FloodMessage {
 
 type Closer = () => Promise<void>;
 const closers: Closer[] = [];
+/** The servers of `bare` and `judged` messages by URL, for `close`. */
+const byUrl = new Map<string, Closer>();
 
 async function startBare(response: RecordedResponse): Promise<Record<string, string>> {
   const body = Buffer.from(response.body);
   const headers = response.headers.flat();
-  const server = createServer((request, reply) => {
-    request.resume();
-    request.once("end", () => {
-      reply.writeHead(response.status, headers);
-      reply.end(body);
-    });
-  });
+  return {
+    bare: await listenBare((request, reply) => {
+      request.resume();
+      request.once("end", () => {
+        reply.writeHead(response.status, headers);
+        reply.end(body);
+      });
+    }),
+  };
+}
+
+/**
+ * The bare server plus the judging (the `judged` message): the body read as the mock reads it (its
+ * chunks kept), then what the benchmark's judging column measures in a loop (scripts/bench-measure.ts
+ * judgingCost), done here per request, then the recorded answer replayed.
+ */
+async function startJudged(message: Extract<StartMessage, { kind: "judged" }>): Promise<Record<string, string>> {
+  const operation = (await loadOperations(message.spec)).find((o) => o.method === message.method.toLowerCase() && o.path === message.path);
+  if (!operation) throw new Error(`${message.spec}: no operation ${message.method} ${message.path}`);
+  const body = Buffer.from(message.response.body);
+  const headers = message.response.headers.flat();
+  return {
+    judged: await listenBare((request, reply) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.once("end", () => {
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        const element = requestElement(request.method, request.url, request.headers, bytes.length);
+        const decoded = bytes.length > 0 ? decodeBody(bytes, request.headers["content-type"]) : { value: null };
+        const full = { ...element, body: typeof decoded === "string" ? undefined : decoded.value };
+        securityFindings(operation, full);
+        inputFindings(operation, full);
+        reply.writeHead(message.response.status, headers);
+        reply.end(body);
+      });
+    }),
+  };
+}
+
+/** Listens on a free port of 127.0.0.1 with `handler`; the server closes on `stop`, or alone on `close`. */
+async function listenBare(handler: (request: IncomingMessage, reply: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
   const address = server.address();
   if (!address || typeof address !== "object") throw new Error("bare server has no address");
-  return { bare: `http://127.0.0.1:${address.port}` };
+  const url = `http://127.0.0.1:${address.port}`;
+  const close: Closer = () => {
+    byUrl.delete(url);
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  };
+  closers.push(() => (byUrl.has(url) ? close() : Promise.resolve()));
+  byUrl.set(url, close);
+  return url;
 }
 
 /** The mock as src/mock built it before the HTTP layer was replaced: Prism's server, pino silent. */
@@ -210,6 +265,7 @@ type Message =
   | { type: "memory" }
   | { type: "stop" }
   | { type: "flood-stop" }
+  | { type: "close"; url: string }
   | { type: "engine-timing"; on: boolean }
   | { type: "pauses"; on: boolean };
 
@@ -234,8 +290,13 @@ export function serveParent(): void {
       } else if (message.type === "stop") {
         await Promise.all(closers.map((close) => close()));
         process.exit(0);
+      } else if (message.type === "close") {
+        await byUrl.get(message.url)?.();
+        reply({ type: "closed" });
       } else if (message.kind === "bare") {
         reply({ type: "started", urls: await startBare(message.response) });
+      } else if (message.kind === "judged") {
+        reply({ type: "started", urls: await startJudged(message) });
       } else if (message.kind === "mock-hooked") {
         reply({ type: "started", urls: await startHookedMocks(message.aliases, message.registry) });
       } else if (message.kind === "prism-stock") {
