@@ -21,7 +21,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * starts first): npx.test.ts builds the release (about 20 s) that every package file installs, and
  * consumer.test.ts and install.test.ts wait on it and then on the partner project's install.
  */
-const SECONDS: Record<string, number> = {
+export const SECONDS: Readonly<Record<string, number>> = {
   "tests/e2e/package/npx.test.ts": 70,
   "tests/e2e/package/consumer.test.ts": 65,
   "tests/e2e/docs/site.test.ts": 62,
