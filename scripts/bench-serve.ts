@@ -16,14 +16,23 @@
  *   member `body.key` holding `body.items` copies of `body.item`) over and over, one at a time,
  *   until `{ type: "flood-stop" }`, which replies `{ type: "flooded", times, statuses }`.
  * - `{ type: "memory" }`: replies with process.memoryUsage() after a full GC.
+ * - `{ type: "engine-timing", on }` (a `sandbox` server): from `on: true`, the sandbox's own work on
+ *   each request (its `answer` and `validateAnswer` hooks) is timed in CPU; `on: false` stops and
+ *   replies `{ type: "engine-timed", requests, cpuUs }` (requests the hook answered, their CPU µs).
+ * - `{ type: "pauses", on }`: from `on: true`, the main thread's garbage-collection pauses are
+ *   added up; `on: false` stops and replies `{ type: "paused", gcUs }` (their sum, µs).
  * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`. It serves
  * only when forked as the entry point; importing it (for its message types) runs nothing.
  */
 import { createServer } from "node:http";
+import { PerformanceObserver } from "node:perf_hooks";
 import { findApi, loadRegistry } from "../src/registry.js";
 import { startStockPrism } from "./lib/stock-prism.js";
 import { closeMocks, type MockServer, startMocks } from "../src/mock/index.js";
+import { cachedOperations } from "../src/mock/operations-cache.js";
 import { createPrismServer, loadOperations } from "../src/mock/server.js";
+import type { MockHooks } from "../src/mock/types.js";
+import { startSandbox } from "../src/sandbox/start.js";
 import { isEntryPoint } from "./lib/cli.js";
 
 export interface RecordedResponse {
@@ -82,8 +91,78 @@ async function startPrismStock(aliases: string[], registryPath?: string): Promis
   return urls;
 }
 
+/** The sandbox's hooks of each API a `sandbox` server serves, as startMock attached them (timed on demand). */
+const sandboxHooks: MockHooks[] = [];
+const timing = { requests: 0, cpuUs: 0, untimed: new Map<MockHooks, Pick<MockHooks, "answer" | "validateAnswer">>() };
+/** The main thread's garbage-collection pauses (perf_hooks' `gc` entries) while observed (`pauses`), µs. */
+let paused = 0;
+const pauses = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) paused += entry.duration * 1000;
+});
+
+/** Observes the garbage-collection pauses (`on`) or stops; the pauses since the last `on`, µs. */
+function observePauses(on: boolean): number {
+  const since = paused;
+  paused = 0;
+  if (on) pauses.observe({ entryTypes: ["gc"] });
+  else pauses.disconnect();
+  return since;
+}
+
+/** The CPU µs (user + system) `call` takes, added to timing.cpuUs. */
+function timed<A extends unknown[], R>(call: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    const start = process.cpuUsage();
+    try {
+      return call(...args);
+    } finally {
+      const used = process.cpuUsage(start);
+      timing.cpuUs += used.user + used.system;
+    }
+  };
+}
+
+/** Times the sandbox's hooks (`on`) or puts the untimed ones back; the figures since the last `on`. */
+function engineTiming(on: boolean): { requests: number; cpuUs: number } {
+  const figures = { requests: timing.requests, cpuUs: timing.cpuUs };
+  for (const hooks of sandboxHooks) {
+    const untimed = timing.untimed.get(hooks) ?? { answer: hooks.answer, validateAnswer: hooks.validateAnswer };
+    timing.untimed.set(hooks, untimed);
+    if (!on || !untimed.answer) {
+      Object.assign(hooks, untimed);
+      continue;
+    }
+    const answer = timed(untimed.answer);
+    hooks.answer = (request) => {
+      timing.requests++;
+      return answer(request);
+    };
+    if (untimed.validateAnswer) hooks.validateAnswer = timed(untimed.validateAnswer);
+  }
+  timing.requests = 0;
+  timing.cpuUs = 0;
+  return figures;
+}
+
 async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: string, sandbox = false): Promise<Record<string, string>> {
   const registry = loadRegistry(registryPath);
+  if (sandbox) {
+    // As startMock with `sandbox` (src/mock/index.ts), keeping the hooks it attaches (engineTiming).
+    const urls: Record<string, string> = {};
+    for (const alias of aliases) {
+      const entry = findApi(alias, registry);
+      const started = await startSandbox(entry, { binding: "127.0.0.1" }, entry.bundlePath);
+      const hooks = { ...started.hooks };
+      sandboxHooks.push(hooks);
+      const server = createPrismServer(await cachedOperations(entry.bundlePath, loadOperations), { cache, hooks });
+      urls[alias] = await server.listen(0, "127.0.0.1");
+      closers.push(async () => {
+        started.close();
+        await server.close();
+      });
+    }
+    return urls;
+  }
   const mocks: MockServer[] = await startMocks(
     aliases.map((alias) => findApi(alias, registry)),
     { freePorts: true, cache, sandbox },
@@ -125,7 +204,14 @@ function reply(message: unknown): void {
   process.send?.(message);
 }
 
-type Message = StartMessage | FloodMessage | { type: "memory" } | { type: "stop" } | { type: "flood-stop" };
+type Message =
+  | StartMessage
+  | FloodMessage
+  | { type: "memory" }
+  | { type: "stop" }
+  | { type: "flood-stop" }
+  | { type: "engine-timing"; on: boolean }
+  | { type: "pauses"; on: boolean };
 
 /** Answers the parent's messages: what a child forked by bench-measure.ts does; importing the module does nothing. */
 export function serveParent(): void {
@@ -141,6 +227,10 @@ export function serveParent(): void {
       } else if (message.type === "memory") {
         (globalThis as { gc?: () => void }).gc?.();
         reply({ type: "memory", memory: process.memoryUsage() });
+      } else if (message.type === "pauses") {
+        reply({ type: "paused", gcUs: observePauses(message.on) });
+      } else if (message.type === "engine-timing") {
+        reply({ type: "engine-timed", ...engineTiming(message.on) });
       } else if (message.type === "stop") {
         await Promise.all(closers.map((close) => close()));
         process.exit(0);
