@@ -1,5 +1,4 @@
 import { defineConfig, type Plugin } from "vitest/config";
-import LongestFirst from "./tests/setup/sequencer.js";
 
 // Type tests (tests/**/*.test-d.ts) are checked by `npm run typecheck` (tsc), which fails when an
 // expectTypeOf assertion fails or a `@ts-expect-error` line stops erroring; vitest runs the rest.
@@ -52,9 +51,6 @@ export default defineConfig({
     // Vitest's default on 2 cores is one worker; many files mostly wait on a browser, a child process
     // or a socket, so three run at once.
     maxWorkers: 3,
-    // The longest files first, every project at once, the quick ones last (tests/setup/sequencer.ts):
-    // vitest's own order runs the projects one after another by name.
-    sequence: { sequencer: LongestFirst },
     projects: [
       // Most files share their worker's modules (Prism, Ajv, TypeScript, the bundled specs are loaded
       // once per worker, not once per file): no file changes global state that outlives it.
