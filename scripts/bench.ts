@@ -300,8 +300,9 @@ async function throughput(): Promise<void> {
           "judging server of mock (CPU)",
         ],
         invalidCells.map(({ cell, efficiency, bound, judged, ofJudged }) => {
-          // Within the gap of the bound, and the floor where the bound reaches it.
-          const targetOf = (limit: number) => Math.max(limit - INVALID_GAP_POINTS / 100, Math.min(INVALID_FLOOR, limit));
+          // Within the gap of the bound; and the floor too where the bound reaches it (a bound under the
+          // floor asks the gap alone, not the bound itself).
+          const targetOf = (limit: number) => Math.max(limit - INVALID_GAP_POINTS / 100, limit >= INVALID_FLOOR ? INVALID_FLOOR : 0);
           const verdict = (limit: number) => [
             pct(limit),
             ((limit - efficiency) * 100).toFixed(1),
