@@ -13,6 +13,7 @@ export interface Run {
   args: string[];
   stdout: () => string;
   stderr: () => string;
+  /** The exit code (null: ended by a signal), once the process has ended and its output is read whole. */
   exit: Promise<number | null>;
 }
 
@@ -32,7 +33,9 @@ export function runScript(script: string, args: string[], input: string | null =
   child.stdout!.on("data", (chunk) => (stdout += chunk));
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   if (input !== null) child.stdin!.end(input);
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // "close", not "exit": the process's output streams are read to their end by then ("exit" can come
+  // first, with the last of stderr still unread: a one-line error then read as empty).
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, args, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
