@@ -35,7 +35,7 @@ it("README's sandbox example runs: create, pay through the control API, the webh
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("exit", (exitCode) => resolve({ code: exitCode, output }));
+    child.on("close", (exitCode) => resolve({ code: exitCode, output })); // the output read whole
   });
   expect(code, output).toBe(0);
 }, 60_000);

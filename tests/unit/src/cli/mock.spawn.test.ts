@@ -117,7 +117,7 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
     });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.on("exit", resolve));
+    const code = await new Promise((resolve) => child.on("close", resolve)); // its stderr read whole
     expect(stderr).toContain("error: npm took --port-base for itself; put the options after --, as in: npm run mock -- --port-base 4100\n");
     expect(code).toBe(2);
   });

@@ -31,7 +31,7 @@ function start(file: string, args: string[], stdin: "pipe" | "ignore"): Started 
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code))); // the output read whole
   return { child, output: () => output, exit };
 }
 

@@ -26,7 +26,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code))); // the output read whole
   return { child, exit, stdout: () => stdout, stderr: () => stderr };
 }
 
