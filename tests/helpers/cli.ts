@@ -3,18 +3,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { vi } from "vitest";
 import { repoRoot } from "../../src/registry.js";
-import { waitForOutput } from "./processes.js";
+import { type Captured, capture, waitForOutput } from "./processes.js";
 
 const bin = join(repoRoot, "src/cli/bin.ts");
 
-export interface Run {
+export interface Run extends Captured {
   child: ChildProcess;
   /** The CLI's arguments (they name the process in a failure). */
   args: string[];
-  stdout: () => string;
-  stderr: () => string;
-  /** The exit code (null: ended by a signal), once the process has ended and its output is read whole. */
-  exit: Promise<number | null>;
 }
 
 /**
@@ -28,15 +24,9 @@ export function runScript(script: string, args: string[], input: string | null =
     cwd: repoRoot,
     stdio: [input === null ? "ignore" : "pipe", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const captured = capture(child);
   if (input !== null) child.stdin!.end(input);
-  // "close", not "exit": the process's output streams are read to their end by then ("exit" can come
-  // first, with the last of stderr still unread: a one-line error then read as empty).
-  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, args, stdout: () => stdout, stderr: () => stderr, exit };
+  return { child, args, ...captured };
 }
 
 /** Starts `bank-api-contracts <args>`; `input` is written to its standard input (then closed). */

@@ -7,6 +7,37 @@ import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { isPortFree } from "./ports.js";
 
+/** What a started process wrote, so far, and its end. */
+export interface Captured {
+  stdout: () => string;
+  stderr: () => string;
+  /** stdout and stderr together, in the order written. */
+  output: () => string;
+  /**
+   * The exit code (null: ended by a signal), once the process has ended and its output is read
+   * whole: on "close", not "exit", which can come before the last of stderr is read (a one-line
+   * error then read as empty).
+   */
+  exit: Promise<number | null>;
+}
+
+/** Keeps what `child` (spawned with piped stdout and stderr) writes, and resolves its exit once that is read whole. */
+export function capture(child: ChildProcess): Captured {
+  let stdout = "";
+  let stderr = "";
+  let output = "";
+  child.stdout!.on("data", (chunk) => {
+    stdout += chunk;
+    output += chunk;
+  });
+  child.stderr!.on("data", (chunk) => {
+    stderr += chunk;
+    output += chunk;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { stdout: () => stdout, stderr: () => stderr, output: () => output, exit };
+}
+
 /** Pids of the processes whose command line holds every one of `parts` as whole arguments, in order. */
 export function processesWith(...parts: string[]): number[] {
   const pids: number[] = [];

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
 import { markedBlock } from "../../helpers/doc-blocks.js";
+import { capture } from "../../helpers/processes.js";
 
 const dir = mkdtempSync(join(repoRoot, ".tmp", "readme-sandbox-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,12 +31,6 @@ it("README's sandbox example runs: create, pay through the control API, the webh
   expect(source).not.toContain('"bank-api-contracts');
   const file = join(dir, "example.ts");
   writeFileSync(file, source);
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("close", (exitCode) => resolve({ code: exitCode, output })); // the output read whole
-  });
-  expect(code, output).toBe(0);
+  const run = capture(spawn(process.execPath, ["--import", "tsx", file], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] }));
+  expect(await run.exit, run.output()).toBe(0);
 }, 60_000);

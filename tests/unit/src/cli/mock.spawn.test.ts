@@ -10,7 +10,7 @@ import { operations, successResponse, loadDocument } from "../../../../src/docum
 import { sendExample } from "../../../../src/testing/requests.js";
 import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange, isPortFree, occupyPort } from "../../../helpers/ports.js";
-import { waitForOutput } from "../../../helpers/processes.js";
+import { capture, waitForOutput } from "../../../helpers/processes.js";
 import { escapeRegExp, type Run, runScript } from "../../../helpers/cli.js";
 
 const registry = loadRegistry();
@@ -110,15 +110,13 @@ describe.concurrent("npm run mock", { timeout: 90_000 }, () => {
   });
 
   it("an option given to npm instead of the script (npm run mock --port-base 4100) is named with the line to type, exit 2", async () => {
-    const child = spawn("npm", ["run", "-s", "mock", "--port-base", "4100"], {
-      cwd: repoRoot,
-      env: cleanEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.on("close", resolve)); // its stderr read whole
-    expect(stderr).toContain("error: npm took --port-base for itself; put the options after --, as in: npm run mock -- --port-base 4100\n");
+    const npm = capture(
+      spawn("npm", ["run", "-s", "mock", "--port-base", "4100"], { cwd: repoRoot, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] }),
+    );
+    const code = await npm.exit;
+    expect(npm.stderr()).toContain(
+      "error: npm took --port-base for itself; put the options after --, as in: npm run mock -- --port-base 4100\n",
+    );
     expect(code).toBe(2);
   });
 

@@ -13,26 +13,20 @@ import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { cleanEnv } from "../../../helpers/package.js";
 import { freePortRange } from "../../../helpers/ports.js";
-import { portsFree, processesWith, waitUntil } from "../../../helpers/processes.js";
+import { type Captured, capture, portsFree, processesWith, waitUntil } from "../../../helpers/processes.js";
 import { registry } from "../../../helpers/registry.js";
 
 const [first] = registry;
 const dir = mkdtempSync(join(tmpdir(), "bank-api-contracts-stop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Started {
+interface Started extends Captured {
   child: ChildProcess;
-  output: () => string;
-  exit: Promise<number | null>;
 }
 
 function start(file: string, args: string[], stdin: "pipe" | "ignore"): Started {
   const child = spawn(file, args, { cwd: repoRoot, env: cleanEnv(), stdio: [stdin, "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code))); // the output read whole
-  return { child, output: () => output, exit };
+  return { child, ...capture(child) };
 }
 
 async function ready(run: Started): Promise<void> {

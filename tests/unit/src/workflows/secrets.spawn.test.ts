@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadWorkflowFile, runWorkflows, workflowFilePath } from "../../../../src/workflows/index.js";
 import { findApi, repoRoot } from "../../../../src/registry.js";
+import { capture } from "../../../helpers/processes.js";
 
 /** `bank-api-contracts <args>` from the sources, as a process, with extra environment variables. */
 function cli(args: string[], env: Record<string, string> = {}) {
@@ -22,12 +23,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code))); // the output read whole
-  return { child, exit, stdout: () => stdout, stderr: () => stderr };
+  return { child, ...capture(child) };
 }
 
 /** Processes whose parent is `parent`, from /proc (independent of the code under test). */
