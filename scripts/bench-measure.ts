@@ -512,22 +512,6 @@ export async function timeUntilAnswering(command: string, args: string[], urls: 
   }
 }
 
-/** The first of `count` consecutive ports that nothing listens on, from a random start in 20000-59999. */
-export async function freePorts(count: number): Promise<number> {
-  const { createServer } = await import("node:net");
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-    });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20000 + Math.floor(Math.random() * 40000);
-    if ((await Promise.all(Array.from({ length: count }, (_, i) => free(base + i)))).every(Boolean)) return base;
-  }
-  throw new Error(`no ${count} consecutive free ports found`);
-}
-
 /* ------------------------------------------------------------------ client overhead */
 
 /**

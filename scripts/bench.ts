@@ -18,7 +18,6 @@ import {
   bundledApis,
   consumerSource,
   declares,
-  freePorts,
   hammerMany,
   hammerPool,
   judgingCost,
@@ -39,6 +38,7 @@ import {
 } from "./bench-measure.js";
 import { findingsSection } from "./bench-findings.js";
 import { sandboxSection } from "./bench-sandbox.js";
+import { freePortRange } from "./lib/ports.js";
 import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { defaultCacheDir } from "../src/mock/operations-cache.js";
 import { operations } from "../src/document/index.js";
@@ -477,7 +477,7 @@ async function startup(): Promise<void> {
   for (let i = 0; i < runs; i++) {
     // Interleaved, so that a change in the machine's load hits every way alike.
     for (const way of [floorWay, ...ways]) {
-      const base = await freePorts(registry.length);
+      const base = await freePortRange(registry.length);
       const urls = way === floorWay ? [`http://127.0.0.1:${base}/`] : registry.map((_, j) => `http://127.0.0.1:${base + j}/`);
       const [command, args] = way.command(base);
       // src/mock/operations-cache.ts: without its files, Prism reads every spec again (and, without its marks, every
