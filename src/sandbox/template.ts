@@ -707,17 +707,29 @@ export function copy<T>(value: T): T {
   return value;
 }
 
-const PLAIN_ASCII = /^[ !#-[\]-~]*$/; // printable ASCII but `"` and `\`: JSON writes it as is, one byte a character
+/**
+ * The JSON size of a string in bytes: its length and two quotes when JSON writes it as it is
+ * (printable ASCII but `"` and `\\`, one byte a character), else what JSON.stringify writes. A loop
+ * over the characters: the store measures every string of every record it keeps, and a regular
+ * expression's call costs more than the loop for the short strings records hold.
+ */
+function stringSize(value: string): number {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return Buffer.byteLength(JSON.stringify(value));
+  }
+  return value.length + 2;
+}
 
 /** The size of a value's JSON form in bytes (what `JSON.stringify` writes), without writing it. */
 export function sizeOf(value: unknown): number {
   // The store measures every member of every record it keeps: plain JSON values are counted as
   // JSON.stringify would write them; anything else (an object with toJSON, a class) is written.
-  if (typeof value === "string") return PLAIN_ASCII.test(value) ? value.length + 2 : Buffer.byteLength(JSON.stringify(value));
+  if (typeof value === "string") return stringSize(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
   if (typeof value === "boolean") return value ? 4 : 5;
   if (value === null) return 4;
-  if (value instanceof Instant) return sizeOf(value.toISOString());
+  if (value instanceof Instant) return stringSize(value.toISOString());
   if (Array.isArray(value)) {
     let bytes = 2 + Math.max(0, value.length - 1);
     for (const item of value) bytes += item === undefined || typeof item === "function" || typeof item === "symbol" ? 4 : sizeOf(item);
@@ -743,8 +755,19 @@ const isPlainPrototype = (value: object) => {
   return prototype === Object.prototype || prototype === null;
 };
 
+/** Member names seen, with their JSON size: records of a resource repeat the same few names. */
+const keySizes = new Map<string, number>();
+const KEY_SIZES_KEPT = 4096;
+
 /** The JSON size of a member's name with its quotes. */
-export const keySize = (key: string): number => (PLAIN_ASCII.test(key) ? key.length + 2 : Buffer.byteLength(JSON.stringify(key)));
+export const keySize = (key: string): number => {
+  let size = keySizes.get(key);
+  if (size === undefined) {
+    size = stringSize(key);
+    if (keySizes.size < KEY_SIZES_KEPT) keySizes.set(key, size);
+  }
+  return size;
+};
 
 /** An Instant from a `{seconds, nanos}` object, an ISO 8601 string, epoch milliseconds or an Instant; undefined otherwise. */
 export function toInstant(value: unknown): Instant | undefined {
