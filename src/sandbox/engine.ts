@@ -397,7 +397,7 @@ export class SandboxEngine {
       const contents = op && declared ? responseContents(this.doc, op.responses[declared]) : [];
       const at = contents.length > 0 ? pickMediaContent(contents, undefined)?.schema?.at : undefined;
       if (at !== undefined)
-        check = (body) => body !== undefined && body !== null && body !== "" && this.statusChecks.check(at, body).length === 0;
+        check = (body) => body !== undefined && body !== null && body !== "" && this.statusChecks.test(at, body);
       if (this.answerChecks.size < MAX_ANSWER_CHECKS) this.answerChecks.set(key, check);
     }
     return check;
@@ -706,7 +706,7 @@ export class SandboxEngine {
   allowsStatus(resource: ResourceDeclaration, status: string): boolean {
     if (!resource.status) return false;
     if (resource.status.values) return resource.status.values.includes(status);
-    return this.statusChecks.check(`${refPointer(resource.schema)}/properties/${resource.status.field}`, status).length === 0;
+    return this.statusChecks.test(`${refPointer(resource.schema)}/properties/${resource.status.field}`, status);
   }
 
   /** The statuses a resource names: its declared values, else its schema's enum (undefined: any string the schema allows). */

@@ -42,6 +42,13 @@ export interface SpecValidator {
   validate(at: string, data: unknown): { valid: boolean; errors: string };
   /** Ajv's findings for `data` against the schema at `at`; an empty array when it is valid. */
   check(at: string, data: unknown): ErrorObject[];
+  /**
+   * Whether `data` is valid against the schema at `at`: check's verdict, by a validator that stops
+   * at the first finding and words none (Ajv without `allErrors`: the findings of every branch of
+   * an `anyOf` a valid value does not take are not made). For the sandbox's checks of its own
+   * answers and statuses, which are valid all but never.
+   */
+  test(at: string, data: unknown): boolean;
 }
 
 /** `/a/b~1c` -> the Ajv reference of that node in the document added as "spec". */
@@ -82,10 +89,16 @@ function inlineRefs(doc: object, at: string): unknown {
   return walk(valueAt(doc, at), [at]);
 }
 
-export function specValidator(doc: object, options: SpecValidatorOptions = {}): SpecValidator {
+/**
+ * Ajv over `doc` (added as "spec") with Prism's options; `allErrors` as asked. Without it (`test`'s
+ * instance), schemas are not checked against the meta-schema again: the instance with it has checked
+ * the same document, and compiles (checks) each schema before `test`'s instance does (specValidator).
+ */
+function specAjv(doc: object, options: SpecValidatorOptions, allErrors: boolean): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
-    allErrors: true,
+    allErrors,
+    validateSchema: allErrors,
     allowUnionTypes: true,
     allowMatchingProperties: true,
     coerceTypes: options.coerceTypes ?? false,
@@ -96,22 +109,35 @@ export function specValidator(doc: object, options: SpecValidatorOptions = {}): 
   // OpenAPI's annotation keywords (`deprecated` is already a 2020-12 annotation).
   ajv.addVocabulary(["example", "discriminator", "xml", "externalDocs"]);
   ajv.addSchema(doc, "spec");
+  return ajv;
+}
+
+/** The schema at a pointer of `doc` compiled by `ajv` on first use (after `before`, if given), then kept. */
+function compiler(doc: object, ajv: Ajv2020, before?: (at: string) => unknown): (at: string) => ValidateFunction {
   const compiled = new Map<string, ValidateFunction>();
-  const compile = (at: string): ValidateFunction => {
+  return (at) => {
     let validate = compiled.get(at);
     if (!validate) {
+      before?.(at);
       if (valueAt(doc, at) === undefined) throw new Error(`no schema at ${at}`);
       validate = ajv.compile(inlineRefs(doc, at) as object);
       compiled.set(at, validate);
     }
     return validate;
   };
+}
+
+export function specValidator(doc: object, options: SpecValidatorOptions = {}): SpecValidator {
+  const ajv = specAjv(doc, options, true);
+  const compile = compiler(doc, ajv);
+  let compileTest: ((at: string) => ValidateFunction) | undefined; // made on the first test
   const check = (at: string, data: unknown): ErrorObject[] => {
     const validate = compile(at);
     return validate(data) ? [] : [...(validate.errors ?? [])];
   };
   return {
     check,
+    test: (at, data) => (compileTest ??= compiler(doc, specAjv(doc, options, false), compile))(at)(data) === true,
     validate(at, data) {
       const errors = check(at, data);
       return { valid: errors.length === 0, errors: errors.length === 0 ? "" : ajv.errorsText(errors, { dataVar: "data" }) };

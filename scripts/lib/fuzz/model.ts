@@ -89,7 +89,7 @@ const text = (value: Json): string => (value !== null && typeof value === "objec
 /** Header names a parameter may not define (the client sets them). */
 const RESERVED_HEADERS = new Set(["authorization", "content-type", "accept"]);
 
-export function operationModel(alias: string, doc: Doc, op: Operation, validator: SpecValidator): OperationModel {
+export function operationModel(alias: string, doc: Doc, op: Operation, validator: Pick<SpecValidator, "validate">): OperationModel {
   const json = jsonRequest(doc, op);
   const bodySchema = json?.schema;
   const params = op.parameters.filter(
