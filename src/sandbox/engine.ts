@@ -396,8 +396,7 @@ export class SandboxEngine {
       const declared = op && Number.isInteger(status) && status >= 100 && status <= 599 ? responseKey(op, status) : undefined;
       const contents = op && declared ? responseContents(this.doc, op.responses[declared]) : [];
       const at = contents.length > 0 ? pickMediaContent(contents, undefined)?.schema?.at : undefined;
-      if (at !== undefined)
-        check = (body) => body !== undefined && body !== null && body !== "" && this.statusChecks.test(at, body);
+      if (at !== undefined) check = (body) => body !== undefined && body !== null && body !== "" && this.statusChecks.test(at, body);
       if (this.answerChecks.size < MAX_ANSWER_CHECKS) this.answerChecks.set(key, check);
     }
     return check;

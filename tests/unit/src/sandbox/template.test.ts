@@ -136,7 +136,10 @@ describe("sizeOf", () => {
       [new Instant(5), { deep: { deeper: [1e21, "€", -0, Number.NaN] } }],
       JSON.parse('{"__proto__": {"a": 1}, "b": [{"__proto__": null}]}'),
       // member names measured once and remembered: the same names again, plain and not
-      [{ ü: 1, "q\"": 2, plain: 3 }, { ü: "x", "q\"": "y", plain: "z" }],
+      [
+        { ü: 1, 'q"': 2, plain: 3 },
+        { ü: "x", 'q"': "y", plain: "z" },
+      ],
     ];
     for (const value of values) expect([value, sizeOf(value)]).toEqual([value, Buffer.byteLength(JSON.stringify(value) ?? "")]);
   });
