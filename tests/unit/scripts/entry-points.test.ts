@@ -18,9 +18,9 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(25);
-  expect(probed).toHaveLength(25);
-  expect(commandLines).toHaveLength(15);
+  expect(entries).toHaveLength(26);
+  expect(probed).toHaveLength(26);
+  expect(commandLines).toHaveLength(16);
 });
 
 describe.each(commandLines)("%s", (_, { name, main, forwardsUnknownOptions }) => {

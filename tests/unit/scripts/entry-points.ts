@@ -53,6 +53,10 @@ export const SCRIPTS: Record<string, CommandLine | "module"> = {
   "scripts/bench-findings.ts": "module",
   "scripts/bench.ts": { name: "bench", main: async () => (await import("../../../scripts/bench.js")).main },
   "scripts/bench-serve.ts": "module",
+  "scripts/engine-instructions.ts": {
+    name: "bench:instructions",
+    main: async () => (await import("../../../scripts/engine-instructions.js")).main,
+  },
   "scripts/start.ts": { name: "start", main: async () => (await import("../../../scripts/start.js")).main },
   "scripts/mock.ts": { name: "npm run mock --", main: async () => (await import("../../../scripts/mock.js")).main },
 };

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:instructions [-- <alias>...] [--requests N]`: the machine instructions the sandbox's
+ * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
+ * SANDBOX_REQUESTS): a count that repeats within a fraction of a percent from run to run, where times
+ * on this kind of machine do not (the same loop took 70 to 143 µs a request between identical runs).
+ * For judging a change to the engine; the bench's side-by-side ratio stays the figure of the goal.
+ *
+ * Each request is run in this process without HTTP: the engine's `answer` and `validateAnswer` hooks
+ * and the answer written as JSON, each request distinct (scripts/bench-measure.ts distinctRequest), the
+ * credentials cycled as the bench cycles them. Under valgrind (cachegrind, no cache simulation) with
+ * V8 single-threaded and predictable, it counts the instructions of two runs, of N and 2N requests
+ * after the same warm-up, and reports their difference over N: start-up and warm-up cancel out. N is
+ * 5,000 by default: a garbage collection that falls in one run's extra requests and not in the other's
+ * swings a shorter window (with 1,000, disbursement gave 395k to 451k between runs; with 5,000 two runs
+ * agree within about 2%). Needs valgrind on the PATH; without it, one line and exit 1. Minutes per API.
+ */
+import { spawn } from "node:child_process";
+import { bundledApis, credentialHeaderOf, distinctRequest, specRequest } from "./bench-measure.js";
+import { SANDBOX_REQUESTS } from "./bench-sandbox.js";
+import { integer, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
+import { findOperation } from "../src/document/index.js";
+import { loadRegistry, repoRoot } from "../src/registry.js";
+import { createSandbox } from "../src/sandbox/index.js";
+
+/** Requests run before either counted run's own (the same in both: compiled, warmed, states made). */
+const WARM_UP = 3000;
+
+/** Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up (valgrind's subject). */
+function runRequests(alias: string, operationId: string, requests: number): void {
+  const api = bundledApis().find((a) => a.entry.alias === alias);
+  const op = api && findOperation(api.doc, operationId);
+  if (!api || op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
+  const request = specRequest(api, op);
+  const header = credentialHeaderOf(request);
+  const sandbox = createSandbox(api.entry, api.doc);
+  const operation = { iid: operationId } as Parameters<NonNullable<typeof sandbox.hooks.validateAnswer>>[0];
+  const path = request.path.split("?")[0];
+  const one = (n: number) => {
+    const distinct = distinctRequest(request.body, n, header === "authorization");
+    const answer = sandbox.hooks.answer!({
+      operation,
+      path,
+      query: {},
+      headers: { ...request.headers, [header]: distinct.credential },
+      body: distinct.body === undefined ? undefined : JSON.parse(distinct.body),
+      status: request.expected,
+    } as Parameters<NonNullable<typeof sandbox.hooks.answer>>[0]) as { status: number; body?: unknown } | undefined;
+    if (answer?.status !== request.expected)
+      throw new Error(`${alias} ${operationId}: answered ${answer?.status}, not ${request.expected}`);
+    sandbox.hooks.validateAnswer!(operation, answer);
+    JSON.stringify(answer.body);
+  };
+  for (let n = 0; n < WARM_UP + requests; n++) one(n);
+  sandbox.close();
+}
+
+/** The instructions valgrind counted for one run of `requests` requests. */
+function countInstructions(alias: string, operationId: string, requests: number): Promise<number> {
+  const args = [
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--cachegrind-out-file=/dev/null",
+    process.execPath,
+    "--single-threaded",
+    "--predictable",
+    "--import",
+    "tsx",
+    "scripts/engine-instructions.ts",
+    "--run",
+    alias,
+    operationId,
+    String(requests),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn("valgrind", args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-64 * 1024);
+    });
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === "ENOENT" ? "valgrind is not installed (it counts the instructions)" : error.message)),
+    );
+    child.once("close", (code) => {
+      const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+      if (code === 0 && refs) resolve(Number(refs[1].replaceAll(",", "")));
+      else reject(new Error(`${alias} ${operationId}: valgrind exited ${code}: ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
+    });
+  });
+}
+
+function program() {
+  const command = script("bench:instructions")
+    .description("Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests")
+    .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
+    .option("--requests <n>", "requests per counted run (the second runs twice as many)", integer(100), 5000)
+    .option("--run <alias-operation-count...>", "(internal) the run valgrind counts: alias, operationId, requests")
+    .action(async (aliases: string[], options: { requests: number; run?: string[] }) => {
+      if (options.run) {
+        const [alias, operationId, count] = options.run;
+        runRequests(alias, operationId, Number(count));
+        return 0;
+      }
+      const entries = selectApis(command, loadRegistry(), aliases);
+      const chosen = SANDBOX_REQUESTS.filter((r) => entries.some((e) => e.alias === r.alias));
+      const without = entries.filter((e) => !SANDBOX_REQUESTS.some((r) => r.alias === e.alias)).map((e) => e.alias);
+      if (aliases.length > 0 && without.length > 0)
+        misuse(
+          command,
+          `no request of the bench's sandbox part for ${without.join(", ")}; those with one: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")}`,
+        );
+      for (const { alias, operationId } of chosen) {
+        const [once, twice] = await Promise.all([
+          countInstructions(alias, operationId, options.requests),
+          countInstructions(alias, operationId, 2 * options.requests),
+        ]);
+        const perRequest = Math.round((twice - once) / options.requests);
+        console.log(`${alias} ${operationId}: ${perRequest.toLocaleString("en-US")} instructions per request`);
+      }
+      return 0;
+    });
+  return command;
+}
+
+/** Runs the script on `argv` (the arguments after it); the exit code. */
+export const main = (argv: string[]) => runCommand(program(), argv);
+
+await runProgram(program, import.meta.url);
