@@ -709,7 +709,7 @@ export function copy<T>(value: T): T {
 
 /**
  * The JSON size of a string in bytes: its length and two quotes when JSON writes it as it is
- * (printable ASCII but `"` and `\\`, one byte a character), else what JSON.stringify writes. A loop
+ * (printable ASCII but `"` and `\`, one byte a character), else what JSON.stringify writes. A loop
  * over the characters: the store measures every string of every record it keeps, and a regular
  * expression's call costs more than the loop for the short strings records hold.
  */

@@ -46,7 +46,7 @@ export interface SpecValidator {
    * Whether `data` is valid against the schema at `at`: check's verdict, by a validator that stops
    * at the first finding and words none (Ajv without `allErrors`: the findings of every branch of
    * an `anyOf` a valid value does not take are not made). For the sandbox's checks of its own
-   * answers and statuses, which are valid all but never.
+   * answers and statuses, which are almost always valid.
    */
   test(at: string, data: unknown): boolean;
 }
