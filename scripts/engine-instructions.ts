@@ -15,11 +15,12 @@
  * agree within about 2%). Needs valgrind on the PATH; without it, one line and exit 1. Minutes per API.
  */
 import { spawn } from "node:child_process";
-import { bundledApis, credentialHeaderOf, distinctRequest, specRequest } from "./bench-measure.js";
+import { Option } from "commander";
+import { credentialHeaderOf, distinctRequest, specRequest } from "./bench-measure.js";
 import { SANDBOX_REQUESTS } from "./bench-sandbox.js";
 import { integer, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
-import { findOperation } from "../src/document/index.js";
-import { loadRegistry, repoRoot } from "../src/registry.js";
+import { findOperation, loadDocument } from "../src/document/index.js";
+import { findApi, loadRegistry, repoRoot } from "../src/registry.js";
 import { createSandbox } from "../src/sandbox/index.js";
 
 /** Requests run before either counted run's own (the same in both: compiled, warmed, states made). */
@@ -27,9 +28,10 @@ const WARM_UP = 3000;
 
 /** Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up (valgrind's subject). */
 function runRequests(alias: string, operationId: string, requests: number): void {
-  const api = bundledApis().find((a) => a.entry.alias === alias);
-  const op = api && findOperation(api.doc, operationId);
-  if (!api || op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
+  const entry = findApi(alias);
+  const api = { entry, doc: loadDocument(entry.bundlePath) };
+  const op = findOperation(api.doc, operationId);
+  if (op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
   const request = specRequest(api, op);
   const header = credentialHeaderOf(request);
   const sandbox = createSandbox(api.entry, api.doc);
@@ -93,7 +95,8 @@ function program() {
     .description("Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests")
     .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
     .option("--requests <n>", "requests per counted run (the second runs twice as many)", integer(100), 5000)
-    .option("--run <alias-operation-count...>", "(internal) the run valgrind counts: alias, operationId, requests")
+    // The run valgrind counts (alias, operationId, requests): this script runs itself so; not for users.
+    .addOption(new Option("--run <alias-operation-count...>").hideHelp())
     .action(async (aliases: string[], options: { requests: number; run?: string[] }) => {
       if (options.run) {
         const [alias, operationId, count] = options.run;
