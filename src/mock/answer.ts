@@ -262,13 +262,5 @@ function sendReplaced(
   }
   const own = context.hooks.validateAnswer?.(operation, replaced);
   const violations = findings.length === 0 && !own?.length ? undefined : [...violationsOf("request", findings), ...(own ?? [])];
-  write(
-    request,
-    response,
-    replaced.status,
-    violations,
-    headers as Array<[string, string]>,
-    text === undefined ? undefined : Buffer.from(text),
-    keep,
-  );
+  write(request, response, replaced.status, violations, headers as Array<[string, string]>, text, keep);
 }

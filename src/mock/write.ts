@@ -182,14 +182,16 @@ export function withoutStack<T>(make: () => T): T {
 /**
  * Ends the response as prism-http-server (micri's `send`) does: a body gets Content-Length, and a
  * text Content-Type when it has none; no body, no Content-Length (Node adds `0` where a body is
- * allowed). With `keep`, the answer is kept for identical requests (never a 5xx).
+ * allowed). With `keep`, the answer is kept for identical requests (never a 5xx). A body made for
+ * this answer alone may be a string (its UTF-8 bytes are sent): Node writes it with the head in one
+ * write, without a Buffer made for it first.
  */
-export function emit(response: ServerResponse, status: number, pairs: Pairs, body: Buffer | undefined, keep?: Keep): void {
+export function emit(response: ServerResponse, status: number, pairs: Pairs, body: Buffer | string | undefined, keep?: Keep): void {
   if (body !== undefined) {
     if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
-    setPair(pairs, "Content-Length", body.length);
+    setPair(pairs, "Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body.length);
   }
-  if (keep && status < 500) keep.cache.set(keep.key, { status, headers: pairs, body });
+  if (keep && status < 500) keep.cache.set(keep.key, { status, headers: pairs, body: typeof body === "string" ? Buffer.from(body) : body });
   const flat: Array<string | number> = [];
   for (const [name, value] of pairs) flat.push(name, value);
   if (body === undefined) {
@@ -235,7 +237,7 @@ export function write(
   status: number,
   violations: Violation[] | undefined,
   headers: Array<[string, string]>,
-  body: Buffer | undefined,
+  body: Buffer | string | undefined,
   keep?: Keep,
 ): void {
   const pairs = corsPairs(request);
@@ -304,9 +306,12 @@ export function writeAnswer(request: IncomingMessage, response: ServerResponse, 
 /** The bodies of Prism's 422 problem listing one finding, kept per finding (validate.ts keeps an operation's findings). */
 const listedOne = new WeakMap<Diagnostic, Buffer>();
 
-/** listedProblemBody's bytes; for a single finding, made once for as long as the finding lives. */
-export function listedProblemBytes(findings: Diagnostic[]): Buffer {
-  if (findings.length !== 1) return Buffer.from(listedProblemBody(findings));
+/**
+ * listedProblemBody's bytes: for a single finding, made once for as long as the finding lives; for
+ * several, the text itself (sent once: see emit).
+ */
+export function listedProblemBytes(findings: Diagnostic[]): Buffer | string {
+  if (findings.length !== 1) return listedProblemBody(findings);
   const [finding] = findings;
   let bytes = listedOne.get(finding);
   if (bytes === undefined) {
@@ -352,7 +357,7 @@ export function writeProblemAnswer(request: IncomingMessage, response: ServerRes
     return;
   }
   const flat = head.slice();
-  flat.push("Content-Length", body!.length);
+  flat.push("Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body!.length);
   response.writeHead(answer.status, flat as string[]);
   response.end(body);
 }
@@ -368,7 +373,7 @@ export function writeProblem(
   setPair(pairs, "content-type", "application/problem+json");
   for (const [name, value] of Object.entries(error.additional?.headers ?? {})) setPair(pairs, name, value);
   if (error.status === 405 && allow) setPair(pairs, "Allow", allow());
-  emit(response, error.status || 500, pairs, Buffer.from(problemBody(error)), keep);
+  emit(response, error.status || 500, pairs, problemBody(error), keep);
 }
 
 /** A body that could not be read (413, 400): micri's error answer. */
@@ -380,7 +385,7 @@ export function sendBodyError(
   const pairs = corsPairs(request);
   pairs.push(["Content-Type", "application/json; charset=utf-8"]);
   if (error.status === 413) pairs.push(["Connection", "close"]);
-  emit(response, error.status, pairs, Buffer.from(JSON.stringify({ error: { code: error.code, message: error.message } })));
+  emit(response, error.status, pairs, JSON.stringify({ error: { code: error.code, message: error.message } }));
 }
 
 /** Whether a request is a CORS preflight (answered 204 before its body is read). */

@@ -5,13 +5,14 @@
  * headers and a one-finding body made once are the same bytes on every request. endWithoutBody, on
  * a real server: an answer without a body is written with the bytes that setting each header and
  * calling `end()` writes, for every status and method (Content-Length 0 only where a body is allowed).
+ * emit with a body given as text: the bytes of the same body given as a Buffer.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Answer, Diagnostic } from "../../../../src/mock/types.js";
-import { endWithoutBody, writeProblemAnswer } from "../../../../src/mock/write.js";
+import { emit, endWithoutBody, writeProblemAnswer } from "../../../../src/mock/write.js";
 
 /** What a response was given: the flat header list of writeHead (or setHeader's), the status, the body. */
 function recorder() {
@@ -160,5 +161,46 @@ describe("endWithoutBody", () => {
     (response as unknown as { getHeaderNames: () => string[] }).getHeaderNames = () => ["vary"];
     endWithoutBody(response, 400, ["sl-violations", "[]"]);
     expect(sent).toEqual({ status: 400, headers: ["sl-violations", "[]"], body: undefined });
+  });
+});
+
+describe("emit of a body given as text", () => {
+  // A body made for one answer (the sandbox's, a problem's) is passed as a string: Node writes it with
+  // the head in one write. The bytes on the wire are those of the same body as a Buffer.
+  const server = createServer((request, response) => {
+    const body = String(request.headers["x-body"] ? decodeURIComponent(String(request.headers["x-body"])) : "");
+    const pairs: Array<[string, string | number]> = [["Content-Type", "application/json"]];
+    emit(response, Number(request.headers["x-status"]), pairs, request.headers["x-way"] === "text" ? body : Buffer.from(body));
+  });
+  let port = 0;
+  beforeAll(async () => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+
+  async function raw(method: string, status: number, body: string, way: string): Promise<string> {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.write(
+      `${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\nx-body: ${encodeURIComponent(body)}\r\n\r\n`,
+    );
+    await once(socket, "close");
+    return Buffer.concat(chunks)
+      .toString("latin1")
+      .replace(/\r\nDate: [^\r]*/, "");
+  }
+
+  it.each([
+    ["GET", 200, '{"a":"plain"}'],
+    ["GET", 201, '{"name":"Zoë Ångström","city":"東京","emoji":"😀"}'],
+    ["HEAD", 200, '{"a":"no body is sent for HEAD"}'],
+    ["POST", 422, '{"detail":"x"}'],
+  ] as const)("%s answered %i with %s: the bytes of the same body as a Buffer, Content-Length in bytes", async (method, status, body) => {
+    const asBuffer = await raw(method, status, body, "buffer");
+    expect(asBuffer).toContain(`Content-Length: ${Buffer.byteLength(body)}\r\n`);
+    expect(await raw(method, status, body, "text")).toBe(asBuffer);
   });
 });
