@@ -29,6 +29,7 @@ import {
   violationsOf,
   write,
   writeAnswer,
+  writeJson,
   writeProblem,
   writeProblemAnswer,
 } from "./write.js";
@@ -247,11 +248,10 @@ function sendReplaced(
     write(request, response, answer.status, violations, answer.headers, answer.body, keep);
     return;
   }
-  let headers: ReadonlyArray<[string, string]>;
+  let headers: ReadonlyArray<[string, string]> | undefined;
   let text: string | undefined;
   if (replaced.headers === undefined) {
     // The common case (an answer built from state): JSON, as Prism's serialiser writes application/json.
-    headers = replaced.body === undefined ? NO_HEADERS : JSON_HEADERS;
     text = replaced.body === undefined ? undefined : JSON.stringify(replaced.body);
   } else {
     const pairs = Object.entries({ ...(replaced.body === undefined ? {} : { "Content-Type": "application/json" }), ...replaced.headers });
@@ -262,5 +262,7 @@ function sendReplaced(
   }
   const own = context.hooks.validateAnswer?.(operation, replaced);
   const violations = findings.length === 0 && !own?.length ? undefined : [...violationsOf("request", findings), ...(own ?? [])];
+  if (headers === undefined && keep === undefined) return writeJson(request, response, replaced.status, violations, text);
+  headers ??= replaced.body === undefined ? NO_HEADERS : JSON_HEADERS;
   write(request, response, replaced.status, violations, headers as Array<[string, string]>, text, keep);
 }

@@ -246,6 +246,30 @@ export function write(
   emit(response, status, pairs, body, keep);
 }
 
+/**
+ * `write` of a JSON answer built for this request (the `answer` hook's, with no headers of its own):
+ * the CORS headers, `sl-violations`, Content-Type application/json and Content-Length when there is
+ * a body; the same bytes, without the header pairs `write` makes and searches.
+ */
+export function writeJson(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  violations: Violation[] | undefined,
+  text: string | undefined,
+): void {
+  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
+  const flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
+  if (violations && violations.length > 0) flat.push("sl-violations", violationsHeader(violations));
+  if (text === undefined) {
+    endWithoutBody(response, status, flat);
+    return;
+  }
+  flat.push("Content-Type", "application/json", "Content-Length", Buffer.byteLength(text));
+  response.writeHead(status, flat as string[]);
+  response.end(text);
+}
+
 /** An answer's own headers as `write` orders them (Content-Type default, Content-Length), kept per answer. */
 type Tail = { own: Array<string | number>; whole: Array<string | number> } | null;
 const tails = new WeakMap<Answer, Tail>();

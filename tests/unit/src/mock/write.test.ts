@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Answer, Diagnostic } from "../../../../src/mock/types.js";
-import { emit, endWithoutBody, writeProblemAnswer } from "../../../../src/mock/write.js";
+import { emit, endWithoutBody, write, writeJson, writeProblemAnswer } from "../../../../src/mock/write.js";
 
 /** What a response was given: the flat header list of writeHead (or setHeader's), the status, the body. */
 function recorder() {
@@ -202,5 +202,52 @@ describe("emit of a body given as text", () => {
     const asBuffer = await raw(method, status, body, "buffer");
     expect(asBuffer).toContain(`Content-Length: ${Buffer.byteLength(body)}\r\n`);
     expect(await raw(method, status, body, "text")).toBe(asBuffer);
+  });
+});
+
+describe("writeJson", () => {
+  // The sandbox's answers (JSON built for the request, no headers of their own) take writeJson; the
+  // bytes are those of `write` with a Content-Type application/json header (none without a body).
+  const violations = [{ location: ["response", "body"], severity: "Error", code: "required", message: "must have required property 'id'" }];
+  const server = createServer((request, response) => {
+    const text = request.headers["x-body"] === undefined ? undefined : decodeURIComponent(String(request.headers["x-body"]));
+    const found = request.headers["x-violations"] ? violations : undefined;
+    const status = Number(request.headers["x-status"]);
+    if (request.headers["x-way"] === "json") writeJson(request, response, status, found, text);
+    else write(request, response, status, found, text === undefined ? [] : [["Content-Type", "application/json"]], text);
+  });
+  let port = 0;
+  beforeAll(async () => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+
+  async function raw(way: string, head: string): Promise<string> {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\nx-way: ${way}\r\n${head}\r\n`);
+    await once(socket, "close");
+    return Buffer.concat(chunks)
+      .toString("latin1")
+      .replace(/\r\nDate: [^\r]*/, "");
+  }
+
+  const body = `x-body: ${encodeURIComponent('{"id":"dsb_1","name":"Zoë"}')}\r\n`;
+  it.each([
+    ["a body, plain CORS", `x-status: 201\r\n${body}`],
+    [
+      "a body, CORS headers asked for",
+      `x-status: 200\r\n${body}access-control-request-headers: x-a\r\naccess-control-expose-headers: x-b\r\n`,
+    ],
+    ["a body and violations", `x-status: 200\r\n${body}x-violations: 1\r\n`],
+    ["no body", "x-status: 200\r\n"],
+    ["no body, 204, violations", "x-status: 204\r\nx-violations: 1\r\n"],
+  ])("%s: the bytes of write", async (_, head) => {
+    const before = await raw("write", head);
+    expect(before).toMatch(/^HTTP\/1.1 20[014] /);
+    expect(await raw("json", head)).toBe(before);
   });
 });
