@@ -168,6 +168,8 @@ function pathMatcher(template: string): (path: string) => Record<string, string>
       return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("");
+  // A path without parameters matches itself alone: no regular expression, no match to read.
+  if (names.length === 0) return (path) => (path === template ? {} : undefined);
   const regex = new RegExp(`^${source}$`);
   return (path) => {
     const match = regex.exec(path);

@@ -167,11 +167,16 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
   const items = once(() => shaperOf(doc, s.items, `${here}/items`));
   const properties: Record<string, Json> = isPlainObject(s.properties) ? s.properties : {};
   const members = new Map<string, () => Shaper>();
+  // The members whose schema gives any scalar back as it is (keepsScalars): a string, number or
+  // boolean there is answered without its shaper.
+  const scalarsKept = new Set<string>();
   for (const key of Object.keys(properties)) {
+    const memberAt = `${here}${pointer("properties", key)}`;
     members.set(
       key,
-      once(() => shaperOf(doc, properties[key], `${here}${pointer("properties", key)}`)),
+      once(() => shaperOf(doc, properties[key], memberAt)),
     );
+    if (keepsScalars(doc, properties[key], memberAt)) scalarsKept.add(key);
   }
   const extra: Json = s.additionalProperties ?? s.unevaluatedProperties;
   const extraKeyword = s.additionalProperties !== undefined ? "additionalProperties" : "unevaluatedProperties";
@@ -181,6 +186,7 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
       : undefined;
   const declaresMembers = members.size > 0 || extra !== undefined;
   const shapeMember = (member: Json, key: string): Json => {
+    if (typeof member !== "object" && scalarsKept.has(key)) return member;
     const shaper = Object.hasOwn(properties, key) ? members.get(key) : undefined;
     if (shaper) return shaper()(member);
     if (extraShaper) return extraShaper()(member);
@@ -206,6 +212,30 @@ function compileResolved(doc: Doc, schema: Json, at: string): Shaper {
     if (isPlainObject(value)) return mapMembers(value, shapeMember);
     return value;
   };
+}
+
+/**
+ * Whether the shaper of `schema` gives every string, number and boolean back as it is: shaping
+ * changes only objects, lists and Instants, except where a `false` schema leaves a value out, which
+ * an `anyOf`/`oneOf` branch may hold (then false, as for branches nested deeper than a few levels).
+ */
+function keepsScalars(doc: Doc, schema: Json, at: string, depth = 0): boolean {
+  if (schema === false || depth > 4) return false;
+  if (isUnconstrained(schema)) return true;
+  let resolved: Json;
+  let here: string;
+  try {
+    ({ schema: resolved, at: here } = resolveSchema(doc, schema, at));
+  } catch {
+    return false; // its shaper throws as it always did
+  }
+  if (!isPlainObject(resolved)) return resolved !== false;
+  for (const keyword of ["anyOf", "oneOf"] as const) {
+    const list: Json[] | undefined = resolved[keyword];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    return list.every((branch, i) => keepsScalars(doc, branch, `${here}${pointer(keyword, i)}`, depth + 1));
+  }
+  return true;
 }
 
 /** Compiles a schema node that is a non-empty object (see shaperOf). */

@@ -108,3 +108,39 @@ describe("shape without copies", () => {
     expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
   });
 });
+
+describe("shape of scalar members", () => {
+  // Scalars are answered as they are, without their member's shaper, except where a `false` schema
+  // leaves them out: the member's own schema, or a branch of its anyOf/oneOf that the value may take.
+  const scalars = {
+    openapi: "3.1.0",
+    components: {
+      schemas: {
+        Never: false,
+        Mixed: {
+          type: "object",
+          properties: {
+            kept: { type: "string" },
+            number: { $ref: "#/components/schemas/Amount" },
+            never: false,
+            refNever: { $ref: "#/components/schemas/Never" },
+            maybe: { anyOf: [false, { type: "string" }] },
+            either: { oneOf: [{ type: "string" }, { type: "integer" }] },
+            open: {},
+          },
+        },
+        Amount: { type: "integer" },
+      },
+    },
+  };
+  const mixed = (value: unknown) => shape(scalars, value, scalars.components.schemas.Mixed, "/components/schemas/Mixed");
+
+  it("keeps strings, numbers and booleans, leaves out a member whose schema is false, and takes an anyOf's false branch as before", () => {
+    const value = { kept: "a", number: 5, never: "x", refNever: "y", maybe: "z", either: 7, open: true };
+    // `maybe`: its first branch (false) admits any type and is taken, as it always was; `refNever`:
+    // a $ref to a false schema resolves to an unconstrained one, as it always did.
+    expect(mixed(value)).toStrictEqual({ kept: "a", number: 5, refNever: "y", either: 7, open: true });
+    const whole = { kept: "a", number: 5, either: "s", open: false };
+    expect(mixed(whole)).toBe(whole);
+  });
+});

@@ -63,3 +63,40 @@ describe("specValidator test on a schema Ajv refuses", () => {
     expect([validator.test("/components/schemas/Good", "x"), validator.test("/components/schemas/Good", 1)]).toEqual([true, false]);
   });
 });
+
+describe("specValidator test's formats, each remembering its last string", () => {
+  const doc = {
+    openapi: "3.1.0",
+    components: {
+      schemas: {
+        Times: {
+          type: "object",
+          properties: {
+            a: { type: "string", format: "date-time" },
+            b: { type: "string", format: "date-time" },
+            d: { type: "string", format: "date" },
+          },
+        },
+      },
+    },
+  };
+  const at = "/components/schemas/Times";
+
+  it("gives each string its own verdict: a repeated time checked once, a changed one checked again, in any order", () => {
+    const validator = specValidator(doc);
+    const good = "2026-11-26T10:00:00.000Z";
+    const cases: Array<[Record<string, string>, boolean]> = [
+      [{ a: good, b: good, d: "2026-11-26" }, true],
+      [{ a: good, b: "2026-02-30T10:00:00Z", d: "2026-11-26" }, false], // no 30 February
+      [{ a: good, b: good, d: "2026-02-30" }, false],
+      [{ a: "2026-02-30T10:00:00Z", b: good, d: "2026-11-26" }, false],
+      [{ a: good, b: good, d: "2026-11-26" }, true],
+      [{ a: "2026-11-26T25:00:00Z", b: "2026-11-26T25:00:00Z", d: "2026-11-26" }, false],
+      [{ a: good, b: good, d: "2024-02-29" }, true], // a leap day
+    ];
+    for (const [value, verdict] of cases) {
+      expect([value, validator.test(at, value)]).toEqual([value, verdict]);
+      expect([value, validator.check(at, value).length === 0]).toEqual([value, verdict]);
+    }
+  });
+});
