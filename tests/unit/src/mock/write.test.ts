@@ -80,6 +80,29 @@ const sentHeaders = (allow: string, body: string) => [
   Buffer.byteLength(body),
 ];
 
+/** A real server on a free port for the describe block calling it; gives the raw bytes of its answers. */
+function realServer(handler: (request: IncomingMessage, response: ServerResponse) => void): (head: string) => Promise<string> {
+  const server = createServer(handler);
+  let port = 0;
+  beforeAll(async () => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => server.close());
+  // The raw bytes of the answer to a request's head (the connection closed after it), its Date line removed.
+  return async (head) => {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.write(head);
+    await once(socket, "close");
+    return Buffer.concat(chunks)
+      .toString("latin1")
+      .replace(/\r\nDate: [^\r]*/, "");
+  };
+}
+
 describe("writeProblemAnswer", () => {
   it("one finding: CORS, the answer's headers, Content-Length, Prism's 422 body listing it; the same bytes again", () => {
     const expectedBody = problem([{ location: ["body"], code: "required", message: "must have required property 'amount'" }]);
@@ -123,30 +146,13 @@ describe("endWithoutBody", () => {
     response.statusCode = status;
     response.end();
   };
-  const server = createServer((request, response) => {
+  const send = realServer((request, response) => {
     const status = Number(request.headers["x-status"]);
     if (request.headers["x-way"] === "new") endWithoutBody(response, status, [...HEADERS]);
     else oneByOne(response, status);
   });
-  let port = 0;
-  beforeAll(async () => {
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(() => server.close());
-
-  /** The raw bytes of the answer (the connection closed after it), its Date line removed. */
-  async function raw(method: string, status: number, way: string): Promise<string> {
-    const socket = connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.write(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\n\r\n`);
-    await once(socket, "close");
-    return Buffer.concat(chunks)
-      .toString("latin1")
-      .replace(/\r\nDate: [^\r]*/, "");
-  }
+  const raw = (method: string, status: number, way: string) =>
+    send(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\n\r\n`);
 
   const cases = ["GET", "HEAD", "POST"].flatMap((method) => [200, 204, 304, 400, 401, 404, 422].map((status) => [method, status] as const));
   it("has the expected number of cases", () => expect(cases).toHaveLength(21));
@@ -167,31 +173,15 @@ describe("endWithoutBody", () => {
 describe("emit of a body given as text", () => {
   // A body made for one answer (the sandbox's, a problem's) is passed as a string: Node writes it with
   // the head in one write. The bytes on the wire are those of the same body as a Buffer.
-  const server = createServer((request, response) => {
+  const send = realServer((request, response) => {
     const body = String(request.headers["x-body"] ? decodeURIComponent(String(request.headers["x-body"])) : "");
     const pairs: Array<[string, string | number]> = [["Content-Type", "application/json"]];
     emit(response, Number(request.headers["x-status"]), pairs, request.headers["x-way"] === "text" ? body : Buffer.from(body));
   });
-  let port = 0;
-  beforeAll(async () => {
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(() => server.close());
-
-  async function raw(method: string, status: number, body: string, way: string): Promise<string> {
-    const socket = connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.write(
+  const raw = (method: string, status: number, body: string, way: string) =>
+    send(
       `${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\nx-body: ${encodeURIComponent(body)}\r\n\r\n`,
     );
-    await once(socket, "close");
-    return Buffer.concat(chunks)
-      .toString("latin1")
-      .replace(/\r\nDate: [^\r]*/, "");
-  }
 
   it.each([
     ["GET", 200, '{"a":"plain"}'],
@@ -209,31 +199,15 @@ describe("writeJson", () => {
   // The sandbox's answers (JSON built for the request, no headers of their own) take writeJson; the
   // bytes are those of `write` with a Content-Type application/json header (none without a body).
   const violations = [{ location: ["response", "body"], severity: "Error", code: "required", message: "must have required property 'id'" }];
-  const server = createServer((request, response) => {
+  const send = realServer((request, response) => {
     const text = request.headers["x-body"] === undefined ? undefined : decodeURIComponent(String(request.headers["x-body"]));
     const found = request.headers["x-violations"] ? violations : undefined;
     const status = Number(request.headers["x-status"]);
     if (request.headers["x-way"] === "json") writeJson(request, response, status, found, text);
     else write(request, response, status, found, text === undefined ? [] : [["Content-Type", "application/json"]], text);
   });
-  let port = 0;
-  beforeAll(async () => {
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(() => server.close());
-
-  async function raw(way: string, head: string): Promise<string> {
-    const socket = connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\nx-way: ${way}\r\n${head}\r\n`);
-    await once(socket, "close");
-    return Buffer.concat(chunks)
-      .toString("latin1")
-      .replace(/\r\nDate: [^\r]*/, "");
-  }
+  const raw = (way: string, head: string) =>
+    send(`POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\nx-way: ${way}\r\n${head}\r\n`);
 
   const body = `x-body: ${encodeURIComponent('{"id":"dsb_1","name":"Zoë"}')}\r\n`;
   it.each([
