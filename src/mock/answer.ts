@@ -262,7 +262,10 @@ function sendReplaced(
   }
   const own = context.hooks.validateAnswer?.(operation, replaced);
   const violations = findings.length === 0 && !own?.length ? undefined : [...violationsOf("request", findings), ...(own ?? [])];
-  if (headers === undefined && keep === undefined) return writeJson(request, response, replaced.status, violations, text);
+  if (headers === undefined && keep === undefined) {
+    writeJson(request, response, replaced.status, violations, text);
+    return;
+  }
   headers ??= replaced.body === undefined ? NO_HEADERS : JSON_HEADERS;
   write(request, response, replaced.status, violations, headers as Array<[string, string]>, text, keep);
 }
