@@ -36,6 +36,16 @@ export function corsPairs(request: IncomingMessage): Pairs {
 /** The CORS headers of a request that asks for no particular ones. */
 const DEFAULT_CORS: ReadonlyArray<string | number> = corsPairs({ headers: {} } as IncomingMessage).flat();
 
+/** Whether a request asks for no particular CORS headers (its answer carries DEFAULT_CORS). */
+const plainCors = (request: IncomingMessage) =>
+  !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
+
+/** The CORS headers of a request's answer as a flat list, a copy the caller may add to. */
+const corsFlat = (request: IncomingMessage): Array<string | number> => (plainCors(request) ? [...DEFAULT_CORS] : corsPairs(request).flat());
+
+/** A body's Content-Length: its bytes, or a string's UTF-8 bytes. */
+const byteLength = (body: Buffer | string): number => (typeof body === "string" ? Buffer.byteLength(body) : body.length);
+
 /** Sets a header as Node's setHeader does: a name already there (in any case) is replaced where it stands. */
 export function setPair(pairs: Pairs, name: string, value: string | number): void {
   const lower = name.toLowerCase();
@@ -189,7 +199,7 @@ export function withoutStack<T>(make: () => T): T {
 export function emit(response: ServerResponse, status: number, pairs: Pairs, body: Buffer | string | undefined, keep?: Keep): void {
   if (body !== undefined) {
     if (!pairs.some(([name]) => name.toLowerCase() === "content-type")) pairs.push(["Content-Type", "text/plain; charset=utf-8"]);
-    setPair(pairs, "Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body.length);
+    setPair(pairs, "Content-Length", byteLength(body));
   }
   if (keep && status < 500) keep.cache.set(keep.key, { status, headers: pairs, body: typeof body === "string" ? Buffer.from(body) : body });
   const flat: Array<string | number> = [];
@@ -258,8 +268,7 @@ export function writeJson(
   violations: Violation[] | undefined,
   text: string | undefined,
 ): void {
-  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
-  const flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
+  const flat = corsFlat(request);
   if (violations && violations.length > 0) flat.push("sl-violations", violationsHeader(violations));
   if (text === undefined) {
     endWithoutBody(response, status, flat);
@@ -311,11 +320,10 @@ export function writeAnswer(request: IncomingMessage, response: ServerResponse, 
     emit(response, answer.status, pairs, answer.body, keep);
     return;
   }
-  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
   let flat: Array<string | number>;
-  if (plainCors && !violations) flat = tail.whole;
+  if (!violations && plainCors(request)) flat = tail.whole;
   else {
-    flat = plainCors ? [...DEFAULT_CORS] : corsPairs(request).flat();
+    flat = corsFlat(request);
     if (violations) flat.push("sl-violations", violations);
     for (const item of tail.own) flat.push(item);
   }
@@ -372,8 +380,7 @@ function problemHead(answer: Answer): ReadonlyArray<string | number> | null {
  */
 export function writeProblemAnswer(request: IncomingMessage, response: ServerResponse, answer: Answer, findings: Diagnostic[]): void {
   const body = answer.listsFindings ? listedProblemBytes(findings) : answer.body;
-  const plainCors = !request.headers["access-control-request-headers"] && !request.headers["access-control-expose-headers"];
-  const head = body !== undefined && plainCors ? problemHead(answer) : null;
+  const head = body !== undefined && plainCors(request) ? problemHead(answer) : null;
   if (!head) {
     const pairs = corsPairs(request);
     for (const [name, value] of answer.headers) setPair(pairs, name, value);
@@ -381,7 +388,7 @@ export function writeProblemAnswer(request: IncomingMessage, response: ServerRes
     return;
   }
   const flat = head.slice();
-  flat.push("Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body!.length);
+  flat.push("Content-Length", byteLength(body!));
   response.writeHead(answer.status, flat as string[]);
   response.end(body);
 }
