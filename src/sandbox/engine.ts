@@ -480,8 +480,18 @@ export class SandboxEngine {
     let readers = this.readers.get(state);
     if (!readers) {
       // What the templates read of a credential's state: made once per credential, not per request.
+      // A singleton's data is kept until the records change (a template may read it several times).
+      let readName: string | undefined;
+      let readAt = -1;
+      let read: Json;
       readers = {
-        resource: (name) => (this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined),
+        resource: (name) => {
+          if (name === readName && state.changes === readAt) return read;
+          read = this.declaration?.resources[name]?.singleton ? this.singleton(state, name).data : undefined;
+          readName = name;
+          readAt = state.changes;
+          return read;
+        },
         all: (name) => (this.declaration?.resources[name] ? state.dataOf(name) : undefined),
         recordIndex: (name, index, keyOf) => (this.declaration?.resources[name] ? state.index(name, index, keyOf) : undefined),
       };

@@ -37,11 +37,22 @@ import type { IndexKey, RecordIndex } from "./store.js";
 export { newId };
 
 /** A point in time inside a record; rendered by ./shape.ts. */
+/** The last instant rendered, and its text: requests within one millisecond render the same. */
+let lastRenderedMs = Number.NaN;
+let lastRendered = "";
+
 export class Instant {
   #iso: string | undefined; // rendered once: records, answers and sizes all render the same instant
   constructor(readonly ms: number) {}
   toISOString(): string {
-    this.#iso ??= new Date(this.ms).toISOString();
+    if (this.#iso === undefined) {
+      // NaN is never equal to itself: an invalid instant throws, as Date's toISOString does.
+      if (this.ms !== lastRenderedMs) {
+        lastRendered = new Date(this.ms).toISOString();
+        lastRenderedMs = this.ms;
+      }
+      this.#iso = lastRendered;
+    }
     return this.#iso;
   }
   toJSON(): string {
@@ -265,16 +276,18 @@ function compileReference({ root, path }: ParsedReference): Compiled {
       head = (ctx) => (ctx as Record<string, Json>)[root];
   }
   if (tokens.length === 0) return head;
-  const steps = tokens.map(memberStep);
-  if (steps.length === 1) {
-    const [step] = steps;
-    return (ctx) => step(head(ctx));
-  }
-  return (ctx) => {
-    let value = head(ctx);
-    for (const step of steps) value = step(value);
-    return value;
-  };
+  // Compiled to the source of a function of its own (see compilePlainObject): the root's member and
+  // each step's name written in it. A step is memberStep's: an index of a list (digits) or an own
+  // member of a plain object; anything else, or a missing value, gives undefined.
+  const first = root === "count" || root === "resource" || root === "all" ? "head(ctx)" : `ctx[${JSON.stringify(root)}]`;
+  const lines = tokens.map((token) => {
+    const name = JSON.stringify(token);
+    const member = `if (typeof v === "object" && !isArray(v) && !(v instanceof Instant) && hasOwn(v, ${name})) v = v[${name}]; else return undefined;`;
+    const index = /^\d+$/.test(token) ? `if (isArray(v)) v = v[${Number(token)}]; else ` : "if (isArray(v)) return undefined; ";
+    return `if (v === null || v === undefined) return undefined;\n  ${index}${member}`;
+  });
+  const source = `return function reference(ctx) {\n  let v = ${first};\n  ${lines.join("\n  ")}\n  return v;\n};`;
+  return new Function("head", "isArray", "Instant", "hasOwn", source)(head, Array.isArray, Instant, Object.hasOwn) as Compiled;
 }
 
 const patterns = new Map<string, RegExp>();
@@ -608,21 +621,28 @@ function compileObject(template: Record<string, Json>): Compiled {
       };
     }
   }
-  // A plain object: its members, `...` spreading an object's members in.
-  const members = Object.entries(template).map(([key, sub]) => ({ key, spread: key === "...", value: compiled(sub) }));
-  return (ctx) => {
-    const out: Record<string, Json> = {};
-    for (const { key, spread, value } of members) {
-      const evaluated = value(ctx);
-      if (spread) {
-        if (isPlainObject(evaluated)) for (const k of Object.keys(evaluated)) if (evaluated[k] !== undefined) out[k] = evaluated[k];
-        continue;
-      }
-      if (evaluated !== undefined) out[key] = evaluated;
-      else if (Object.hasOwn(out, key)) delete out[key]; // a member spread in, left out
-    }
-    return out;
-  };
+  return compilePlainObject(template);
+}
+
+/**
+ * A plain object template: its members, `...` spreading an object's members in. Compiled to the
+ * source of a function of its own, one statement per member with the member's name written in it:
+ * each store then meets one name and its own few object shapes, where one loop over the members
+ * of every template stored every name through one site that V8 gave up specialising (issue 27).
+ * The names are written as JSON string literals, which JavaScript reads as the same strings.
+ */
+function compilePlainObject(template: Record<string, Json>): Compiled {
+  const entries = Object.entries(template);
+  const values = entries.map(([, sub]) => compiled(sub));
+  const lines = entries.map(([key], i) => {
+    if (key === "...")
+      return `v = m[${i}](ctx); if (isPlainObject(v)) for (const k of Object.keys(v)) if (v[k] !== undefined) out[k] = v[k];`;
+    const name = JSON.stringify(key);
+    // A member spread in and left out by this one (undefined) is deleted.
+    return `v = m[${i}](ctx); if (v !== undefined) out[${name}] = v; else if (hasOwn(out, ${name})) delete out[${name}];`;
+  });
+  const source = `return function plainObject(ctx) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
+  return new Function("m", "isPlainObject", "hasOwn", source)(values, isPlainObject, Object.hasOwn) as Compiled;
 }
 
 /** Evaluates a template against a context (see the module header). */
@@ -740,7 +760,8 @@ export function sizeOf(value: unknown): number {
   if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
   if (typeof value === "boolean") return value ? 4 : 5;
   if (value === null) return 4;
-  if (value instanceof Instant) return stringSize(value.toISOString());
+  // An instant's text is printable ASCII without quotes (digits, signs, T, Z, colons, a dot).
+  if (value instanceof Instant) return value.toISOString().length + 2;
   if (Array.isArray(value)) {
     let bytes = 2 + Math.max(0, value.length - 1);
     for (const item of value) bytes += item === undefined || typeof item === "function" || typeof item === "symbol" ? 4 : sizeOf(item);

@@ -41,6 +41,8 @@ describe("records", () => {
     expect(created.body.created).toEqual({ seconds: expect.any(Number), nanos: expect.any(Number) });
     // The answer is shaped to Order: members Order does not declare (merchant_id, amount) are not in it.
     expect(Object.keys(created.body).sort()).toEqual(["created", "order_id", "status"]);
+    // In the record's order: the id, the initial status, then the record template's members.
+    expect(Object.keys(created.body)).toEqual(["order_id", "status", "created"]);
     const id = created.body.order_id;
 
     const read = await call(mock.url, "GET", `/v1/order/${id}`, { headers: A });

@@ -9,6 +9,16 @@ describe("newId", () => {
   it("is 16 decimal digits with digits: true", () => {
     for (let i = 0; i < 200; i++) expect(newId("o-", true)).toMatch(/^o-\d{16}$/);
   });
+  it("keeps any prefix as it is: printable ASCII, other characters, a long one, none; prefixes in turn never mix", () => {
+    const long = "p".repeat(60);
+    for (let i = 0; i < 50; i++) {
+      expect(newId("inv_")).toMatch(/^inv_[0-9A-HJKMNP-TV-Z]{16}$/);
+      expect(newId("ü-€_")).toMatch(/^ü-€_[0-9A-HJKMNP-TV-Z]{16}$/);
+      expect(newId(long)).toMatch(new RegExp(`^${long}[0-9A-HJKMNP-TV-Z]{16}$`));
+      expect(newId("", true)).toMatch(/^\d{16}$/);
+      expect(newId("a")).toMatch(/^a[0-9A-HJKMNP-TV-Z]{16}$/);
+    }
+  });
   it("never repeats over many pool refills (10,000 ids: 160,000 bytes, about 40 pools)", () => {
     const ids = new Set<string>();
     for (let i = 0; i < 10_000; i++) ids.add(newId());

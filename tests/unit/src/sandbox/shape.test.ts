@@ -95,6 +95,33 @@ describe("shape without copies", () => {
     const whole = { id: "c", tags };
     expect(of("Item", whole)).toBe(whole);
   });
+  it("keeps the members' order in a copy, whichever members render otherwise or are left out, before or after one that changes", () => {
+    const later = new Instant(Date.UTC(2026, 0, 2));
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ["one time rendered", { id: "a", when: t, tags: ["x"] }, '{"id":"a","when":"2026-01-01T00:00:00.250Z","tags":["x"]}'],
+      [
+        "times first and last",
+        { when: t, id: "a", at: later },
+        '{"when":"2026-01-01T00:00:00.250Z","id":"a","at":{"seconds":1767312000,"nanos":0}}',
+      ],
+      ["left out after a change", { when: t, id: "a", secret: "s", tags: [] }, '{"when":"2026-01-01T00:00:00.250Z","id":"a","tags":[]}'],
+      ["left out before a change", { secret: "s", id: "a", when: t }, '{"id":"a","when":"2026-01-01T00:00:00.250Z"}'],
+      ["undefined after a change", { when: t, id: undefined, tags: ["y"] }, '{"when":"2026-01-01T00:00:00.250Z","tags":["y"]}'],
+      ["a time as an object", { id: "a", either: later, tags: ["z"] }, '{"id":"a","either":{"seconds":1767312000,"nanos":0},"tags":["z"]}'],
+    ];
+    for (const [name, value, json] of cases) {
+      const before = JSON.stringify(Object.entries(value));
+      const shaped = of("Item", value);
+      expect([name, JSON.stringify(shaped)]).toEqual([name, json]);
+      expect([name, Object.keys(shaped).every((k) => shaped[k] !== undefined)]).toEqual([name, true]);
+      expect([name, JSON.stringify(Object.entries(value))]).toEqual([name, before]); // the value shaped is never changed
+    }
+    const merged = of("Merged", JSON.parse('{"id": "m", "extra": true, "__proto__": {"b": 2}, "when": 1}'));
+    expect(JSON.stringify(of("Merged", { when: t, extra: false, ...{ id: "m" } }))).toBe(
+      '{"when":"2026-01-01T00:00:00.250Z","extra":false,"id":"m"}',
+    );
+    expect(JSON.stringify(merged)).toBe('{"id":"m","extra":true,"when":1}');
+  });
   it("leaves out undefined members and list items, and keeps a member named __proto__ as shaping always did", () => {
     expect(of("Item", { id: "a", when: undefined })).toStrictEqual({ id: "a" });
     expect(of("Item", { tags: ["t", undefined, "u"] })).toStrictEqual({ tags: ["t", "u"] });

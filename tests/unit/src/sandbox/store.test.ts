@@ -30,6 +30,16 @@ describe("SandboxStore", () => {
     expect(dropped).toEqual([createHash("sha256").update("c1").digest("hex")]);
   });
 
+  it("lists the credentials least recently used first, by their order of use even within one millisecond", () => {
+    const store = new SandboxStore({ now: () => 5 });
+    const [a, b, c] = ["a", "b", "c"].map((credential) => store.forCredential(credential));
+    store.forCredential("a");
+    store.forCredential("b");
+    expect(store.all()).toEqual([c, a, b]);
+    store.forCredential("c");
+    expect(store.all()).toEqual([a, b, c]);
+  });
+
   it("refuses a new credential rather than dropping one in recent use (a flood of made-up credentials)", () => {
     let now = 1_000_000;
     const store = new SandboxStore({ now: () => now });

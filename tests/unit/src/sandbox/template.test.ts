@@ -49,6 +49,50 @@ describe("evaluate", () => {
   it("has the expected number of cases", () => expect(cases).toHaveLength(17));
   it.each(cases)("%s", (_, template, expected) => expect(evaluate(template, ctx)).toEqual(expected));
 
+  it("reads members by any name a reference can hold, own members of plain objects and list indexes only", () => {
+    const odd = {
+      'we"ird': { "back\\slash": 1, "2": "two", "é€😀": "ls" },
+      list: ["a", "b"],
+      text: "abc",
+      at: new Instant(5),
+      none: null,
+      bare: Object.assign(Object.create(null), { x: "bare" }),
+      "'$x`;": "quoted",
+    };
+    const c: TemplateContext = { request: odd, item: [["i0"], "i1"] };
+    const cases: Array<[string, unknown]> = [
+      ['$request.we"ird.back\\slash', 1],
+      ['$request.we"ird.2', "two"],
+      ['$request.we"ird.é€😀', "ls"],
+      ["$request.'$x`;", "quoted"],
+      ["$request.list.1", "b"],
+      ["$request.list.2", undefined],
+      ["$request.list.x", undefined],
+      ["$request.list.length", undefined],
+      ["$request.text.length", undefined],
+      ["$request.text.0", undefined],
+      ["$request.at.ms", undefined],
+      ["$request.none.x", undefined],
+      ["$request.nope.x.y", undefined],
+      ["$request.bare.x", "bare"],
+      ["$request.constructor", undefined],
+      ["$request.toString", undefined],
+      ["$request.__proto__", undefined],
+      ["$item.0.0", "i0"],
+      ["$item.1", "i1"],
+      ["$records.0", undefined],
+    ];
+    for (const [ref, expected] of cases) expect([ref, evaluate(ref, c)]).toEqual([ref, expected]);
+  });
+
+  it("builds objects with members of any name, in order; a member spread in and then undefined is left out", () => {
+    const c: TemplateContext = { request: { a: 1, b: 2, 'x"y': 3 } };
+    const built = evaluate({ 'q"\\': 1, "\u2028": 2, constructor: 3, "10": 4, "...": "$request", b: "$request.nope", z: "$request.a" }, c);
+    expect(JSON.stringify(built)).toBe('{"10":4,"q\\"\\\\":1,"\u2028":2,"constructor":3,"a":1,"x\\"y":3,"z":1}');
+    expect(Object.getPrototypeOf(built)).toBe(Object.prototype);
+    expect(evaluate({ a: "$request.nope" }, c)).toEqual({});
+  });
+
   it("keeps Instants, and makes fresh ids with a prefix", () => {
     expect(evaluate({ at: "$now" }, ctx).at).toBeInstanceOf(Instant);
     expect(evaluate({ $newId: "trx_" }, ctx)).toMatch(/^trx_[0-9A-HJKMNP-TV-Z]{16}$/);
@@ -105,6 +149,18 @@ describe("checkTemplate", () => {
   });
 });
 
+describe("Instant", () => {
+  it("renders as Date does, instants of one millisecond and of others in turn; an invalid one throws as Date's does", () => {
+    const times = [Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1), 1, Date.UTC(2026, 0, 1), 8.64e15, -8.64e15, 0, 0.5, 1];
+    for (const ms of times) {
+      const instant = new Instant(ms);
+      expect([ms, instant.toISOString()]).toEqual([ms, new Date(ms).toISOString()]);
+      expect(JSON.stringify({ at: instant })).toBe(JSON.stringify({ at: new Date(ms) }));
+    }
+    for (const ms of [Number.NaN, 8.64e15 + 1]) expect(() => new Instant(ms).toISOString()).toThrow(RangeError);
+  });
+});
+
 describe("sizeOf", () => {
   it("is the byte length of the value's JSON, for scalars as for objects", () => {
     const values = [
@@ -133,6 +189,8 @@ describe("sizeOf", () => {
       [1, "two", undefined],
       { 'ké"y\n': [[], {}], u: undefined, f: () => 1, d: new Date(0), s: Symbol("x") },
       Object.assign(Object.create(null), { x: [1, undefined, () => 1, Symbol("y")], "": "" }),
+      new Instant(8.64e15), // +275760-09-13T00:00:00.000Z: the longest text an instant renders
+      new Instant(-8.64e15),
       [new Instant(5), { deep: { deeper: [1e21, "€", -0, Number.NaN] } }],
       JSON.parse('{"__proto__": {"a": 1}, "b": [{"__proto__": null}]}'),
       // member names measured once and remembered: the same names again, plain and not
