@@ -209,6 +209,19 @@ const references = new Map<string, ParsedReference | null>();
 const compiledStrings = new Map<string, Compiled>();
 const compiledObjects = new WeakMap<object, Compiled>();
 
+/**
+ * A function compiled from `body` (JavaScript source that returns it), given `args` by the names
+ * `params`. Each is compiled anew, with V8's feedback of its own: a template's parts call each other
+ * at call sites that meet one callee each, so that V8 can inline a template's evaluation, where the
+ * closures of one operator shared their call sites with every template's (issue 27). The comment
+ * numbers the source, since V8 keeps one compiled function, feedback and all, per source text.
+ */
+let ownFunctions = 0;
+function ownFunction(params: string[], body: string, args: unknown[]): Compiled {
+  ownFunctions += 1;
+  return new Function(...params, `// template part ${ownFunctions}\n${body}`)(...args) as Compiled;
+}
+
 /** The root and path of a reference string; null when the string is not one. */
 function parseReference(ref: string): ParsedReference | null {
   let parsed = references.get(ref);
@@ -287,7 +300,7 @@ function compileReference({ root, path }: ParsedReference): Compiled {
     return `if (v === null || v === undefined) return undefined;\n  ${index}${member}`;
   });
   const source = `return function reference(ctx) {\n  let v = ${first};\n  ${lines.join("\n  ")}\n  return v;\n};`;
-  return new Function("head", "isArray", "Instant", "hasOwn", source)(head, Array.isArray, Instant, Object.hasOwn) as Compiled;
+  return ownFunction(["head", "isArray", "Instant", "hasOwn"], source, [head, Array.isArray, Instant, Object.hasOwn]);
 }
 
 const patterns = new Map<string, RegExp>();
@@ -410,17 +423,16 @@ function compileString(template: string): Compiled {
     last = match.index! + match[0].length;
   }
   parts.push(template.slice(last));
-  return (ctx) => {
-    let out = "";
-    for (const part of parts) {
-      if (typeof part === "string") out += part;
-      else {
-        const value = part(ctx);
-        out += value === undefined || value === null ? "" : value instanceof Instant ? value.toISOString() : String(value);
-      }
-    }
-    return out;
-  };
+  // One statement per part: a literal part written in the source as a JSON string, a reference's value as text.
+  const lines = parts.map((part, i) =>
+    typeof part === "string"
+      ? `out += ${JSON.stringify(part)};`
+      : `v = p[${i}](ctx); out += v === undefined || v === null ? "" : v instanceof Instant ? v.toISOString() : String(v);`,
+  );
+  return ownFunction(["p", "Instant"], `return function text(ctx) {\n  let out = "";\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`, [
+    parts,
+    Instant,
+  ]);
 }
 
 function compileList(template: Json[]): Compiled {
@@ -482,19 +494,18 @@ function compileObject(template: Record<string, Json>): Compiled {
     }
     case "$first": {
       const candidates = (template.$first as Json[]).map(compiled);
-      return (ctx) => {
-        for (const candidate of candidates) {
-          const value = candidate(ctx);
-          if (defined(value)) return value;
-        }
-        return undefined;
-      };
+      // The first candidate that is defined (not undefined, null or ""), one statement per candidate.
+      const lines = candidates.map((_, i) => `v = c[${i}](ctx); if (v !== undefined && v !== null && v !== "") return v;`);
+      return ownFunction(["c"], `return function $first(ctx) {\n  let v;\n  ${lines.join("\n  ")}\n  return undefined;\n};`, [candidates]);
     }
     case "$if": {
       const condition = compiled(template.$if);
       const value = compiled(template.value);
       const otherwise = template.otherwise === undefined ? undefined : compiled(template.otherwise);
-      return (ctx) => (condition(ctx) ? value(ctx) : otherwise?.(ctx));
+      const body = otherwise
+        ? "return function $if(ctx) { return condition(ctx) ? value(ctx) : otherwise(ctx); };"
+        : "return function $if(ctx) { return condition(ctx) ? value(ctx) : undefined; };";
+      return ownFunction(["condition", "value", "otherwise"], body, [condition, value, otherwise]);
     }
     case "$mask": {
       const masked = compiled(template.$mask);
@@ -512,11 +523,12 @@ function compileObject(template: Record<string, Json>): Compiled {
     case "$eq": {
       const ci = template.ci === true;
       const [a, b] = (template.$eq as Json[]).map(compiled);
-      return (ctx) => {
-        const left = scalarText(a?.(ctx), ci);
-        const right = scalarText(b?.(ctx), ci);
-        return left !== undefined && left === right;
-      };
+      const side = (name: string, operand: Compiled | undefined) => (operand ? `scalarText(${name}(ctx), ci)` : "scalarText(undefined, ci)");
+      return ownFunction(
+        ["a", "b", "scalarText", "ci"],
+        `return function $eq(ctx) {\n  const left = ${side("a", a)};\n  const right = ${side("b", b)};\n  return left !== undefined && left === right;\n};`,
+        [a, b, scalarText, ci],
+      );
     }
     case "$in": {
       const ci = template.ci === true;
@@ -544,7 +556,7 @@ function compileObject(template: Record<string, Json>): Compiled {
     }
     case "$not": {
       const negated = compiled(template.$not);
-      return (ctx) => !negated(ctx);
+      return ownFunction(["negated"], "return function $not(ctx) { return !negated(ctx); };", [negated]);
     }
     case "$add":
     case "$sub": {
@@ -600,25 +612,30 @@ function compileObject(template: Record<string, Json>): Compiled {
     case "$match": {
       const matched = compiled(template.$match);
       const pattern = String(template.pattern);
-      return (ctx) => {
-        const value = matched(ctx);
-        return typeof value === "string" && matcherOf(pattern).test(value);
-      };
+      return ownFunction(
+        ["matched", "matcherOf", "pattern"],
+        `return function $match(ctx) {\n  const value = matched(ctx);\n  return typeof value === "string" && matcherOf(pattern).test(value);\n};`,
+        [matched, matcherOf, pattern],
+      );
     }
     case "$any": {
       const list = compiled(template.$any);
       const where = compiled(template.where);
-      return (ctx) => {
-        const items = list(ctx);
-        if (!Array.isArray(items)) return false;
-        const inner = itemContext(ctx, undefined, 0);
-        for (let index = 0; index < items.length; index++) {
-          inner.item = items[index];
-          inner.index = index;
-          if (where(inner)) return true;
-        }
-        return false;
-      };
+      return ownFunction(
+        ["list", "where", "itemContext", "isArray"],
+        `return function $any(ctx) {
+  const items = list(ctx);
+  if (!isArray(items)) return false;
+  const inner = itemContext(ctx, undefined, 0);
+  for (let index = 0; index < items.length; index++) {
+    inner.item = items[index];
+    inner.index = index;
+    if (where(inner)) return true;
+  }
+  return false;
+};`,
+        [list, where, itemContext, Array.isArray],
+      );
     }
   }
   return compilePlainObject(template);
@@ -642,7 +659,7 @@ function compilePlainObject(template: Record<string, Json>): Compiled {
     return `v = m[${i}](ctx); if (v !== undefined) out[${name}] = v; else if (hasOwn(out, ${name})) delete out[${name}];`;
   });
   const source = `return function plainObject(ctx) {\n  const out = {};\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`;
-  return new Function("m", "isPlainObject", "hasOwn", source)(values, isPlainObject, Object.hasOwn) as Compiled;
+  return ownFunction(["m", "isPlainObject", "hasOwn"], source, [values, isPlainObject, Object.hasOwn]);
 }
 
 /** Evaluates a template against a context (see the module header). */

@@ -93,6 +93,39 @@ describe("evaluate", () => {
     expect(evaluate({ a: "$request.nope" }, c)).toEqual({});
   });
 
+  it("evaluates the operators each part of a template is compiled to", () => {
+    const c: TemplateContext = {
+      request: { code: "PH_UB", Code: "ph_ub", n: 7, list: [{ k: "a" }, { k: "b" }], zero: 0, no: false, nothing: null, blank: "" },
+      now: new Instant(Date.UTC(2026, 0, 1)),
+    };
+    const cases: Array<[unknown, unknown]> = [
+      [{ $eq: ["$request.code", "PH_UB"] }, true],
+      [{ $eq: ["$request.code", "$request.Code"] }, false],
+      [{ $eq: ["$request.code", "$request.Code"], ci: true }, true],
+      [{ $eq: ["$request.n", "7"] }, true],
+      [{ $eq: ["$request.nope", "$request.nope"] }, false],
+      [{ $eq: ["$request.code"] }, false],
+      [{ $eq: [] }, false],
+      [{ $not: "$request.zero" }, true],
+      [{ $not: "$request.code" }, false],
+      [{ $match: "$request.code", pattern: "^PH_" }, true],
+      [{ $match: "$request.n", pattern: "7" }, false],
+      [{ $any: "$request.list", where: { $eq: ["$item.k", "b"] } }, true],
+      [{ $any: "$request.list", where: { $eq: ["$index", 1] } }, true],
+      [{ $any: "$request.list", where: { $eq: ["$item.k", "z"] } }, false],
+      [{ $any: "$request.code", where: true }, false],
+      [{ $first: ["$request.nothing", "$request.blank", "$request.nope", "$request.zero", 1] }, 0],
+      [{ $first: ["$request.nothing", "$request.no"] }, false],
+      [{ $first: ["$request.nothing"] }, undefined],
+      [{ $first: [] }, undefined],
+      [{ $if: "$request.zero", value: 1 }, undefined],
+      [{ $if: "$request.n", value: 1, otherwise: 2 }, 1],
+      [{ $if: "$request.no", value: 1, otherwise: { $if: true, value: 3 } }, 3],
+      ['a "quoted" \\ {$request.code}${x}`\u2028\ud800|{$request.nothing}|{$request.list}|{$now}|{$request.n}', 'a "quoted" \\ PH_UB${x}`\u2028\ud800||[object Object],[object Object]|2026-01-01T00:00:00.000Z|7'],
+    ];
+    for (const [template, expected] of cases) expect([template, evaluate(template, c)]).toEqual([template, expected]);
+  });
+
   it("keeps Instants, and makes fresh ids with a prefix", () => {
     expect(evaluate({ at: "$now" }, ctx).at).toBeInstanceOf(Instant);
     expect(evaluate({ $newId: "trx_" }, ctx)).toMatch(/^trx_[0-9A-HJKMNP-TV-Z]{16}$/);
