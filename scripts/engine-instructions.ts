@@ -1,9 +1,9 @@
 /**
  * `npm run bench:instructions [-- <alias>...] [--requests N]`: the machine instructions the sandbox's
  * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
- * SANDBOX_REQUESTS): a count that repeats within a fraction of a percent from run to run, where times
- * on this kind of machine do not (the same loop took 70 to 143 µs a request between identical runs).
- * For judging a change to the engine; the bench's side-by-side ratio stays the figure of the goal.
+ * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on this kind of
+ * machine (the same loop took 70 to 143 µs a request between identical runs). For judging a change to
+ * the engine; the bench's side-by-side ratio stays the figure of the goal.
  *
  * Each request is run in this process without HTTP: the engine's `answer` and `validateAnswer` hooks
  * and the answer written as JSON, each request distinct (scripts/bench-measure.ts distinctRequest), the
@@ -12,7 +12,13 @@
  * after the same warm-up, and reports their difference over N: start-up and warm-up cancel out. N is
  * 5,000 by default: a garbage collection that falls in one run's extra requests and not in the other's
  * swings a shorter window (with 1,000, disbursement gave 395k to 451k between runs; with 5,000 two runs
- * agree within about 2%). Needs valgrind on the PATH; without it, one line and exit 1. Minutes per API.
+ * on an otherwise quiet machine agree within about 3%). The count still depends on the machine's load:
+ * V8 sizes its heap and times its collections by the clock, which valgrind slows, so the same code
+ * counted 364k while the machine was quiet and 398k while a test run shared it. (With V8's
+ * --predictable-gc-schedule, tried and not kept, two versions of the engine counted the other way
+ * round from what paired timings showed.) Compare counts taken alike, and a small difference by
+ * paired timings as well. Needs valgrind on the PATH; without
+ * it, one line and exit 1. Minutes per API.
  */
 import { spawn } from "node:child_process";
 import { Option } from "commander";

@@ -198,7 +198,9 @@ export function isReference(value: unknown): boolean {
 // its root and path, or text with references in it), which operator an object names, its members'
 // and operands' compiled forms. Evaluating a template then only runs that function: no parsing, no
 // lookup of the operator, no walk of the template's keys per request. The strings kept are the
-// declarations' own (bounded: cleared past REFERENCES_KEPT).
+// declarations' own (bounded: cleared past REFERENCES_KEPT). References, plain objects, text with
+// references and the simple operators are compiled to JavaScript source (ownFunction): the names they
+// read and write, and the literal text, are written into it as JSON string literals, nothing else.
 interface ParsedReference {
   root: string;
   path: string[];
@@ -213,7 +215,7 @@ const compiledObjects = new WeakMap<object, Compiled>();
  * A function compiled from `body` (JavaScript source that returns it), given `args` by the names
  * `params`. Each is compiled anew, with V8's feedback of its own: a template's parts call each other
  * at call sites that meet one callee each, so that V8 can inline a template's evaluation, where the
- * closures of one operator shared their call sites with every template's (issue 27). The comment
+ * closures of one operator shared their call sites with every template's. The comment
  * numbers the source, since V8 keeps one compiled function, feedback and all, per source text.
  */
 let ownFunctions = 0;
@@ -241,7 +243,7 @@ const operatorOf = (template: Record<string, Json>): string | undefined => Objec
 export function resolveReference(ref: string, ctx: TemplateContext): Json {
   const parsed = parseReference(ref);
   if (!parsed) throw new Error(`not a reference: ${JSON.stringify(ref)}`);
-  return compileReference(parsed)(ctx);
+  return compiled(ref)(ctx);
 }
 
 /** A member step of a reference's path: an index of a list (digits) or an own member of an object. */
@@ -645,7 +647,7 @@ function compileObject(template: Record<string, Json>): Compiled {
  * A plain object template: its members, `...` spreading an object's members in. Compiled to the
  * source of a function of its own, one statement per member with the member's name written in it:
  * each store then meets one name and its own few object shapes, where one loop over the members
- * of every template stored every name through one site that V8 gave up specialising (issue 27).
+ * of every template stored every name through one site that V8 gave up specialising.
  * The names are written as JSON string literals, which JavaScript reads as the same strings.
  */
 function compilePlainObject(template: Record<string, Json>): Compiled {
