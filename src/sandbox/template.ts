@@ -318,8 +318,6 @@ function scalarText(value: unknown, ci: boolean): string | undefined {
   return ci ? String(value).toLowerCase() : String(value);
 }
 
-const defined = (value: unknown) => value !== undefined && value !== null && value !== "";
-
 /** The context of an element of `$each` and `$any`: the outer one with `$item` and `$index` set. */
 const itemContext = (ctx: TemplateContext, item: Json, index: number): TemplateContext => ({ ...ctx, item, index });
 
@@ -431,10 +429,11 @@ function compileString(template: string): Compiled {
       ? `out += ${JSON.stringify(part)};`
       : `v = p[${i}](ctx); out += v === undefined || v === null ? "" : v instanceof Instant ? v.toISOString() : String(v);`,
   );
-  return ownFunction(["p", "Instant"], `return function text(ctx) {\n  let out = "";\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`, [
-    parts,
-    Instant,
-  ]);
+  return ownFunction(
+    ["p", "Instant"],
+    `return function text(ctx) {\n  let out = "";\n  let v;\n  ${lines.join("\n  ")}\n  return out;\n};`,
+    [parts, Instant],
+  );
 }
 
 function compileList(template: Json[]): Compiled {
@@ -525,7 +524,8 @@ function compileObject(template: Record<string, Json>): Compiled {
     case "$eq": {
       const ci = template.ci === true;
       const [a, b] = (template.$eq as Json[]).map(compiled);
-      const side = (name: string, operand: Compiled | undefined) => (operand ? `scalarText(${name}(ctx), ci)` : "scalarText(undefined, ci)");
+      const side = (name: string, operand: Compiled | undefined) =>
+        operand ? `scalarText(${name}(ctx), ci)` : "scalarText(undefined, ci)";
       return ownFunction(
         ["a", "b", "scalarText", "ci"],
         `return function $eq(ctx) {\n  const left = ${side("a", a)};\n  const right = ${side("b", b)};\n  return left !== undefined && left === right;\n};`,
