@@ -94,6 +94,7 @@ describe("evaluate", () => {
   });
 
   it("evaluates the operators each part of a template is compiled to", () => {
+    const placeholder = ["$", "{x}"].join(""); // literal text that looks like a JavaScript placeholder
     const c: TemplateContext = {
       request: { code: "PH_UB", Code: "ph_ub", n: 7, list: [{ k: "a" }, { k: "b" }], zero: 0, no: false, nothing: null, blank: "" },
       now: new Instant(Date.UTC(2026, 0, 1)),
@@ -121,7 +122,10 @@ describe("evaluate", () => {
       [{ $if: "$request.zero", value: 1 }, undefined],
       [{ $if: "$request.n", value: 1, otherwise: 2 }, 1],
       [{ $if: "$request.no", value: 1, otherwise: { $if: true, value: 3 } }, 3],
-      ['a "quoted" \\ {$request.code}${x}`\u2028\ud800|{$request.nothing}|{$request.list}|{$now}|{$request.n}', 'a "quoted" \\ PH_UB${x}`\u2028\ud800||[object Object],[object Object]|2026-01-01T00:00:00.000Z|7'],
+      [
+        `a "quoted" \\ {$request.code}${placeholder}\`\u2028\ud800|{$request.nothing}|{$request.list}|{$now}|{$request.n}`,
+        `a "quoted" \\ PH_UB${placeholder}\`\u2028\ud800||[object Object],[object Object]|2026-01-01T00:00:00.000Z|7`,
+      ],
     ];
     for (const [template, expected] of cases) expect([template, evaluate(template, c)]).toEqual([template, expected]);
   });
