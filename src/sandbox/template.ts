@@ -36,11 +36,11 @@ import type { IndexKey, RecordIndex } from "./store.js";
 
 export { newId };
 
-/** A point in time inside a record; rendered by ./shape.ts. */
 /** The last instant rendered, and its text: requests within one millisecond render the same. */
 let lastRenderedMs = Number.NaN;
 let lastRendered = "";
 
+/** A point in time inside a record; rendered by ./shape.ts. */
 export class Instant {
   #iso: string | undefined; // rendered once: records, answers and sizes all render the same instant
   constructor(readonly ms: number) {}
@@ -246,24 +246,28 @@ export function resolveReference(ref: string, ctx: TemplateContext): Json {
   return compiled(ref)(ctx);
 }
 
-/** A member step of a reference's path: an index of a list (digits) or an own member of an object. */
-function memberStep(token: string): (value: Json) => Json {
-  const index = /^\d+$/.test(token) ? Number(token) : undefined;
-  return (value) => {
-    if (value === null || value === undefined) return undefined;
-    if (index !== undefined && Array.isArray(value)) return value[index];
-    if (isPlainObject(value) && Object.hasOwn(value, token)) return value[token];
-    return undefined;
-  };
+/**
+ * The statements that walk `v` down a reference's path, one per member: an index of a list (digits)
+ * or an own member of a plain object; anything else, or a missing value, gives undefined. Each name
+ * is written into the source as a JSON string literal (see ownFunction).
+ */
+function pathSource(path: string[]): string {
+  const lines = path.map((token) => {
+    const name = JSON.stringify(token);
+    const member = `if (typeof v === "object" && !isArray(v) && !(v instanceof Instant) && hasOwn(v, ${name})) v = v[${name}]; else return undefined;`;
+    const index = /^\d+$/.test(token) ? `if (isArray(v)) v = v[${Number(token)}]; else ` : "if (isArray(v)) return undefined; ";
+    return `if (v === null || v === undefined) return undefined;\n  ${index}${member}`;
+  });
+  return lines.join("\n  ");
 }
 
 /** The value at a path of members (`["a", "0", "b"]`) of a value. */
 function memberPath(path: string[]): (value: Json) => Json {
-  const steps = path.map(memberStep);
-  return (value) => {
-    for (const step of steps) value = step(value);
-    return value;
-  };
+  return ownFunction(["isArray", "Instant", "hasOwn"], `return function path(v) {\n  ${pathSource(path)}\n  return v;\n};`, [
+    Array.isArray,
+    Instant,
+    Object.hasOwn,
+  ]);
 }
 
 function compileReference({ root, path }: ParsedReference): Compiled {
@@ -291,17 +295,9 @@ function compileReference({ root, path }: ParsedReference): Compiled {
       head = (ctx) => (ctx as Record<string, Json>)[root];
   }
   if (tokens.length === 0) return head;
-  // Compiled to the source of a function of its own (see compilePlainObject): the root's member and
-  // each step's name written in it. A step is memberStep's: an index of a list (digits) or an own
-  // member of a plain object; anything else, or a missing value, gives undefined.
+  // Compiled to the source of a function of its own (see ownFunction): the root's member and the path's names written in it.
   const first = root === "count" || root === "resource" || root === "all" ? "head(ctx)" : `ctx[${JSON.stringify(root)}]`;
-  const lines = tokens.map((token) => {
-    const name = JSON.stringify(token);
-    const member = `if (typeof v === "object" && !isArray(v) && !(v instanceof Instant) && hasOwn(v, ${name})) v = v[${name}]; else return undefined;`;
-    const index = /^\d+$/.test(token) ? `if (isArray(v)) v = v[${Number(token)}]; else ` : "if (isArray(v)) return undefined; ";
-    return `if (v === null || v === undefined) return undefined;\n  ${index}${member}`;
-  });
-  const source = `return function reference(ctx) {\n  let v = ${first};\n  ${lines.join("\n  ")}\n  return v;\n};`;
+  const source = `return function reference(ctx) {\n  let v = ${first};\n  ${pathSource(tokens)}\n  return v;\n};`;
   return ownFunction(["head", "isArray", "Instant", "hasOwn"], source, [head, Array.isArray, Instant, Object.hasOwn]);
 }
 
