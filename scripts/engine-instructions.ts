@@ -1,5 +1,5 @@
 /**
- * `npm run bench:instructions [-- <alias>...] [--requests N]`: the machine instructions the sandbox's
+ * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R]`: the machine instructions the sandbox's
  * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
  * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on this kind of
  * machine (the same loop took 70 to 143 µs a request between identical runs). For judging a change to
@@ -17,8 +17,10 @@
  * counted 364k while the machine was quiet and 398k while a test run shared it. (With V8's
  * --predictable-gc-schedule, tried and not kept, two versions of the engine counted the other way
  * round from what paired timings showed.) Compare counts taken alike, and a small difference by
- * paired timings as well. Needs valgrind on the PATH; without
- * it, one line and exit 1. Minutes per API.
+ * paired timings as well: `--time R` runs the same requests R times without valgrind, a process each,
+ * and prints the CPU µs per request (the lower quartile, the least disturbed, with the lowest, median
+ * and highest); run it in two checkouts in turn. Needs valgrind on the PATH (not with `--time`);
+ * without it, one line and exit 1. Minutes per API.
  */
 import { spawn } from "node:child_process";
 import { Option } from "commander";
@@ -32,8 +34,11 @@ import { createSandbox } from "../src/sandbox/index.js";
 /** Requests run before either counted run's own (the same in both: compiled, warmed, states made). */
 const WARM_UP = 3000;
 
-/** Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up (valgrind's subject). */
-function runRequests(alias: string, operationId: string, requests: number): void {
+/**
+ * Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up
+ * (valgrind's subject); with `timed`, the CPU µs per request of those requests (process.cpuUsage).
+ */
+function runRequests(alias: string, operationId: string, requests: number, timed = false): number | undefined {
   const entry = findApi(alias);
   const api = { entry, doc: loadDocument(entry.bundlePath) };
   const op = findOperation(api.doc, operationId);
@@ -58,8 +63,31 @@ function runRequests(alias: string, operationId: string, requests: number): void
     sandbox.hooks.validateAnswer!(operation, answer);
     JSON.stringify(answer.body);
   };
-  for (let n = 0; n < WARM_UP + requests; n++) one(n);
+  for (let n = 0; n < WARM_UP; n++) one(n);
+  const start = timed ? process.cpuUsage() : undefined;
+  for (let n = WARM_UP; n < WARM_UP + requests; n++) one(n);
+  const used = start && process.cpuUsage(start);
   sandbox.close();
+  return used && (used.user + used.system) / requests;
+}
+
+/** CPU µs per request of `runs` timed runs of `requests` requests, each in a process of its own, one after another. */
+async function timeRuns(alias: string, operationId: string, requests: number, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const args = ["--import", "tsx", "scripts/engine-instructions.ts", "--run", alias, operationId, String(requests), "--timed"];
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err = (err + chunk).slice(-4096)));
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    const time = Number(/^([\d.]+)$/m.exec(out)?.[1]);
+    if (code !== 0 || !Number.isFinite(time))
+      throw new Error(`${alias} ${operationId}: a timed run exited ${code}: ${err.trim().split("\n").at(-1) ?? ""}`);
+    times.push(time);
+  }
+  return times;
 }
 
 /** The instructions valgrind counted for one run of `requests` requests. */
@@ -101,12 +129,19 @@ function program() {
     .description("Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests")
     .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
     .option("--requests <n>", "requests per counted run (the second runs twice as many)", integer(100), 5000)
-    // The run valgrind counts (alias, operationId, requests): this script runs itself so; not for users.
+    .option(
+      "--time <runs>",
+      "no valgrind: time the same requests (CPU µs per request) in this many runs, a process each; for paired timings, run it in two checkouts in turn",
+      integer(1),
+    )
+    // The run valgrind counts or a timed run (alias, operationId, requests): this script runs itself so; not for users.
     .addOption(new Option("--run <alias-operation-count...>").hideHelp())
-    .action(async (aliases: string[], options: { requests: number; run?: string[] }) => {
+    .addOption(new Option("--timed").hideHelp())
+    .action(async (aliases: string[], options: { requests: number; run?: string[]; time?: number; timed?: boolean }) => {
       if (options.run) {
         const [alias, operationId, count] = options.run;
-        runRequests(alias, operationId, Number(count));
+        const time = runRequests(alias, operationId, Number(count), options.timed === true);
+        if (time !== undefined) console.log(time.toFixed(2));
         return 0;
       }
       const entries = selectApis(command, loadRegistry(), aliases);
@@ -118,6 +153,14 @@ function program() {
           `no request of the bench's sandbox part for ${without.join(", ")}; those with one: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")}`,
         );
       for (const { alias, operationId } of chosen) {
+        if (options.time !== undefined) {
+          const times = (await timeRuns(alias, operationId, options.requests, options.time)).sort((a, b) => a - b);
+          const at = (share: number) => times[Math.floor(share * (times.length - 1))].toFixed(1);
+          console.log(
+            `${alias} ${operationId}: ${at(0.25)} µs per request, lower quartile of ${times.length} runs (lowest ${at(0)}, median ${at(0.5)}, highest ${at(1)})`,
+          );
+          continue;
+        }
         const [once, twice] = await Promise.all([
           countInstructions(alias, operationId, options.requests),
           countInstructions(alias, operationId, 2 * options.requests),

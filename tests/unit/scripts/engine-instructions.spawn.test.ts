@@ -20,6 +20,22 @@ describe("bench:instructions", () => {
     expect(result.stderr).toEqual(["bench:instructions: balance@1.0.0 has no operation noSuchOperation"]);
   });
 
+  it("--time: times the same requests without valgrind, a process per run, and prints CPU µs per request", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent"; // no valgrind needed (each run is this node, by its path)
+    try {
+      const result = await run(main, ["balance@1.0.0", "--time", "1", "--requests", "100"]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toEqual([]);
+      expect(result.stdout).toHaveLength(1);
+      expect(result.stdout[0]).toMatch(
+        /^balance@1\.0\.0 retrieveBalance: (\d+\.\d) µs per request, lower quartile of 1 runs \(lowest \1, median \1, highest \1\)$/,
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  }, 60_000);
+
   it("says in one line that valgrind is missing, exit 1", async () => {
     const path = process.env.PATH;
     process.env.PATH = "/nonexistent";
