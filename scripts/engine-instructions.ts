@@ -71,57 +71,59 @@ function runRequests(alias: string, operationId: string, requests: number, timed
   return used && (used.user + used.system) / requests;
 }
 
+/**
+ * Runs this script's own `--run` of `requests` requests of `operationId` in a child process, started
+ * by `command` (node and its flags, or valgrind and its options before node); its output and exit code.
+ */
+function runChild(
+  command: string[],
+  alias: string,
+  operationId: string,
+  requests: number,
+  timed = false,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = [...command.slice(1), "--import", "tsx", "scripts/engine-instructions.ts", "--run", alias, operationId, String(requests)];
+  if (timed) args.push("--timed");
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-64 * 1024)));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-64 * 1024)));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === "ENOENT" ? `${command[0]} is not installed (it counts the instructions)` : error.message)),
+    );
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The last lines of a child's error output, for the message when it failed. */
+const tail = (stderr: string) => stderr.trim().split("\n").slice(-3).join(" | ");
+
 /** CPU µs per request of `runs` timed runs of `requests` requests, each in a process of its own, one after another. */
 async function timeRuns(alias: string, operationId: string, requests: number, runs: number): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const args = ["--import", "tsx", "scripts/engine-instructions.ts", "--run", alias, operationId, String(requests), "--timed"];
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err = (err + chunk).slice(-4096)));
-    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    const time = Number(/^([\d.]+)$/m.exec(out)?.[1]);
-    if (code !== 0 || !Number.isFinite(time))
-      throw new Error(`${alias} ${operationId}: a timed run exited ${code}: ${err.trim().split("\n").at(-1) ?? ""}`);
+    const { code, stdout, stderr } = await runChild([process.execPath], alias, operationId, requests, true);
+    const time = Number(/^([\d.]+)$/m.exec(stdout)?.[1]);
+    if (code !== 0 || !Number.isFinite(time)) throw new Error(`${alias} ${operationId}: a timed run exited ${code}: ${tail(stderr)}`);
     times.push(time);
   }
   return times;
 }
 
 /** The instructions valgrind counted for one run of `requests` requests. */
-function countInstructions(alias: string, operationId: string, requests: number): Promise<number> {
-  const args = [
-    "--tool=cachegrind",
-    "--cache-sim=no",
-    "--cachegrind-out-file=/dev/null",
-    process.execPath,
-    "--single-threaded",
-    "--predictable",
-    "--import",
-    "tsx",
-    "scripts/engine-instructions.ts",
-    "--run",
+async function countInstructions(alias: string, operationId: string, requests: number): Promise<number> {
+  const valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
+  const { code, stderr } = await runChild(
+    [...valgrind, process.execPath, "--single-threaded", "--predictable"],
     alias,
     operationId,
-    String(requests),
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn("valgrind", args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-64 * 1024);
-    });
-    child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === "ENOENT" ? "valgrind is not installed (it counts the instructions)" : error.message)),
-    );
-    child.once("close", (code) => {
-      const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
-      if (code === 0 && refs) resolve(Number(refs[1].replaceAll(",", "")));
-      else reject(new Error(`${alias} ${operationId}: valgrind exited ${code}: ${stderr.trim().split("\n").slice(-3).join(" | ")}`));
-    });
-  });
+    requests,
+  );
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (code === 0 && refs) return Number(refs[1].replaceAll(",", ""));
+  throw new Error(`${alias} ${operationId}: valgrind exited ${code}: ${tail(stderr)}`);
 }
 
 function program() {
