@@ -5,7 +5,7 @@
  * Two servers, each in its own process (scripts/bench-serve.ts): every API's mock in static mode
  * with its response cache off (every request through Prism's judging and answer) and in sandbox
  * mode (the same judging, then the credential's state, the answer built from it, shaped and
- * validated). For each request of SANDBOX_REQUESTS (the ones issue 27 measured), ROUNDS short rounds of
+ * validated). For each request of SANDBOX_REQUESTS (each API's create measured), ROUNDS short rounds of
  * the static server then the sandbox, one after the other, each under the same autocannon load; the
  * server CPU time per request comes from /proc/<pid>/stat. The ratio is the sandbox's CPU time per
  * request over the static mock's, per round (reported: the median and the spread of the rounds);
@@ -26,7 +26,7 @@ import {
   startServer,
 } from "./bench-measure.js";
 
-/** The requests measured: each API's create that issue 27 measured (alias and operationId). */
+/** The requests measured: a create of each API whose sandbox builds records from a request (alias and operationId). */
 export const SANDBOX_REQUESTS: ReadonlyArray<{ alias: string; operationId: string }> = [
   { alias: "disbursement@1.0.0", operationId: "createDisbursements" },
   { alias: "pay@1.3.0", operationId: "createInvoice" },
@@ -43,7 +43,7 @@ const MIN_ROUND_SECONDS = 0.5;
 const WARM_UP_SECONDS = 1;
 /** Rounds (of MIN_ROUND_SECONDS or more) of load on the sandbox with its own work timed, after the measured rounds. */
 const ENGINE_ROUNDS = 4;
-/** The goal of issue 27: the sandbox at most this many times the static mock's CPU per request. */
+/** The goal: the sandbox at most this many times the static mock's CPU per request. */
 export const SANDBOX_CPU_GOAL = 2;
 
 export interface SandboxThroughput {
@@ -233,7 +233,7 @@ export async function sandboxSection({
     `server not measured (what each loads and compiles on first use), then ${rounds} rounds of`,
     `the static mock then the sandbox, ${seconds} s each. CPU µs/request: the server process's user + system time`,
     "(`/proc/<pid>/stat`) over the requests it answered, median of the rounds; the ratio is the sandbox's over the static",
-    `mock's, per round: the median and, in brackets, the lowest and highest round. Goal (issue 27): at most ${x(SANDBOX_CPU_GOAL)}.`,
+    `mock's, per round: the median and, in brackets, the lowest and highest round. Goal: at most ${x(SANDBOX_CPU_GOAL)}.`,
     "Engine: the sandbox's own work per request inside its server (its `answer` hook: the credential's state, the records,",
     "the answer built and shaped; and `validateAnswer`: the answer checked against the spec), CPU µs timed around each call",
     `in ${ENGINE_ROUNDS} more rounds of the same load (scripts/bench-sandbox.ts engineInServer); the static mock's cost plus that`,

@@ -4,7 +4,7 @@
  *
  * The random bytes come from a pool: one `randomBytes` call fills POOL_BYTES and each id takes
  * the next 16 of them, never reusing a byte. `crypto.randomBytes(16)` once per id was 12% of a
- * disbursement create's CPU time (issue 27); a pool of a few KB pays that call once per 256 ids.
+ * disbursement create's CPU time; a pool of a few KB pays that call once per 256 ids.
  * The ids are the same: same source of randomness, same alphabet, same length.
  */
 import { randomBytes } from "node:crypto";

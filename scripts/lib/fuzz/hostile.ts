@@ -1,6 +1,6 @@
 /**
  * Hostile requests, built from an operation's valid request, that once made the mock answer 500 or
- * not at all (issue "The last 500s and hangs"): a path parameter that is not valid percent-encoding,
+ * not at all: a path parameter that is not valid percent-encoding,
  * an empty `Accept` entry, a map key a header cannot carry, a declared `Content-Length` over the
  * limit with no body, JSON nested 50,000 deep (small, and over the worker's threshold), and an array
  * of many wrong items. Each has the answer the contract and the mock's DEVIATIONS give it; none may

@@ -1,5 +1,5 @@
 /**
- * The shape of src/mock/ that keeps its server readable (issue "The mock's server"): no module of
+ * The shape of src/mock/ that keeps its server readable: no module of
  * the folder imports another in a circle (type imports count: a circle of types is still a circle
  * for a reader), no function is longer than 150 lines, and the sandbox attaches through the one
  * declared interface (MockHooks in src/mock/types.ts) without importing the server.
