@@ -18,7 +18,7 @@
  */
 import { loadavg } from "node:os";
 import createClient from "openapi-fetch";
-import { operations } from "../src/document/index.js";
+import { type Operation, operations } from "../src/document/index.js";
 import { requestParams } from "../src/testing/requests.js";
 import {
   type BundledApi,
@@ -71,7 +71,7 @@ export interface ClientCell {
  * work, signal included) and answers the recorded response without any socket, so that the CPU of a
  * call is what openapi-fetch and the client add around fetch.
  */
-function stubFetch(recorded: RecordedResponse): typeof fetch {
+export function stubFetch(recorded: RecordedResponse): typeof fetch {
   const headers = new Headers(recorded.headers);
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     new Request(input, init);
@@ -119,11 +119,8 @@ export async function measureClientCost(
           const typed = await createTestClient(api.entry, url);
           const plain = createClient<any>({ baseUrl: url, headers: request.headers }) as any;
           const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers }) as any;
-          const body = request.body === undefined ? undefined : JSON.parse(request.body);
-          const init = {
-            params: requestParams(api.doc, operations(api.doc).find((o) => o === op)!),
-            ...(body === undefined ? {} : { body }),
-          };
+          const init = requestInit(api, op, request);
+          const body = init.body;
           const check = (status: number, who: string) => {
             if (status !== request.expected) throw new Error(`${who} got ${status} for ${request.method} ${request.path}`);
           };
@@ -145,7 +142,7 @@ export async function measureClientCost(
           log(`client: ${api.entry.alias} ${request.method} ${request.operationId}`);
           const started = loadavg()[0];
           const runs = await rounds(VARIANTS, calls, { rounds: count, seconds });
-          const stub = await stubRounds(api, request, recorded, init, { rounds: STUB_ROUNDS, seconds: STUB_SECONDS });
+          const stub = await stubRounds(api, request, recorded, { rounds: STUB_ROUNDS, seconds: STUB_SECONDS });
           cells.push({
             alias: api.entry.alias,
             request: `${request.method} ${request.operationId}`,
@@ -171,39 +168,55 @@ export async function measureClientCost(
 }
 
 /**
- * The same calls against a stub fetch (stubFetch: the recorded answer, no socket), in this process:
- * what remains is openapi-fetch's own work and, for the client, its layer over openapi-fetch. The
- * global fetch is replaced while it runs (the client sends through the global fetch at call time;
- * plain openapi-fetch takes its `fetch` option).
+ * The calls of the stub-fetch run (stubFetch: the recorded answer, no socket), each checking the
+ * status: plain openapi-fetch twice (two clients alike) and the generated client. The client sends
+ * through the global fetch at call time, so `globalThis.fetch` must be `fetch` while they run; plain
+ * openapi-fetch takes its `fetch` option. Also what `bench:instructions --client` counts
+ * (scripts/engine-instructions.ts).
+ */
+export async function stubCalls(
+  api: BundledApi,
+  request: SpecRequest,
+  recorded: RecordedResponse,
+  fetch: typeof globalThis.fetch,
+): Promise<Record<StubVariant, () => Promise<void>>> {
+  const url = "http://127.0.0.1:9";
+  const typed = await createTestClient(api.entry, url);
+  const plain = createClient<any>({ baseUrl: url, headers: request.headers, fetch }) as any;
+  const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers, fetch }) as any;
+  const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
+  const init = requestInit(api, op, request);
+  const check = (status: number) => {
+    if (status !== recorded.status) throw new Error(`stub fetch: got ${status} for ${request.method} ${request.path}`);
+  };
+  return {
+    "openapi-fetch": async () => check((await plain[request.method](op.path, init)).response.status),
+    "openapi-fetch again": async () => check((await plainAgain[request.method](op.path, init)).response.status),
+    client: async () => check((await typed[request.method](op.path, init)).response.status),
+  };
+}
+
+/** The second argument of an openapi-fetch call for `request`: its parameters and its JSON body. */
+function requestInit(api: BundledApi, op: Operation, request: SpecRequest): Record<string, unknown> {
+  const body = request.body === undefined ? undefined : JSON.parse(request.body);
+  return { params: requestParams(api.doc, op), ...(body === undefined ? {} : { body }) };
+}
+
+/**
+ * The same calls against a stub fetch (stubCalls), in this process: what remains is openapi-fetch's
+ * own work and, for the client, its layer over openapi-fetch. The global fetch is replaced while it runs.
  */
 async function stubRounds(
   api: BundledApi,
   request: SpecRequest,
   recorded: RecordedResponse,
-  init: Record<string, unknown>,
   options: { rounds: number; seconds: number },
 ): Promise<ClientCell["stub"]> {
   const stub = stubFetch(recorded);
-  const url = "http://127.0.0.1:9";
   const real = globalThis.fetch;
   globalThis.fetch = stub;
   try {
-    const typed = await createTestClient(api.entry, url);
-    const plain = createClient<any>({ baseUrl: url, headers: request.headers, fetch: stub }) as any;
-    const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers, fetch: stub }) as any;
-    const path = operations(api.doc).find((o) => o.operationId === request.operationId)!.path;
-    const check = (status: number) => {
-      if (status !== recorded.status) throw new Error(`stub fetch: got ${status} for ${request.method} ${request.path}`);
-    };
-    const runs = await rounds(
-      STUB_VARIANTS,
-      {
-        "openapi-fetch": async () => check((await plain[request.method](path, init)).response.status),
-        "openapi-fetch again": async () => check((await plainAgain[request.method](path, init)).response.status),
-        client: async () => check((await typed[request.method](path, init)).response.status),
-      },
-      options,
-    );
+    const runs = await rounds(STUB_VARIANTS, await stubCalls(api, request, recorded, stub), options);
     return {
       cpu: Object.fromEntries(STUB_VARIANTS.map((v) => [v, mean(runs[v])])) as Record<StubVariant, number>,
       clientOfPlain: per(runs, "client", "openapi-fetch"),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R]`: the machine instructions the sandbox's
+ * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R] [--client]`: the machine instructions the sandbox's
  * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
  * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on this kind of
  * machine (the same loop took 70 to 143 µs a request between identical runs). For judging a change to
@@ -19,16 +19,30 @@
  * round from what paired timings showed.) Compare counts taken alike, and a small difference by
  * paired timings as well: `--time R` runs the same requests R times without valgrind, a process each,
  * and prints the CPU µs per request (the lower quartile, the least disturbed, with the lowest, median
- * and highest); run it in two checkouts in turn. Needs valgrind on the PATH (not with `--time`);
- * without it, one line and exit 1. Minutes per API.
+ * and highest); run it in two checkouts in turn.
+ *
+ * `--client [alias...]`: the same count for the bench's client part (scripts/bench-client.ts): for
+ * each API's representative operations, the instructions per call of plain openapi-fetch and of the
+ * generated client (its defaults: retry policy, time limit, redirect rule, body bound), both against
+ * the stub fetch of the bench's stub run (the answer a mock gave the request, no socket), the calls
+ * one after another after the same warm-up; N is 1,000 calls by default. Their ratio is the client
+ * row's goal measured without the timing's noise (openapi-fetch against itself moves 5-14% between
+ * timed rounds on this machine).
+ *
+ * Needs valgrind on the PATH (not with `--time`); without it, one line and exit 1. Minutes per API.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Option } from "commander";
-import { credentialHeaderOf, distinctRequest, specRequest } from "./bench-measure.js";
+import { CLIENT_GOAL, stubCalls, stubFetch } from "./bench-client.js";
+import { credentialHeaderOf, distinctRequest, record, representativeOperations, specRequest, startServer } from "./bench-measure.js";
 import { SANDBOX_REQUESTS } from "./bench-sandbox.js";
+import type { RecordedResponse } from "./bench-serve.js";
 import { integer, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 import { findOperation, loadDocument } from "../src/document/index.js";
-import { findApi, loadRegistry, repoRoot } from "../src/registry.js";
+import { type ApiEntry, findApi, loadRegistry, repoRoot } from "../src/registry.js";
 import { createSandbox } from "../src/sandbox/index.js";
 
 /** Requests run before either counted run's own (the same in both: compiled, warmed, states made). */
@@ -72,18 +86,12 @@ function runRequests(alias: string, operationId: string, requests: number, timed
 }
 
 /**
- * Runs this script's own `--run` of `requests` requests of `operationId` in a child process, started
- * by `command` (node and its flags, or valgrind and its options before node); its output and exit code.
+ * Runs this script itself with the arguments `run` (`--run` or `--run-client` and theirs) in a child
+ * process, started by `command` (node and its flags, or valgrind and its options before node); its
+ * output and exit code.
  */
-function runChild(
-  command: string[],
-  alias: string,
-  operationId: string,
-  requests: number,
-  timed = false,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = [...command.slice(1), "--import", "tsx", "scripts/engine-instructions.ts", "--run", alias, operationId, String(requests)];
-  if (timed) args.push("--timed");
+function runChild(command: string[], run: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = [...command.slice(1), "--import", "tsx", "scripts/engine-instructions.ts", ...run];
   return new Promise((resolve, reject) => {
     const child = spawn(command[0], args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -104,7 +112,7 @@ const tail = (stderr: string) => stderr.trim().split("\n").slice(-3).join(" | ")
 async function timeRuns(alias: string, operationId: string, requests: number, runs: number): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const { code, stdout, stderr } = await runChild([process.execPath], alias, operationId, requests, true);
+    const { code, stdout, stderr } = await runChild([process.execPath], ["--run", alias, operationId, String(requests), "--timed"]);
     const time = Number(/^([\d.]+)$/m.exec(stdout)?.[1]);
     if (code !== 0 || !Number.isFinite(time)) throw new Error(`${alias} ${operationId}: a timed run exited ${code}: ${tail(stderr)}`);
     times.push(time);
@@ -112,25 +120,132 @@ async function timeRuns(alias: string, operationId: string, requests: number, ru
   return times;
 }
 
-/** The instructions valgrind counted for one run of `requests` requests. */
-async function countInstructions(alias: string, operationId: string, requests: number): Promise<number> {
+/** The instructions valgrind counted for one run of this script with the arguments `run`; `what` names it in an error. */
+async function countInstructions(run: string[], what: string): Promise<number> {
   const valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
-  const { code, stderr } = await runChild(
-    [...valgrind, process.execPath, "--single-threaded", "--predictable"],
-    alias,
-    operationId,
-    requests,
-  );
+  const { code, stderr } = await runChild([...valgrind, process.execPath, "--single-threaded", "--predictable", "--expose-gc"], run);
   const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
   if (code === 0 && refs) return Number(refs[1].replaceAll(",", ""));
-  throw new Error(`${alias} ${operationId}: valgrind exited ${code}: ${tail(stderr)}`);
+  throw new Error(`${what}: valgrind exited ${code}: ${tail(stderr)}`);
+}
+
+/** Instructions per request or call: two counted runs of `count` and 2 `count` (`run(n)`: the arguments), their difference over `count`. */
+async function perCall(run: (n: number) => string[], count: number, what: string): Promise<number> {
+  const [once, twice] = await Promise.all([countInstructions(run(count), what), countInstructions(run(2 * count), what)]);
+  return (twice - once) / count;
+}
+
+/** A cell of the client count: an operation's request and the answer the mock gave it (what the stub fetch answers). */
+interface ClientCell {
+  alias: string;
+  operationId: string;
+  recorded: RecordedResponse;
+}
+
+/** Calls made before either counted run's own (the same in both: compiled, warmed). */
+const CLIENT_WARM_UP = 2000;
+
+/**
+ * Makes `calls` calls, one after another, of `variant` (plain openapi-fetch or the generated client)
+ * for the cell at `index` of the file `cellsFile`, against a stub fetch (scripts/bench-client.ts
+ * stubCalls: no socket) after the warm-up (valgrind's subject).
+ */
+async function runClientCalls(cellsFile: string, index: number, variant: string, calls: number): Promise<void> {
+  const cells = JSON.parse(readFileSync(cellsFile, "utf8")) as ClientCell[];
+  const cell = cells[index];
+  if (!cell) throw new Error(`${cellsFile} has no cell ${index}`);
+  const entry = findApi(cell.alias);
+  const api = { entry, doc: loadDocument(entry.bundlePath) };
+  const op = findOperation(api.doc, cell.operationId);
+  if (op?.section !== "paths") throw new Error(`${cell.alias} has no operation ${cell.operationId}`);
+  if (variant !== "client" && variant !== "openapi-fetch") throw new Error(`no variant ${variant}: client or openapi-fetch`);
+  const fetch = stubFetch(cell.recorded);
+  const real = globalThis.fetch;
+  globalThis.fetch = fetch; // the client sends through the global fetch
+  try {
+    const call = (await stubCalls(api, specRequest(api, op), cell.recorded, fetch))[variant];
+    for (let n = 0; n < CLIENT_WARM_UP; n++) await call();
+    // A full collection before the counted calls and after them, in both counted runs: what the calls
+    // leave is collected within the count whichever run it falls in (without it, a collection that
+    // falls in one run and not the other moved a count tenfold with 100 calls).
+    collect();
+    for (let n = 0; n < calls; n++) await call();
+    collect();
+  } finally {
+    globalThis.fetch = real;
+  }
+}
+
+/** A full garbage collection (node runs with --expose-gc under valgrind; a no-op where it does not). */
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
+
+/**
+ * The client part of the bench's cells for `entries` (each API's representative operations,
+ * scripts/bench-measure.ts) with the answers a mock gives them, written to a file for the counted runs.
+ */
+async function recordClientCells(entries: ApiEntry[], file: string): Promise<ClientCell[]> {
+  const mock = await startServer({ type: "start", kind: "mock", aliases: entries.map((e) => e.alias) });
+  const cells: ClientCell[] = [];
+  try {
+    for (const entry of entries) {
+      const api = { entry, doc: loadDocument(entry.bundlePath) };
+      for (const op of representativeOperations(api)) {
+        const request = specRequest(api, op);
+        cells.push({ alias: entry.alias, operationId: op.operationId, recorded: await record(mock.urls[entry.alias], request) });
+      }
+    }
+  } finally {
+    await mock.stop();
+  }
+  writeFileSync(file, JSON.stringify(cells));
+  return cells;
+}
+
+/**
+ * Counts, for each cell, the instructions per call of plain openapi-fetch and of the generated
+ * client against the stub fetch, and prints them with their ratio, then the largest ratio against
+ * the goal (scripts/bench-client.ts CLIENT_GOAL). The two variants' runs are counted one pair at a time.
+ */
+async function countClient(entries: ApiEntry[], calls: number): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), "bench-instructions-"));
+  try {
+    const file = join(folder, "cells.json");
+    const cells = await recordClientCells(entries, file);
+    const ratios: number[] = [];
+    for (const [index, cell] of cells.entries()) {
+      const what = `${cell.alias} ${cell.operationId}`;
+      const count = (variant: string) =>
+        perCall((n) => ["--run-client", file, String(index), variant, String(n)], calls, `${what} ${variant}`);
+      const plain = await count("openapi-fetch");
+      const client = await count("client");
+      ratios.push(client / plain);
+      const n = (value: number) => Math.round(value).toLocaleString("en-US");
+      console.log(`${what}: openapi-fetch ${n(plain)}, client ${n(client)} instructions per call (${(client / plain).toFixed(2)}x)`);
+    }
+    const worst = Math.max(...ratios);
+    console.log(
+      `largest: the client at ${worst.toFixed(2)}x plain openapi-fetch's instructions per call (goal at most ${CLIENT_GOAL.toFixed(2)}x: ${worst <= CLIENT_GOAL ? "met" : "not met"})`,
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 function program() {
   const command = script("bench:instructions")
-    .description("Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests")
+    .description(
+      "Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests; with --client, per call of the generated client beside plain openapi-fetch",
+    )
     .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
-    .option("--requests <n>", "requests per counted run (the second runs twice as many)", integer(100), 5000)
+    .option(
+      "--requests <n>",
+      "requests (calls, with --client) per counted run; the second runs twice as many (default: 5000, 1000 with --client)",
+      integer(100),
+    )
+    .option(
+      "--client",
+      "count the generated client's instructions per call beside plain openapi-fetch's, both against a stub fetch, for each API's operations of the bench's client part (default: every API)",
+    )
     .option(
       "--time <runs>",
       "no valgrind: time the same requests (CPU µs per request) in this many runs, a process each; for paired timings, run it in two checkouts in turn",
@@ -139,39 +254,55 @@ function program() {
     // The run valgrind counts or a timed run (alias, operationId, requests): this script runs itself so; not for users.
     .addOption(new Option("--run <alias-operation-count...>").hideHelp())
     .addOption(new Option("--timed").hideHelp())
-    .action(async (aliases: string[], options: { requests: number; run?: string[]; time?: number; timed?: boolean }) => {
-      if (options.run) {
-        const [alias, operationId, count] = options.run;
-        const time = runRequests(alias, operationId, Number(count), options.timed === true);
-        if (time !== undefined) console.log(time.toFixed(2));
-        return 0;
-      }
-      const entries = selectApis(command, loadRegistry(), aliases);
-      const chosen = SANDBOX_REQUESTS.filter((r) => entries.some((e) => e.alias === r.alias));
-      const without = entries.filter((e) => !SANDBOX_REQUESTS.some((r) => r.alias === e.alias)).map((e) => e.alias);
-      if (aliases.length > 0 && without.length > 0)
-        misuse(
-          command,
-          `no request of the bench's sandbox part for ${without.join(", ")}; those with one: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")}`,
-        );
-      for (const { alias, operationId } of chosen) {
-        if (options.time !== undefined) {
-          const times = (await timeRuns(alias, operationId, options.requests, options.time)).sort((a, b) => a - b);
-          const at = (share: number) => times[Math.floor(share * (times.length - 1))].toFixed(1);
-          console.log(
-            `${alias} ${operationId}: ${at(0.25)} µs per request, lower quartile of ${times.length} runs (lowest ${at(0)}, median ${at(0.5)}, highest ${at(1)})`,
-          );
-          continue;
+    // The run valgrind counts for --client (cells file, index, variant, calls): likewise not for users.
+    .addOption(new Option("--run-client <file-index-variant-count...>").hideHelp())
+    .action(
+      async (
+        aliases: string[],
+        options: { requests?: number; run?: string[]; runClient?: string[]; time?: number; timed?: boolean; client?: boolean },
+      ) => {
+        if (options.run) {
+          const [alias, operationId, count] = options.run;
+          const time = runRequests(alias, operationId, Number(count), options.timed === true);
+          if (time !== undefined) console.log(time.toFixed(2));
+          return 0;
         }
-        const [once, twice] = await Promise.all([
-          countInstructions(alias, operationId, options.requests),
-          countInstructions(alias, operationId, 2 * options.requests),
-        ]);
-        const perRequest = Math.round((twice - once) / options.requests);
-        console.log(`${alias} ${operationId}: ${perRequest.toLocaleString("en-US")} instructions per request`);
-      }
-      return 0;
-    });
+        if (options.runClient) {
+          const [file, index, variant, count] = options.runClient;
+          await runClientCalls(file, Number(index), variant, Number(count));
+          return 0;
+        }
+        const entries = selectApis(command, loadRegistry(), aliases);
+        if (options.client) {
+          if (options.time !== undefined) misuse(command, "--time times the engine's requests; with --client, the counts only");
+          await countClient(entries, options.requests ?? 1000);
+          return 0;
+        }
+        const requests = options.requests ?? 5000;
+        const chosen = SANDBOX_REQUESTS.filter((r) => entries.some((e) => e.alias === r.alias));
+        const without = entries.filter((e) => !SANDBOX_REQUESTS.some((r) => r.alias === e.alias)).map((e) => e.alias);
+        if (aliases.length > 0 && without.length > 0)
+          misuse(
+            command,
+            `no request of the bench's sandbox part for ${without.join(", ")}; those with one: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")}`,
+          );
+        for (const { alias, operationId } of chosen) {
+          if (options.time !== undefined) {
+            const times = (await timeRuns(alias, operationId, requests, options.time)).sort((a, b) => a - b);
+            const at = (share: number) => times[Math.floor(share * (times.length - 1))].toFixed(1);
+            console.log(
+              `${alias} ${operationId}: ${at(0.25)} µs per request, lower quartile of ${times.length} runs (lowest ${at(0)}, median ${at(0.5)}, highest ${at(1)})`,
+            );
+            continue;
+          }
+          const perRequest = Math.round(
+            await perCall((n) => ["--run", alias, operationId, String(n)], requests, `${alias} ${operationId}`),
+          );
+          console.log(`${alias} ${operationId}: ${perRequest.toLocaleString("en-US")} instructions per request`);
+        }
+        return 0;
+      },
+    );
   return command;
 }
 
