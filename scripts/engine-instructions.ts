@@ -25,10 +25,10 @@
  * each API's representative operations, the instructions per call of plain openapi-fetch and of the
  * generated client (its defaults: retry policy, time limit, redirect rule, body bound), both against
  * the stub fetch of the bench's stub run (the answer a mock gave the request, no socket), the calls
- * one after another after the same warm-up; N is 3,000 calls by default (with 1,000, late
- * compilation and collection in the second run's extra calls still inflated a count by up to 90%). Their ratio is the client
- * row's goal measured without the timing's noise (openapi-fetch against itself moves 5-14% between
- * timed rounds on this machine).
+ * one after another after the same warm-up; N is 3,000 calls by default (with 1,000 a count came
+ * out up to 90% higher, most likely from late compilation and collection in the second run's extra
+ * calls). Their ratio is the client row's goal measured without the timing's noise (openapi-fetch
+ * against itself moves 5-14% between timed rounds on this machine).
  *
  * Needs valgrind on the PATH (not with `--time`); without it, one line and exit 1. Minutes per API.
  */
