@@ -116,14 +116,7 @@ export async function measureClientCost(
         const bare = await startServer({ type: "start", kind: "bare", response: recorded });
         try {
           const url = bare.urls.bare;
-          const typed = await createTestClient(api.entry, url);
-          const plain = createClient<any>({ baseUrl: url, headers: request.headers }) as any;
-          const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers }) as any;
-          const init = requestInit(api, op, request);
-          const body = init.body;
-          const check = (status: number, who: string) => {
-            if (status !== request.expected) throw new Error(`${who} got ${status} for ${request.method} ${request.path}`);
-          };
+          const body = requestInit(api, op, request).body;
           const calls: Record<Variant, () => Promise<void>> = {
             fetch: async () => {
               const response = await fetch(url + request.path, {
@@ -131,13 +124,12 @@ export async function measureClientCost(
                 headers: request.headers,
                 body: body === undefined ? undefined : JSON.stringify(body),
               });
-              check(response.status, "fetch");
+              if (response.status !== request.expected)
+                throw new Error(`fetch got ${response.status} for ${request.method} ${request.path}`);
               if ((response.headers.get("content-type") ?? "").includes("json")) await response.json();
               else await response.text();
             },
-            "openapi-fetch": async () => check((await plain[request.method](op.path, init)).response.status, "openapi-fetch"),
-            "openapi-fetch again": async () => check((await plainAgain[request.method](op.path, init)).response.status, "openapi-fetch"),
-            client: async () => check((await typed[request.method](op.path, init)).response.status, "client"),
+            ...(await clientCalls(api, request, url, request.expected)),
           };
           log(`client: ${api.entry.alias} ${request.method} ${request.operationId}`);
           const started = loadavg()[0];
@@ -168,33 +160,36 @@ export async function measureClientCost(
 }
 
 /**
- * The calls of the stub-fetch run (stubFetch: the recorded answer, no socket), each checking the
- * status: plain openapi-fetch twice (two clients alike) and the generated client. The client sends
- * through the global fetch at call time, so `globalThis.fetch` must be `fetch` while they run; plain
- * openapi-fetch takes its `fetch` option. Also what `bench:instructions --client` counts
- * (scripts/engine-instructions.ts).
+ * The calls of plain openapi-fetch (twice: two clients alike) and of the generated client against
+ * `url`, each checking that the answer has `status`. The client sends through the global fetch at
+ * call time; plain openapi-fetch through `fetch` when given (else the global one too). The socket
+ * run, the stub run and `bench:instructions --client` (scripts/engine-instructions.ts) make these calls.
  */
-export async function stubCalls(
+export async function clientCalls(
   api: BundledApi,
   request: SpecRequest,
-  recorded: RecordedResponse,
-  fetch: typeof globalThis.fetch,
+  url: string,
+  status: number,
+  fetch?: typeof globalThis.fetch,
 ): Promise<Record<StubVariant, () => Promise<void>>> {
-  const url = "http://127.0.0.1:9";
   const typed = await createTestClient(api.entry, url);
-  const plain = createClient<any>({ baseUrl: url, headers: request.headers, fetch }) as any;
-  const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers, fetch }) as any;
+  const plain = createClient<any>({ baseUrl: url, headers: request.headers, ...(fetch ? { fetch } : {}) }) as any;
+  const plainAgain = createClient<any>({ baseUrl: url, headers: request.headers, ...(fetch ? { fetch } : {}) }) as any;
   const op = operations(api.doc).find((o) => o.operationId === request.operationId)!;
   const init = requestInit(api, op, request);
-  const check = (status: number) => {
-    if (status !== recorded.status) throw new Error(`stub fetch: got ${status} for ${request.method} ${request.path}`);
+  const check = (got: number, who: string) => {
+    if (got !== status) throw new Error(`${who} got ${got} for ${request.method} ${request.path}`);
   };
   return {
-    "openapi-fetch": async () => check((await plain[request.method](op.path, init)).response.status),
-    "openapi-fetch again": async () => check((await plainAgain[request.method](op.path, init)).response.status),
-    client: async () => check((await typed[request.method](op.path, init)).response.status),
+    "openapi-fetch": async () => check((await plain[request.method](op.path, init)).response.status, "openapi-fetch"),
+    "openapi-fetch again": async () => check((await plainAgain[request.method](op.path, init)).response.status, "openapi-fetch"),
+    client: async () => check((await typed[request.method](op.path, init)).response.status, "client"),
   };
 }
+
+/** The stub run's calls (clientCalls against the stub fetch `fetch` answering `recorded`; the global fetch must be `fetch` while they run). */
+export const stubCalls = (api: BundledApi, request: SpecRequest, recorded: RecordedResponse, fetch: typeof globalThis.fetch) =>
+  clientCalls(api, request, "http://127.0.0.1:9", recorded.status, fetch);
 
 /** The second argument of an openapi-fetch call for `request`: its parameters and its JSON body. */
 function requestInit(api: BundledApi, op: Operation, request: SpecRequest): Record<string, unknown> {
