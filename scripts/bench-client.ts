@@ -71,7 +71,7 @@ export interface ClientCell {
  * work, signal included) and answers the recorded response without any socket, so that the CPU of a
  * call is what openapi-fetch and the client add around fetch.
  */
-export function stubFetch(recorded: RecordedResponse): typeof fetch {
+function stubFetch(recorded: RecordedResponse): typeof fetch {
   const headers = new Headers(recorded.headers);
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     new Request(input, init);
@@ -187,9 +187,26 @@ export async function clientCalls(
   };
 }
 
-/** The stub run's calls (clientCalls against the stub fetch `fetch` answering `recorded`; the global fetch must be `fetch` while they run). */
-export const stubCalls = (api: BundledApi, request: SpecRequest, recorded: RecordedResponse, fetch: typeof globalThis.fetch) =>
-  clientCalls(api, request, "http://127.0.0.1:9", recorded.status, fetch);
+/**
+ * Runs `use` with the stub run's calls (clientCalls against stubFetch answering `recorded`), the
+ * global fetch being the stub meanwhile (the client sends through it) and put back after: the
+ * bench's stub run and `bench:instructions --client` make their calls so.
+ */
+export async function withStubCalls<T>(
+  api: BundledApi,
+  request: SpecRequest,
+  recorded: RecordedResponse,
+  use: (calls: Record<StubVariant, () => Promise<void>>) => Promise<T>,
+): Promise<T> {
+  const stub = stubFetch(recorded);
+  const real = globalThis.fetch;
+  globalThis.fetch = stub;
+  try {
+    return await use(await clientCalls(api, request, "http://127.0.0.1:9", recorded.status, stub));
+  } finally {
+    globalThis.fetch = real;
+  }
+}
 
 /** The second argument of an openapi-fetch call for `request`: its parameters and its JSON body. */
 function requestInit(api: BundledApi, op: Operation, request: SpecRequest): Record<string, unknown> {
@@ -198,28 +215,23 @@ function requestInit(api: BundledApi, op: Operation, request: SpecRequest): Reco
 }
 
 /**
- * The same calls against a stub fetch (stubCalls), in this process: what remains is openapi-fetch's
- * own work and, for the client, its layer over openapi-fetch. The global fetch is replaced while it runs.
+ * The same calls against a stub fetch (withStubCalls), in this process: what remains is
+ * openapi-fetch's own work and, for the client, its layer over openapi-fetch.
  */
-async function stubRounds(
+function stubRounds(
   api: BundledApi,
   request: SpecRequest,
   recorded: RecordedResponse,
   options: { rounds: number; seconds: number },
 ): Promise<ClientCell["stub"]> {
-  const stub = stubFetch(recorded);
-  const real = globalThis.fetch;
-  globalThis.fetch = stub;
-  try {
-    const runs = await rounds(STUB_VARIANTS, await stubCalls(api, request, recorded, stub), options);
+  return withStubCalls(api, request, recorded, async (calls) => {
+    const runs = await rounds(STUB_VARIANTS, calls, options);
     return {
       cpu: Object.fromEntries(STUB_VARIANTS.map((v) => [v, mean(runs[v])])) as Record<StubVariant, number>,
       clientOfPlain: per(runs, "client", "openapi-fetch"),
       noise: per(runs, "openapi-fetch again", "openapi-fetch"),
     };
-  } finally {
-    globalThis.fetch = real;
-  }
+  });
 }
 
 const x = (value: number) => `${value.toFixed(2)}x`;

@@ -37,7 +37,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Option } from "commander";
-import { CLIENT_GOAL, stubCalls, stubFetch } from "./bench-client.js";
+import { CLIENT_GOAL, withStubCalls } from "./bench-client.js";
 import { credentialHeaderOf, distinctRequest, record, representativeOperations, specRequest, startServer } from "./bench-measure.js";
 import { SANDBOX_REQUESTS } from "./bench-sandbox.js";
 import type { RecordedResponse } from "./bench-serve.js";
@@ -137,7 +137,7 @@ async function perCall(run: (n: number) => string[], count: number, what: string
 }
 
 /** A cell of the client count: an operation's request and the answer the mock gave it (what the stub fetch answers). */
-interface ClientCell {
+interface CountedCell {
   alias: string;
   operationId: string;
   recorded: RecordedResponse;
@@ -149,10 +149,10 @@ const CLIENT_WARM_UP = 2000;
 /**
  * Makes `calls` calls, one after another, of `variant` (plain openapi-fetch or the generated client)
  * for the cell at `index` of the file `cellsFile`, against a stub fetch (scripts/bench-client.ts
- * stubCalls: no socket) after the warm-up (valgrind's subject).
+ * withStubCalls: no socket) after the warm-up (valgrind's subject).
  */
 async function runClientCalls(cellsFile: string, index: number, variant: string, calls: number): Promise<void> {
-  const cells = JSON.parse(readFileSync(cellsFile, "utf8")) as ClientCell[];
+  const cells = JSON.parse(readFileSync(cellsFile, "utf8")) as CountedCell[];
   const cell = cells[index];
   if (!cell) throw new Error(`${cellsFile} has no cell ${index}`);
   const entry = findApi(cell.alias);
@@ -160,11 +160,8 @@ async function runClientCalls(cellsFile: string, index: number, variant: string,
   const op = findOperation(api.doc, cell.operationId);
   if (op?.section !== "paths") throw new Error(`${cell.alias} has no operation ${cell.operationId}`);
   if (variant !== "client" && variant !== "openapi-fetch") throw new Error(`no variant ${variant}: client or openapi-fetch`);
-  const fetch = stubFetch(cell.recorded);
-  const real = globalThis.fetch;
-  globalThis.fetch = fetch; // the client sends through the global fetch
-  try {
-    const call = (await stubCalls(api, specRequest(api, op), cell.recorded, fetch))[variant];
+  await withStubCalls(api, specRequest(api, op), cell.recorded, async (stubCalls) => {
+    const call = stubCalls[variant];
     for (let n = 0; n < CLIENT_WARM_UP; n++) await call();
     // A full collection before the counted calls and after them, in both counted runs: what the calls
     // leave is collected within the count whichever run it falls in (without it, a collection that
@@ -172,9 +169,7 @@ async function runClientCalls(cellsFile: string, index: number, variant: string,
     collect();
     for (let n = 0; n < calls; n++) await call();
     collect();
-  } finally {
-    globalThis.fetch = real;
-  }
+  });
 }
 
 /** A full garbage collection (node runs with --expose-gc under valgrind; a no-op where it does not). */
@@ -184,9 +179,9 @@ const collect = () => (globalThis as { gc?: () => void }).gc?.();
  * The client part of the bench's cells for `entries` (each API's representative operations,
  * scripts/bench-measure.ts) with the answers a mock gives them, written to a file for the counted runs.
  */
-async function recordClientCells(entries: ApiEntry[], file: string): Promise<ClientCell[]> {
+async function recordClientCells(entries: ApiEntry[], file: string): Promise<CountedCell[]> {
   const mock = await startServer({ type: "start", kind: "mock", aliases: entries.map((e) => e.alias) });
-  const cells: ClientCell[] = [];
+  const cells: CountedCell[] = [];
   try {
     for (const entry of entries) {
       const api = { entry, doc: loadDocument(entry.bundlePath) };
