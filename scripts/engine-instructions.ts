@@ -1,5 +1,5 @@
 /**
- * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R] [--client]`: the machine instructions the sandbox's
+ * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R] [--client] [--server]`: the machine instructions the sandbox's
  * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
  * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on this kind of
  * machine (the same loop took 70 to 143 µs a request between identical runs). For judging a change to
@@ -30,6 +30,19 @@
  * calls). Their ratio is the client row's goal measured without the timing's noise (openapi-fetch
  * against itself moves 5-14% between timed rounds on this machine).
  *
+ * `--server [alias...]`: the bench's sandbox ratio counted instead of timed. For each of the bench's
+ * sandbox requests, a whole mock server process (src/mock/index.ts startMock, the response cache
+ * off) in static mode and one in sandbox mode, each under valgrind, answer the same distinct
+ * requests over HTTP, one after another, from this process (not counted); the count per request is
+ * the difference between a server that answered N more and one that answered 2N more after the same
+ * warm-up (N is 2,000 by default). Everything the server process does is counted (HTTP, judging,
+ * the answer, the engine, garbage collection on its one thread); the kernel's work (the socket's
+ * system calls) is not. V8's memory reducer is off for these runs: at valgrind's pace a server
+ * allocates so slowly by the clock that the reducer would take it for idle and run full
+ * collections a server at full speed never runs. One request at a time, not the bench's ten
+ * connections, so the figures are the cost of a request in this regime, and the ratio of the two
+ * modes is the figure to read.
+ *
  * Needs valgrind on the PATH (not with `--time`); without it, one line and exit 1. Minutes per API.
  */
 import { spawn } from "node:child_process";
@@ -39,12 +52,13 @@ import { join } from "node:path";
 import { Option } from "commander";
 import { CLIENT_GOAL, withStubCalls } from "./bench-client.js";
 import { credentialHeaderOf, distinctRequest, record, representativeOperations, specRequest, startServer } from "./bench-measure.js";
-import { SANDBOX_REQUESTS } from "./bench-sandbox.js";
 import type { RecordedResponse } from "./bench-serve.js";
 import { integer, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 import { findOperation, loadDocument } from "../src/document/index.js";
+import { startMock } from "../src/mock/index.js";
 import { type ApiEntry, findApi, loadRegistry, repoRoot } from "../src/registry.js";
 import { createSandbox } from "../src/sandbox/index.js";
+import { SANDBOX_CPU_GOAL, SANDBOX_REQUESTS } from "./bench-sandbox.js";
 
 /** Requests run before either counted run's own (the same in both: compiled, warmed, states made). */
 const WARM_UP = 3000;
@@ -121,18 +135,34 @@ async function timeRuns(alias: string, operationId: string, requests: number, ru
   return times;
 }
 
-/** The instructions valgrind counted for one run of this script with the arguments `run`; `what` names it in an error. */
-async function countInstructions(run: string[], what: string): Promise<number> {
-  const valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
-  const { code, stderr } = await runChild([...valgrind, process.execPath, "--single-threaded", "--predictable", "--expose-gc"], run);
+/** valgrind counting instructions (no cache simulation) of node, single-threaded (its garbage collection counted on the main thread) and predictable. */
+const COUNTED_NODE = [
+  "valgrind",
+  "--tool=cachegrind",
+  "--cache-sim=no",
+  "--cachegrind-out-file=/dev/null",
+  process.execPath,
+  "--single-threaded",
+  "--predictable",
+  "--expose-gc",
+];
+
+/** The instructions valgrind reported in a counted process's error output; `what` names the run in an error. */
+function instructionsOf(code: number | null, stderr: string, what: string): number {
   const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
   if (code === 0 && refs) return Number(refs[1].replaceAll(",", ""));
   throw new Error(`${what}: valgrind exited ${code}: ${tail(stderr)}`);
 }
 
-/** Instructions per request or call: two counted runs of `count` and 2 `count` (`run(n)`: the arguments), their difference over `count`. */
-async function perCall(run: (n: number) => string[], count: number, what: string): Promise<number> {
-  const [once, twice] = await Promise.all([countInstructions(run(count), what), countInstructions(run(2 * count), what)]);
+/** The instructions valgrind counted for one run of this script with the arguments `run`; `what` names it in an error. */
+async function countInstructions(run: string[], what: string): Promise<number> {
+  const { code, stderr } = await runChild(COUNTED_NODE, run);
+  return instructionsOf(code, stderr, what);
+}
+
+/** Instructions per request or call: two counted runs (`counted(n)`: a run's count) of `count` and 2 `count`, their difference over `count`. */
+async function perCall(counted: (n: number) => Promise<number>, count: number): Promise<number> {
+  const [once, twice] = await Promise.all([counted(count), counted(2 * count)]);
   return (twice - once) / count;
 }
 
@@ -211,7 +241,7 @@ async function countClient(entries: ApiEntry[], calls: number): Promise<void> {
     for (const [index, cell] of cells.entries()) {
       const what = `${cell.alias} ${cell.operationId}`;
       const count = (variant: string) =>
-        perCall((n) => ["--run-client", file, String(index), variant, String(n)], calls, `${what} ${variant}`);
+        perCall((n) => countInstructions(["--run-client", file, String(index), variant, String(n)], `${what} ${variant}`), calls);
       const plain = await count("openapi-fetch");
       const client = await count("client");
       ratios.push(client / plain);
@@ -227,20 +257,120 @@ async function countClient(entries: ApiEntry[], calls: number): Promise<void> {
   }
 }
 
+/** Requests a counted server answers before either counted run's own (the same in both: compiled, warmed, states made). */
+const SERVER_WARM_UP = 1000;
+
+/** The modes of a mock server the server count compares: the static mock (its response cache off) and the sandbox. */
+const SERVER_MODES = ["static", "sandbox"] as const;
+
+/**
+ * Serves `alias` as `mock` serves it (src/mock/index.ts startMock; the response cache off, as in the
+ * bench's sandbox part) in `mode` on a free port, prints `listening <port>`, and stops when its
+ * standard input ends (valgrind's subject: the count is reported when the process exits).
+ */
+async function serve(alias: string, mode: string): Promise<void> {
+  if (!(SERVER_MODES as readonly string[]).includes(mode)) throw new Error(`no mode ${mode}: ${SERVER_MODES.join(" or ")}`);
+  const mock = await startMock(findApi(alias), { port: 0, cache: false, sandbox: mode === "sandbox" });
+  console.log(`listening ${mock.port}`);
+  await new Promise<void>((resolve) => process.stdin.once("end", resolve).once("close", resolve).resume());
+  await mock.close();
+}
+
+/**
+ * The instructions of a whole mock server process of `alias` in `mode` (valgrind, from its start to
+ * its exit) that answers the warm-up's and then `requests` more of the bench's distinct requests of
+ * `operationId` (scripts/bench-measure.ts distinctRequest, the credentials cycled), one after another
+ * on one kept-alive connection, from this process (not counted).
+ */
+async function countServer(alias: string, operationId: string, mode: string, requests: number): Promise<number> {
+  const what = `${alias} ${operationId} ${mode}`;
+  const entry = findApi(alias);
+  const api = { entry, doc: loadDocument(entry.bundlePath) };
+  const op = findOperation(api.doc, operationId);
+  if (op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
+  const request = specRequest(api, op);
+  const header = credentialHeaderOf(request);
+  const [command, ...args] = COUNTED_NODE;
+  // Without V8's memory reducer: under valgrind a server allocates so slowly by the clock that the
+  // reducer takes it for idle and runs full collections that a server at full speed never runs.
+  const node = [...args, "--no-memory-reducer"];
+  const child = spawn(command, [...node, "--import", "tsx", "scripts/engine-instructions.ts", "--serve", alias, mode], {
+    cwd: repoRoot,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-64 * 1024)));
+  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout = (stdout + chunk).slice(-64 * 1024);
+      const listening = /^listening (\d+)$/m.exec(stdout);
+      if (listening) resolve(Number(listening[1]));
+    });
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === "ENOENT" ? `${command} is not installed (it counts the instructions)` : error.message)),
+    );
+    exited.then((code) => reject(new Error(`${what}: the server exited (${code}) before it listened: ${tail(stderr)}`)));
+  });
+  try {
+    for (let n = 0; n < SERVER_WARM_UP + requests; n++) {
+      const distinct = distinctRequest(request.body, n, header === "authorization");
+      const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+        method: request.method,
+        headers: { ...request.headers, [header]: distinct.credential },
+        body: distinct.body,
+      });
+      await response.arrayBuffer();
+      if (response.status !== request.expected) throw new Error(`${what}: answered ${response.status}, not ${request.expected}`);
+    }
+  } finally {
+    child.stdin.end();
+  }
+  return instructionsOf(await exited, stderr, what);
+}
+
+/**
+ * For each of `chosen` (requests of the bench's sandbox part), the instructions per request of a
+ * whole server in each mode and their ratio, then the largest ratio against the goal
+ * (scripts/bench-sandbox.ts SANDBOX_CPU_GOAL). One mode's two runs at a time.
+ */
+async function countServers(chosen: ReadonlyArray<{ alias: string; operationId: string }>, requests: number): Promise<void> {
+  const ratios: number[] = [];
+  const n = (value: number) => Math.round(value).toLocaleString("en-US");
+  for (const { alias, operationId } of chosen) {
+    const counted: number[] = [];
+    for (const mode of SERVER_MODES) counted.push(await perCall((runs) => countServer(alias, operationId, mode, runs), requests));
+    const [plain, sandbox] = counted;
+    ratios.push(sandbox / plain);
+    console.log(
+      `${alias} ${operationId}: static ${n(plain)}, sandbox ${n(sandbox)} instructions per request of the server (${(sandbox / plain).toFixed(2)}x)`,
+    );
+  }
+  const worst = Math.max(...ratios);
+  console.log(
+    `largest: the sandbox at ${worst.toFixed(2)}x the static mock's instructions per request (goal at most ${SANDBOX_CPU_GOAL.toFixed(2)}x: ${worst <= SANDBOX_CPU_GOAL ? "met" : "not met"})`,
+  );
+}
+
 function program() {
   const command = script("bench:instructions")
     .description(
-      "Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests; with --client, per call of the generated client beside plain openapi-fetch",
+      "Machine instructions per request of the sandbox's engine (valgrind), for the bench's sandbox requests; with --server, per request of a whole mock server in static and in sandbox mode; with --client, per call of the generated client beside plain openapi-fetch",
     )
     .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
     .option(
       "--requests <n>",
-      "requests (calls, with --client) per counted run; the second runs twice as many (default: 5000, 3000 with --client)",
+      "requests (calls, with --client) per counted run; the second runs twice as many (default: 5000, 3000 with --client, 2000 with --server)",
       integer(100),
     )
     .option(
       "--client",
       "count the generated client's instructions per call beside plain openapi-fetch's, both against a stub fetch, for each API's operations of the bench's client part (default: every API)",
+    )
+    .option(
+      "--server",
+      "count whole mock server processes instead of the engine alone: the instructions per request of a server in static mode (its response cache off) and of one in sandbox mode, on the same requests over HTTP (everything the process does, garbage collection included; not the kernel's work), and their ratio",
     )
     .option(
       "--time <runs>",
@@ -252,10 +382,21 @@ function program() {
     .addOption(new Option("--timed").hideHelp())
     // The run valgrind counts for --client (cells file, index, variant, calls): likewise not for users.
     .addOption(new Option("--run-client <file-index-variant-count...>").hideHelp())
+    // The server valgrind counts for --server (alias, mode): likewise not for users.
+    .addOption(new Option("--serve <alias-mode...>").hideHelp())
     .action(
       async (
         aliases: string[],
-        options: { requests?: number; run?: string[]; runClient?: string[]; time?: number; timed?: boolean; client?: boolean },
+        options: {
+          requests?: number;
+          run?: string[];
+          runClient?: string[];
+          serve?: string[];
+          time?: number;
+          timed?: boolean;
+          client?: boolean;
+          server?: boolean;
+        },
       ) => {
         if (options.run) {
           const [alias, operationId, count] = options.run;
@@ -268,7 +409,13 @@ function program() {
           await runClientCalls(file, Number(index), variant, Number(count));
           return 0;
         }
+        if (options.serve) {
+          const [alias, mode] = options.serve;
+          await serve(alias, mode);
+          return 0;
+        }
         const entries = selectApis(command, loadRegistry(), aliases);
+        if (options.client && options.server) misuse(command, "--client counts the client, --server the servers: one at a time");
         if (options.client) {
           if (options.time !== undefined) misuse(command, "--time times the engine's requests; with --client, the counts only");
           await countClient(entries, options.requests ?? 3000);
@@ -282,6 +429,11 @@ function program() {
             command,
             `no request of the bench's sandbox part for ${without.join(", ")}; those with one: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")}`,
           );
+        if (options.server) {
+          if (options.time !== undefined) misuse(command, "--time times the engine's requests; with --server, the counts only");
+          await countServers(chosen, options.requests ?? 2000);
+          return 0;
+        }
         for (const { alias, operationId } of chosen) {
           if (options.time !== undefined) {
             const times = (await timeRuns(alias, operationId, requests, options.time)).sort((a, b) => a - b);
@@ -292,7 +444,7 @@ function program() {
             continue;
           }
           const perRequest = Math.round(
-            await perCall((n) => ["--run", alias, operationId, String(n)], requests, `${alias} ${operationId}`),
+            await perCall((n) => countInstructions(["--run", alias, operationId, String(n)], `${alias} ${operationId}`), requests),
           );
           console.log(`${alias} ${operationId}: ${perRequest.toLocaleString("en-US")} instructions per request`);
         }

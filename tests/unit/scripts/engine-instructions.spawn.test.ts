@@ -1,15 +1,20 @@
 /**
  * `npm run bench:instructions` (scripts/engine-instructions.ts): the runs valgrind counts (requests
  * through the sandbox's engine, each answered with the operation's status; with --client, calls of
- * the generated client or of plain openapi-fetch against a stub fetch), and the one line it prints
- * when valgrind is missing or --client meets --time. The counting itself needs valgrind and minutes;
- * it is a developer's measure (CONTRIBUTING.md), not run here.
+ * the generated client or of plain openapi-fetch against a stub fetch; with --server, a mock server
+ * process in static or sandbox mode), and the one line it prints when valgrind is missing or options
+ * conflict. The counting itself needs valgrind and minutes; it is a developer's measure
+ * (CONTRIBUTING.md), not run here.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { credentialHeaderOf, distinctRequest, specRequest } from "../../../scripts/bench-measure.js";
 import { main } from "../../../scripts/engine-instructions.js";
+import { findOperation, loadDocument } from "../../../src/document/index.js";
+import { findApi, repoRoot } from "../../../src/registry.js";
 import { scriptInProcess as run } from "../../helpers/cli.js";
 
 describe("bench:instructions", () => {
@@ -88,6 +93,79 @@ describe("bench:instructions", () => {
       stdout: [],
       stderr: ["error: --time times the engine's requests; with --client, the counts only", "(add --help for usage)"],
     });
+  });
+
+  describe("--server's counted process: a mock server that stops when its input ends", () => {
+    for (const mode of ["static", "sandbox"]) {
+      it(`${mode}: says its port, answers the bench's request with the operation's status, then exits 0 at the end of its input`, async () => {
+        const entry = findApi("balance@1.0.0");
+        const api = { entry, doc: loadDocument(entry.bundlePath) };
+        const request = specRequest(api, findOperation(api.doc, "retrieveBalance")!);
+        const child = spawn(process.execPath, ["--import", "tsx", "scripts/engine-instructions.ts", "--serve", entry.alias, mode], {
+          cwd: repoRoot,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+        try {
+          const port = await new Promise<number>((resolve, reject) => {
+            let stdout = "";
+            child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+              stdout += chunk;
+              const listening = /^listening (\d+)$/m.exec(stdout);
+              if (listening) resolve(Number(listening[1]));
+            });
+            exited.then((code) => reject(new Error(`exited ${code} before it listened`)));
+          });
+          const header = credentialHeaderOf(request);
+          const distinct = distinctRequest(request.body, 0, header === "authorization");
+          const headers = { ...request.headers, [header]: distinct.credential };
+          const answer = await fetch(`http://127.0.0.1:${port}${request.path}`, { method: request.method, headers, body: distinct.body });
+          expect(answer.status).toBe(request.expected);
+          expect(answer.headers.get("sl-violations")).toBeNull();
+          // The sandbox kept what the request created (its control API shows the credential's records); the static mock has no state.
+          const state = await fetch(`http://127.0.0.1:${port}/_sandbox/state`, { headers });
+          const text = await state.text();
+          if (mode === "sandbox") {
+            expect(state.status).toBe(200);
+            const { resources } = JSON.parse(text) as { resources: Record<string, unknown[]> };
+            expect(Object.values(resources).flat()).toHaveLength(1);
+          } else expect(state.status).toBe(404);
+        } finally {
+          child.stdin.end();
+        }
+        expect(await exited).toBe(0);
+      }, 60_000);
+    }
+
+    it("names a mode it does not know, exit 1", async () => {
+      const result = await run(main, ["--serve", "balance@1.0.0", "dynamic"]);
+      expect(result).toEqual({ code: 1, stdout: [], stderr: ["bench:instructions: no mode dynamic: static or sandbox"] });
+    });
+  });
+
+  for (const [options, message] of [
+    [["--server", "--client"], "--client counts the client, --server the servers: one at a time"],
+    [["--server", "--time", "1"], "--time times the engine's requests; with --server, the counts only"],
+  ] as const) {
+    it(`${options.join(" ")}: one line and a hint, exit 2`, async () => {
+      const result = await run(main, [...options]);
+      expect(result).toEqual({ code: 2, stdout: [], stderr: [`error: ${message}`, "(add --help for usage)"] });
+    });
+  }
+
+  it("--server says in one line that valgrind is missing, exit 1", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      const result = await run(main, ["balance@1.0.0", "--server"]);
+      expect(result).toEqual({
+        code: 1,
+        stdout: [],
+        stderr: ["bench:instructions: valgrind is not installed (it counts the instructions)"],
+      });
+    } finally {
+      process.env.PATH = path;
+    }
   });
 
   it("says in one line that valgrind is missing, exit 1", async () => {
