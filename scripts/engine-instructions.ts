@@ -35,7 +35,9 @@
  * off) in static mode and one in sandbox mode, each under valgrind, answer the same distinct
  * requests over HTTP, one after another, from this process (not counted); the count per request is
  * the difference between a server that answered N more and one that answered 2N more after the same
- * warm-up (N is 2,000 by default). Everything the server process does is counted (HTTP, judging,
+ * warm-up (N is 5,000 by default: with 2,000, the counts came out higher and uneven, most likely from
+ * late compilation in the runs' extra requests; Pay 1.3.0's static server 153k and 144k, against
+ * 124k with 5,000). Everything the server process does is counted (HTTP, judging,
  * the answer, the engine, garbage collection on its one thread); the kernel's work (the socket's
  * system calls) is not. V8's memory reducer is off for these runs: at valgrind's pace a server
  * allocates so slowly by the clock that the reducer would take it for idle and run full
@@ -51,7 +53,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Option } from "commander";
 import { CLIENT_GOAL, withStubCalls } from "./bench-client.js";
-import { credentialHeaderOf, distinctRequest, record, representativeOperations, specRequest, startServer } from "./bench-measure.js";
+import {
+  type BundledApi,
+  credentialHeaderOf,
+  distinctRequest,
+  record,
+  representativeOperations,
+  type SpecRequest,
+  specRequest,
+  startServer,
+} from "./bench-measure.js";
 import type { RecordedResponse } from "./bench-serve.js";
 import { integer, misuse, runCommand, runProgram, script, selectApis } from "./lib/cli.js";
 import { findOperation, loadDocument } from "../src/document/index.js";
@@ -64,16 +75,24 @@ import { SANDBOX_CPU_GOAL, SANDBOX_REQUESTS } from "./bench-sandbox.js";
 const WARM_UP = 3000;
 
 /**
- * Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up
- * (valgrind's subject); with `timed`, the CPU µs per request of those requests (process.cpuUsage).
+ * The bench's request of `alias`'s `operationId` (scripts/bench-measure.ts specRequest), its API, and
+ * the header its credential goes in.
  */
-function runRequests(alias: string, operationId: string, requests: number, timed = false): number | undefined {
+function benchRequest(alias: string, operationId: string): { api: BundledApi; request: SpecRequest; header: string } {
   const entry = findApi(alias);
   const api = { entry, doc: loadDocument(entry.bundlePath) };
   const op = findOperation(api.doc, operationId);
   if (op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
   const request = specRequest(api, op);
-  const header = credentialHeaderOf(request);
+  return { api, request, header: credentialHeaderOf(request) };
+}
+
+/**
+ * Runs `requests` requests of `operationId` through a fresh sandbox of `alias` after the warm-up
+ * (valgrind's subject); with `timed`, the CPU µs per request of those requests (process.cpuUsage).
+ */
+function runRequests(alias: string, operationId: string, requests: number, timed = false): number | undefined {
+  const { api, request, header } = benchRequest(alias, operationId);
   const sandbox = createSandbox(api.entry, api.doc);
   const operation = { iid: operationId } as Parameters<NonNullable<typeof sandbox.hooks.validateAnswer>>[0];
   const path = request.path.split("?")[0];
@@ -101,23 +120,32 @@ function runRequests(alias: string, operationId: string, requests: number, timed
 }
 
 /**
- * Runs this script itself with the arguments `run` (`--run` or `--run-client` and theirs) in a child
- * process, started by `command` (node and its flags, or valgrind and its options before node); its
- * output and exit code.
+ * Starts this script itself with the arguments `run` (`--run`, `--run-client` or `--serve` and theirs)
+ * in a child process, started by `command` (node and its flags, or valgrind and its options before
+ * node): the child (its standard input a pipe, ended at once unless `keepInput`), its output so far
+ * (the last 64 KiB of each stream) and its exit code when it ends (rejected when `command` cannot be started).
  */
-function runChild(command: string[], run: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function startChild(command: string[], run: string[], keepInput = false) {
   const args = [...command.slice(1), "--import", "tsx", "scripts/engine-instructions.ts", ...run];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0], args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout = (stdout + chunk).slice(-64 * 1024)));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-64 * 1024)));
+  const child = spawn(command[0], args, { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+  if (!keepInput) child.stdin.end();
+  const output = { stdout: "", stderr: "" };
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output.stdout = (output.stdout + chunk).slice(-64 * 1024)));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output.stderr = (output.stderr + chunk).slice(-64 * 1024)));
+  const exited = new Promise<number | null>((resolve, reject) => {
     child.once("error", (error: NodeJS.ErrnoException) =>
       reject(new Error(error.code === "ENOENT" ? `${command[0]} is not installed (it counts the instructions)` : error.message)),
     );
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", resolve);
   });
+  return { child, output, exited };
+}
+
+/** startChild, to its end: the child's output and exit code. */
+async function runChild(command: string[], run: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { output, exited } = startChild(command, run);
+  const code = await exited;
+  return { code, ...output };
 }
 
 /** The last lines of a child's error output, for the message when it failed. */
@@ -185,12 +213,9 @@ async function runClientCalls(cellsFile: string, index: number, variant: string,
   const cells = JSON.parse(readFileSync(cellsFile, "utf8")) as CountedCell[];
   const cell = cells[index];
   if (!cell) throw new Error(`${cellsFile} has no cell ${index}`);
-  const entry = findApi(cell.alias);
-  const api = { entry, doc: loadDocument(entry.bundlePath) };
-  const op = findOperation(api.doc, cell.operationId);
-  if (op?.section !== "paths") throw new Error(`${cell.alias} has no operation ${cell.operationId}`);
+  const { api, request } = benchRequest(cell.alias, cell.operationId);
   if (variant !== "client" && variant !== "openapi-fetch") throw new Error(`no variant ${variant}: client or openapi-fetch`);
-  await withStubCalls(api, specRequest(api, op), cell.recorded, async (stubCalls) => {
+  await withStubCalls(api, request, cell.recorded, async (stubCalls) => {
     const call = stubCalls[variant];
     for (let n = 0; n < CLIENT_WARM_UP; n++) await call();
     // A full collection before the counted calls and after them, in both counted runs: what the calls
@@ -260,6 +285,9 @@ async function countClient(entries: ApiEntry[], calls: number): Promise<void> {
 /** Requests a counted server answers before either counted run's own (the same in both: compiled, warmed, states made). */
 const SERVER_WARM_UP = 1000;
 
+/** How long a counted server may take to answer one request (under valgrind a request takes milliseconds). */
+const SERVER_ANSWER_MS = 60_000;
+
 /** The modes of a mock server the server count compares: the static mock (its response cache off) and the sandbox. */
 const SERVER_MODES = ["static", "sandbox"] as const;
 
@@ -284,50 +312,40 @@ async function serve(alias: string, mode: string): Promise<void> {
  */
 async function countServer(alias: string, operationId: string, mode: string, requests: number): Promise<number> {
   const what = `${alias} ${operationId} ${mode}`;
-  const entry = findApi(alias);
-  const api = { entry, doc: loadDocument(entry.bundlePath) };
-  const op = findOperation(api.doc, operationId);
-  if (op?.section !== "paths") throw new Error(`${alias} has no operation ${operationId}`);
-  const request = specRequest(api, op);
-  const header = credentialHeaderOf(request);
-  const [command, ...args] = COUNTED_NODE;
+  const { request, header } = benchRequest(alias, operationId);
   // Without V8's memory reducer: under valgrind a server allocates so slowly by the clock that the
   // reducer takes it for idle and runs full collections that a server at full speed never runs.
-  const node = [...args, "--no-memory-reducer"];
-  const child = spawn(command, [...node, "--import", "tsx", "scripts/engine-instructions.ts", "--serve", alias, mode], {
-    cwd: repoRoot,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-64 * 1024)));
-  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+  const { child, output, exited } = startChild([...COUNTED_NODE, "--no-memory-reducer"], ["--serve", alias, mode], true);
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout = (stdout + chunk).slice(-64 * 1024);
-      const listening = /^listening (\d+)$/m.exec(stdout);
+    child.stdout.on("data", () => {
+      const listening = /^listening (\d+)$/m.exec(output.stdout);
       if (listening) resolve(Number(listening[1]));
     });
-    child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === "ENOENT" ? `${command} is not installed (it counts the instructions)` : error.message)),
-    );
-    exited.then((code) => reject(new Error(`${what}: the server exited (${code}) before it listened: ${tail(stderr)}`)));
+    exited.then((code) => reject(new Error(`${what}: the server exited (${code}) before it listened: ${tail(output.stderr)}`)), reject);
   });
   try {
     for (let n = 0; n < SERVER_WARM_UP + requests; n++) {
       const distinct = distinctRequest(request.body, n, header === "authorization");
-      const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
-        method: request.method,
-        headers: { ...request.headers, [header]: distinct.credential },
-        body: distinct.body,
-      });
-      await response.arrayBuffer();
-      if (response.status !== request.expected) throw new Error(`${what}: answered ${response.status}, not ${request.expected}`);
+      let status: number;
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+          method: request.method,
+          headers: { ...request.headers, [header]: distinct.credential },
+          body: distinct.body,
+          signal: AbortSignal.timeout(SERVER_ANSWER_MS),
+        });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+        throw new Error(`${what}: request ${n + 1} got no answer (${cause}): ${tail(output.stderr)}`);
+      }
+      if (status !== request.expected) throw new Error(`${what}: answered ${status}, not ${request.expected}`);
     }
   } finally {
     child.stdin.end();
   }
-  return instructionsOf(await exited, stderr, what);
+  return instructionsOf(await exited, output.stderr, what);
 }
 
 /**
@@ -361,7 +379,7 @@ function program() {
     .argument("[alias...]", `APIs (default: those of the bench's sandbox part: ${SANDBOX_REQUESTS.map((r) => r.alias).join(", ")})`)
     .option(
       "--requests <n>",
-      "requests (calls, with --client) per counted run; the second runs twice as many (default: 5000, 3000 with --client, 2000 with --server)",
+      "requests (calls, with --client) per counted run; the second runs twice as many (default: 5000, 3000 with --client)",
       integer(100),
     )
     .option(
@@ -431,7 +449,7 @@ function program() {
           );
         if (options.server) {
           if (options.time !== undefined) misuse(command, "--time times the engine's requests; with --server, the counts only");
-          await countServers(chosen, options.requests ?? 2000);
+          await countServers(chosen, requests);
           return 0;
         }
         for (const { alias, operationId } of chosen) {
