@@ -153,33 +153,20 @@ describe("bench:instructions", () => {
     });
   }
 
-  it("--server says in one line that valgrind is missing, exit 1", async () => {
-    const path = process.env.PATH;
-    process.env.PATH = "/nonexistent";
-    try {
-      const result = await run(main, ["balance@1.0.0", "--server"]);
-      expect(result).toEqual({
-        code: 1,
-        stdout: [],
-        stderr: ["bench:instructions: valgrind is not installed (it counts the instructions)"],
-      });
-    } finally {
-      process.env.PATH = path;
-    }
-  });
-
-  it("says in one line that valgrind is missing, exit 1", async () => {
-    const path = process.env.PATH;
-    process.env.PATH = "/nonexistent";
-    try {
-      const result = await run(main, ["balance@1.0.0"]);
-      expect(result).toEqual({
-        code: 1,
-        stdout: [],
-        stderr: ["bench:instructions: valgrind is not installed (it counts the instructions)"],
-      });
-    } finally {
-      process.env.PATH = path;
-    }
-  });
+  for (const options of [[], ["--server"]]) {
+    it(`${options.length === 0 ? "the engine count" : options.join(" ")}: says in one line that valgrind is missing, exit 1`, async () => {
+      const path = process.env.PATH;
+      process.env.PATH = "/nonexistent";
+      try {
+        const result = await run(main, ["balance@1.0.0", ...options]);
+        expect(result).toEqual({
+          code: 1,
+          stdout: [],
+          stderr: ["bench:instructions: valgrind is not installed (it counts the instructions)"],
+        });
+      } finally {
+        process.env.PATH = path;
+      }
+    });
+  }
 });
