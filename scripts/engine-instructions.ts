@@ -78,7 +78,7 @@ const WARM_UP = 3000;
  * The bench's request of `alias`'s `operationId` (scripts/bench-measure.ts specRequest), its API, and
  * the header its credential goes in.
  */
-function benchRequest(alias: string, operationId: string): { api: BundledApi; request: SpecRequest; header: string } {
+export function benchRequest(alias: string, operationId: string): { api: BundledApi; request: SpecRequest; header: string } {
   const entry = findApi(alias);
   const api = { entry, doc: loadDocument(entry.bundlePath) };
   const op = findOperation(api.doc, operationId);
@@ -315,37 +315,60 @@ async function countServer(alias: string, operationId: string, mode: string, req
   const { request, header } = benchRequest(alias, operationId);
   // Without V8's memory reducer: under valgrind a server allocates so slowly by the clock that the
   // reducer takes it for idle and runs full collections that a server at full speed never runs.
-  const { child, output, exited } = startChild([...COUNTED_NODE, "--no-memory-reducer"], ["--serve", alias, mode], true);
+  const server = await startServing([...COUNTED_NODE, "--no-memory-reducer"], alias, mode);
+  try {
+    for (let n = 0; n < SERVER_WARM_UP + requests; n++) {
+      let status: number;
+      try {
+        status = (await sendDistinct(server.url, request, header, n)).status;
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+        throw new Error(`${what}: request ${n + 1} got no answer (${cause}): ${tail(server.output.stderr)}`);
+      }
+      if (status !== request.expected) throw new Error(`${what}: answered ${status}, not ${request.expected}`);
+    }
+  } finally {
+    server.child.stdin.end();
+  }
+  return instructionsOf(await server.exited, server.output.stderr, what);
+}
+
+/**
+ * Starts this script's `--serve` process of `alias` in `mode` under `command` (valgrind and node, or
+ * node alone), its input kept open (ending it stops the server): the process as startChild gives it,
+ * with the server's URL once it listens (rejected, with its last error output, if it exits first).
+ */
+export async function startServing(command: string[], alias: string, mode: string) {
+  const started = startChild(command, ["--serve", alias, mode], true);
+  const { child, output, exited } = started;
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.on("data", () => {
       const listening = /^listening (\d+)$/m.exec(output.stdout);
       if (listening) resolve(Number(listening[1]));
     });
-    exited.then((code) => reject(new Error(`${what}: the server exited (${code}) before it listened: ${tail(output.stderr)}`)), reject);
+    exited.then(
+      (code) => reject(new Error(`${alias} ${mode}: the server exited (${code}) before it listened: ${tail(output.stderr)}`)),
+      reject,
+    );
   });
-  try {
-    for (let n = 0; n < SERVER_WARM_UP + requests; n++) {
-      const distinct = distinctRequest(request.body, n, header === "authorization");
-      let status: number;
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
-          method: request.method,
-          headers: { ...request.headers, [header]: distinct.credential },
-          body: distinct.body,
-          signal: AbortSignal.timeout(SERVER_ANSWER_MS),
-        });
-        await response.arrayBuffer();
-        status = response.status;
-      } catch (error) {
-        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
-        throw new Error(`${what}: request ${n + 1} got no answer (${cause}): ${tail(output.stderr)}`);
-      }
-      if (status !== request.expected) throw new Error(`${what}: answered ${status}, not ${request.expected}`);
-    }
-  } finally {
-    child.stdin.end();
-  }
-  return instructionsOf(await exited, output.stderr, what);
+  return { ...started, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Sends the bench's `n`th distinct request (scripts/bench-measure.ts distinctRequest: its credential
+ * and references) of `request` to the server at `url`, its credential in `header`; the response, its
+ * body read (at most SERVER_ANSWER_MS).
+ */
+export async function sendDistinct(url: string, request: SpecRequest, header: string, n: number): Promise<Response> {
+  const distinct = distinctRequest(request.body, n, header === "authorization");
+  const response = await fetch(url + request.path, {
+    method: request.method,
+    headers: { ...request.headers, [header]: distinct.credential },
+    body: distinct.body,
+    signal: AbortSignal.timeout(SERVER_ANSWER_MS),
+  });
+  await response.arrayBuffer();
+  return response;
 }
 
 /**

@@ -6,15 +6,12 @@
  * conflict. The counting itself needs valgrind and minutes; it is a developer's measure
  * (CONTRIBUTING.md), not run here.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { credentialHeaderOf, distinctRequest, specRequest } from "../../../scripts/bench-measure.js";
-import { main } from "../../../scripts/engine-instructions.js";
-import { findOperation, loadDocument } from "../../../src/document/index.js";
-import { findApi, repoRoot } from "../../../src/registry.js";
+import { distinctRequest } from "../../../scripts/bench-measure.js";
+import { benchRequest, main, sendDistinct, startServing } from "../../../scripts/engine-instructions.js";
 import { scriptInProcess as run } from "../../helpers/cli.js";
 
 describe("bench:instructions", () => {
@@ -98,32 +95,15 @@ describe("bench:instructions", () => {
   describe("--server's counted process: a mock server that stops when its input ends", () => {
     for (const mode of ["static", "sandbox"]) {
       it(`${mode}: says its port, answers the bench's request with the operation's status, then exits 0 at the end of its input`, async () => {
-        const entry = findApi("balance@1.0.0");
-        const api = { entry, doc: loadDocument(entry.bundlePath) };
-        const request = specRequest(api, findOperation(api.doc, "retrieveBalance")!);
-        const child = spawn(process.execPath, ["--import", "tsx", "scripts/engine-instructions.ts", "--serve", entry.alias, mode], {
-          cwd: repoRoot,
-          stdio: ["pipe", "pipe", "pipe"],
-        });
-        const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+        const { request, header } = benchRequest("balance@1.0.0", "retrieveBalance");
+        const server = await startServing([process.execPath], "balance@1.0.0", mode);
         try {
-          const port = await new Promise<number>((resolve, reject) => {
-            let stdout = "";
-            child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-              stdout += chunk;
-              const listening = /^listening (\d+)$/m.exec(stdout);
-              if (listening) resolve(Number(listening[1]));
-            });
-            exited.then((code) => reject(new Error(`exited ${code} before it listened`)));
-          });
-          const header = credentialHeaderOf(request);
-          const distinct = distinctRequest(request.body, 0, header === "authorization");
-          const headers = { ...request.headers, [header]: distinct.credential };
-          const answer = await fetch(`http://127.0.0.1:${port}${request.path}`, { method: request.method, headers, body: distinct.body });
+          const answer = await sendDistinct(server.url, request, header, 0);
           expect(answer.status).toBe(request.expected);
           expect(answer.headers.get("sl-violations")).toBeNull();
           // The sandbox kept what the request created (its control API shows the credential's records); the static mock has no state.
-          const state = await fetch(`http://127.0.0.1:${port}/_sandbox/state`, { headers });
+          const credential = distinctRequest(request.body, 0, header === "authorization").credential;
+          const state = await fetch(`${server.url}/_sandbox/state`, { headers: { [header]: credential } });
           const text = await state.text();
           if (mode === "sandbox") {
             expect(state.status).toBe(200);
@@ -131,9 +111,9 @@ describe("bench:instructions", () => {
             expect(Object.values(resources).flat()).toHaveLength(1);
           } else expect(state.status).toBe(404);
         } finally {
-          child.stdin.end();
+          server.child.stdin.end();
         }
-        expect(await exited).toBe(0);
+        expect(await server.exited).toBe(0);
       }, 60_000);
     }
 
