@@ -12,7 +12,7 @@ import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSigna
 import { integer } from "./options.js";
 import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
 import { SHARED_BOUNDS } from "../sandbox/shared.js";
-import { LIMITS, SandboxBudget } from "../sandbox/store.js";
+import { LIMITS, SandboxBudget } from "../sandbox/store/limits.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
 
 /** `--callback-allow`: entries separated by commas, the option repeatable. */

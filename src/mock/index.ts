@@ -26,7 +26,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
-import type { SandboxOptions } from "../sandbox/engine.js";
+import type { SandboxOptions } from "../sandbox/options.js";
 import { createPrismServer, loadOperations, type MockHooks, type Operation } from "./server.js";
 import { listenOrExplain } from "./listen.js";
 import { cachedOperations } from "./operations-cache.js";

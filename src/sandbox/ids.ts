@@ -3,9 +3,9 @@
  * from the operating system's CSPRNG, Crockford base32 (80 random bits) or decimal digits.
  *
  * The random bytes come from a pool: one `randomBytes` call fills POOL_BYTES and each id takes
- * the next 16 of them, never reusing a byte. `crypto.randomBytes(16)` once per id was 12% of a
- * disbursement create's CPU time; a pool of a few KB pays that call once per 256 ids.
- * The ids are the same: same source of randomness, same alphabet, same length.
+ * the next 16 of them, never reusing a byte: a call to the CSPRNG per id would cost more than the
+ * rest of the id, and a pool of a few KB pays that call once per 256 ids. The ids are the same as
+ * one call each would give: same source of randomness, same alphabet, same length.
  */
 import { randomBytes } from "node:crypto";
 

@@ -8,29 +8,34 @@
 import type { Doc } from "../document/index.js";
 import type { MockHooks } from "../mock/types.js";
 import type { ApiEntry } from "../registry.js";
-import { CONTROL_PREFIX, ControlApi } from "./control.js";
-import { SandboxEngine, type SandboxOptions } from "./engine.js";
-import { LIMITS } from "./store.js";
+import { CONTROL_PREFIX, ControlApi } from "./control/index.js";
+import { validateAnswer } from "./engine/answer.js";
+import type { EngineContext } from "./engine/context.js";
+import { createEngine } from "./engine/create.js";
+import { answerRequest } from "./engine/run.js";
+import type { SandboxOptions } from "./options.js";
+import { LIMITS } from "./store/limits.js";
 
-export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./control.js";
+export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./control/index.js";
 
 /** The control API's first path segment, as it may appear in a request's target. */
 const CONTROL_NAME = CONTROL_PREFIX.slice(1);
 export { type Declaration, DeclarationError, declarationPath, loadDeclaration } from "./declaration.js";
-export { boundedRetry, DEFAULT_RETRY, type RetryPolicy } from "./delivery.js";
-export { SandboxEngine, type SandboxOptions } from "./engine.js";
-export { LIMITS } from "./store.js";
+export { boundedRetry, DEFAULT_RETRY, type RetryPolicy } from "./delivery/policy.js";
+export type { EngineContext } from "./engine/context.js";
+export type { SandboxOptions } from "./options.js";
+export { LIMITS } from "./store/limits.js";
 
 export interface Sandbox {
-  engine: SandboxEngine;
+  engine: EngineContext;
   hooks: MockHooks;
-  /** Stops waiting callback retries. */
+  /** Stops waiting callback retries and scheduled moves, and drops every state. */
   close(): void;
 }
 
 /** The sandbox of one API over its bundled document `doc` (read from `specPath`). */
 export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions = {}, specPath = entry.bundlePath): Sandbox {
-  const engine = new SandboxEngine(entry, doc, options, specPath);
+  const engine = createEngine(entry, doc, options, specPath);
   const control = new ControlApi(engine);
   const hooks: MockHooks = {
     intercept: (request, response, body) => control.handle(request, response, body),
@@ -38,7 +43,7 @@ export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions
     // request once a latency or drop rule was queued: nothing else is the control API's.
     mayIntercept: (request) => engine.transportArmed || (request.url ?? "").includes(CONTROL_NAME),
     answer: (judged) =>
-      engine.answer({
+      answerRequest(engine, {
         operationId: String(judged.operation.iid ?? ""),
         path: judged.path,
         query: judged.query,
@@ -46,9 +51,13 @@ export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions
         body: judged.body,
         status: judged.status,
       }),
-    validateAnswer: (operation, answer) => engine.validateAnswer(String(operation.iid ?? ""), answer),
+    validateAnswer: (operation, answer) => validateAnswer(engine, String(operation.iid ?? ""), answer),
     // A larger body cannot be kept (one record's bound): it stays in the mock's worker (src/mock/judge.ts).
     maxBodyBytes: LIMITS.recordBytes,
   };
-  return { engine, hooks, close: () => engine.close() };
+  return {
+    engine,
+    hooks,
+    close: () => engine.close(),
+  };
 }

@@ -11,7 +11,7 @@
  */
 import { type Doc, pointer } from "../document/index.js";
 import { admittedTypes, jsonType, resolveSchema } from "../document/schema.js";
-import { Instant, isPlainObject, type Json } from "./template.js";
+import { Instant, isPlainObject, type Json } from "./values.js";
 
 /** `{seconds, nanos}` of an Instant. */
 export function timestampOf(instant: Instant): { seconds: number; nanos: number } {

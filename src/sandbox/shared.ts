@@ -1,15 +1,15 @@
 /**
- * The sandbox as a shared service (DESIGN.md "Round 3", "Local and shared"; documented in
- * docs/guides/shared-sandbox.md): the options that decide it and their environment variables, read
- * in one place. Bound to loopback (the default) the sandbox serves one developer; bound to another
- * interface it is shared: callbacks reach only what the operator allows (./targets.ts), the
- * operations over every credential need the operator's token (./operator.ts), and one memory budget
- * (./store.ts SandboxBudget) bounds every credential's records together. The eviction rule's idle
- * window and the delivery queue's bounds are options too (SHARED_BOUNDS), checked here.
+ * The sandbox as a shared service (documented in docs/guides/shared-sandbox.md): the options that
+ * decide it and their environment variables, read in one place. Bound to loopback (the default) the
+ * sandbox serves one developer; bound to another interface it is shared: callbacks reach only what
+ * the operator allows (./targets.ts), the operations over every credential need the operator's token
+ * (./operator.ts), and one memory budget (./store/limits.ts SandboxBudget) bounds every credential's
+ * records together. The eviction rule's idle window and the delivery queue's bounds are options too
+ * (SHARED_BOUNDS), checked here.
  */
 import { OperatorToken } from "./operator.js";
-import type { QueueBounds } from "./delivery.js";
-import { DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./store.js";
+import type { QueueBounds } from "./delivery/deliverer.js";
+import { DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./store/limits.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow, TargetPolicy } from "./targets.js";
 
 export interface SharedSandboxOptions {

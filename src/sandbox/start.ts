@@ -22,24 +22,26 @@ import { fileURLToPath } from "node:url";
 import type { MockHooks } from "../mock/types.js";
 import { cachedDocument, mark, marked, versionAbove } from "../mock/operations-cache.js";
 import type { ApiEntry } from "../registry.js";
-import type { SandboxOptions } from "./engine.js";
+import { bytesHash, declarationPath } from "./declaration-file.js";
 import type { Sandbox } from "./index.js";
+import type { SandboxOptions } from "./options.js";
 import { sharedSettings } from "./shared.js";
-import { LIMITS } from "./store.js";
+import { LIMITS } from "./store/limits.js";
 
-/** Where an API's declaration lives: `sandbox.yaml` beside its root spec. */
-export function declarationPath(entry: ApiEntry): string {
-  return join(dirname(entry.rootPath), "sandbox.yaml");
-}
+export { bytesHash, declarationPath };
 
-/** SHA-256 (hex) of some bytes: a declaration's, a document's. */
-export const bytesHash = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-/** The modules whose code decides whether a declaration passes its check (beside this one, without extension). */
-const CHECKER_MODULES = [
+/**
+ * The modules whose code decides whether a declaration passes its check (beside this one, without
+ * extension): ./declaration.ts and every module of the sandbox it imports, this one, and those of
+ * the package it checks with.
+ */
+export const CHECKER_MODULES = [
   "./declaration",
-  "./template",
-  "./ids",
+  "./declaration-file",
+  "./declaration-schema",
+  "./template/check",
+  "./template/names",
+  "./values",
   "./start",
   "../validation/spec",
   "../document/index",

@@ -1,13 +1,12 @@
 /**
- * Where the sandbox may send callbacks (DESIGN.md "Round 3", "Local and shared"; the policy is
- * documented in docs/guides/shared-sandbox.md).
+ * Where the sandbox may send callbacks (the policy is documented in docs/guides/shared-sandbox.md).
  *
  * - **Local** (the mock bound to a loopback interface, the default): the sandbox serves one
  *   developer, whose receiver on localhost is the main use; any http(s) target is reached.
  * - **Shared** (bound to any other interface): callbacks reach only what the operator allows
  *   (`callbackAllow`: host names, IP addresses and CIDR networks; the `--callback-allow` option or
  *   the BANK_API_CONTRACTS_CALLBACK_ALLOW environment variable), and a failed attempt is reported
- *   without its error or duration (see ./delivery.ts), so the log cannot tell an open port from a
+ *   without its error or duration (see ./delivery/deliverer.ts), so the log cannot tell an open port from a
  *   closed one.
  * - **Never**, in either mode: link-local addresses (169.254.0.0/16, fe80::/10) and the cloud
  *   metadata services (169.254.169.254, fd00:ec2::254, 100.100.100.200, metadata.google.internal

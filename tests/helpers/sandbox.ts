@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import { type CallbackEvent, createCallbackHandler } from "../../src/callbacks/index.js";
 import { loadDocument } from "../../src/document/index.js";
-import { CONTROL_DOCUMENT } from "../../src/sandbox/control.js";
+import { CONTROL_DOCUMENT } from "../../src/sandbox/control/index.js";
 import { validatorForDocument } from "../../src/validation/contract.js";
 
 export interface Answer {

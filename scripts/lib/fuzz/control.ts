@@ -12,8 +12,8 @@
  */
 import fc from "fast-check";
 import { type Doc, loadDocument, type Operation, operations } from "../../../src/document/index.js";
-import { CONTROL_DOCUMENT } from "../../../src/sandbox/control.js";
-import { LIMITS } from "../../../src/sandbox/store.js";
+import { CONTROL_DOCUMENT } from "../../../src/sandbox/control/index.js";
+import { LIMITS } from "../../../src/sandbox/store/limits.js";
 import { credentialHeaders, requestParams, requestUrl } from "../../../src/testing/requests.js";
 import { type ContractValidator, validatorForDocument } from "../../../src/validation/contract.js";
 import { specValidator } from "../../../src/validation/spec.js";

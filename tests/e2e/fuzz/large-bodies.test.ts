@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
 import { LARGE_BODY_BYTES, MAX_JSON_DEPTH } from "../../../src/mock/limits.js";
-import { LIMITS } from "../../../src/sandbox/store.js";
+import { LIMITS } from "../../../src/sandbox/store/limits.js";
 import { bundled } from "../../helpers/registry.js";
 
 const api = bundled.find((a) => a.entry.alias === "statement@1.0.0")!;

@@ -24,7 +24,7 @@ import { findOperation, loadDocument } from "../../../src/document/index.js";
 import { startMock } from "../../../src/mock/index.js";
 import { redoclyCli } from "../../../src/redocly.js";
 import { loadRegistry } from "../../../src/registry.js";
-import { CONTROL_DOCUMENT } from "../../../src/sandbox/control.js";
+import { CONTROL_DOCUMENT } from "../../../src/sandbox/control/index.js";
 import { cliInProcess } from "../../helpers/cli.js";
 
 const registry = loadRegistry();

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type MockServer } from "../../../../src/mock/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { CONTROL_DOCUMENT } from "../../../../src/sandbox/control.js";
-import { LIMITS } from "../../../../src/sandbox/store.js";
+import { CONTROL_DOCUMENT } from "../../../../src/sandbox/control/index.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
 import { sandboxControl, SandboxControlError } from "../../../../src/testing/index.js";
 import { call, controlViolations, controlValidator } from "../../../helpers/sandbox.js";
 

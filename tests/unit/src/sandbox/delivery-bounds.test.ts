@@ -12,8 +12,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { Deliverer } from "../../../../src/sandbox/delivery.js";
-import { CredentialState, LIMITS } from "../../../../src/sandbox/store.js";
+import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
 import { TargetPolicy } from "../../../../src/sandbox/targets.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");

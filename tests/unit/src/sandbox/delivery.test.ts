@@ -7,8 +7,10 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { backoff, boundedRetry, Deliverer, isExampleHost } from "../../../../src/sandbox/delivery.js";
-import { CredentialState, LIMITS } from "../../../../src/sandbox/store.js";
+import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
+import { backoff, boundedRetry, isExampleHost } from "../../../../src/sandbox/delivery/policy.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);

@@ -1,7 +1,7 @@
 /** Shaping state to a schema (src/sandbox/shape.ts), over a small hand-written document. */
 import { describe, expect, it } from "vitest";
 import { shape } from "../../../../src/sandbox/shape.js";
-import { Instant } from "../../../../src/sandbox/template.js";
+import { Instant } from "../../../../src/sandbox/values.js";
 
 const doc = {
   openapi: "3.1.0",

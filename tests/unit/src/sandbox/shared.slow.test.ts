@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type MockServer, startMock } from "../../../../src/mock/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { LIMITS } from "../../../../src/sandbox/store.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
 import { call, controlViolations } from "../../../helpers/sandbox.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");

@@ -16,7 +16,7 @@ import { type MockServer, startMock } from "../../../../src/mock/index.js";
 import { findApi, loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { OPERATOR_TOKEN_ENV } from "../../../../src/sandbox/operator.js";
 import { SHARED_BOUNDS, sharedSettings } from "../../../../src/sandbox/shared.js";
-import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store.js";
+import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store/limits.js";
 import { requestParams, requestUrl } from "../../../../src/testing/requests.js";
 import { call, controlViolations, startReceiver } from "../../../helpers/sandbox.js";
 
@@ -224,8 +224,8 @@ describe("the operator's settings", () => {
 
   it("evictIdleSeconds: a credential idle that long gives way to a newcomer at the credential limit, one used more recently never does", async () => {
     let now = 1_000_000;
-    const { SandboxStore } = await import("../../../../src/sandbox/store.js");
-    const store = new SandboxStore({ budget: new SandboxBudget(), evictIdleSeconds: 30, now: () => now });
+    const { MemoryStore } = await import("../../../../src/sandbox/store/memory.js");
+    const store = new MemoryStore({ budget: new SandboxBudget(), evictIdleSeconds: 30, now: () => now });
     for (let i = 0; i < LIMITS.credentials; i++) store.forCredential(`c-${i}`);
     now += 29_000;
     expect(() => store.forCredential("newcomer")).toThrow(/every one was used in the last 30 seconds/);

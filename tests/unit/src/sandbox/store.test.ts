@@ -1,12 +1,14 @@
 /** The sandbox's state store (src/sandbox/store.ts): keyed by a hash of the credential, bounded. */
 import { createHash } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { CapacityError, CredentialState, LimitError, LIMITS, SandboxBudget, SandboxStore } from "../../../../src/sandbox/store.js";
-import { sizeOf } from "../../../../src/sandbox/template.js";
+import { CapacityError, LimitError, LIMITS, SandboxBudget } from "../../../../src/sandbox/store/limits.js";
+import { MemoryStore } from "../../../../src/sandbox/store/memory.js";
+import { sizeOf } from "../../../../src/sandbox/store/size.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
 
 describe("SandboxStore", () => {
   it("keys a credential's state by the SHA-256 of its value, never the value", () => {
-    const store = new SandboxStore();
+    const store = new MemoryStore();
     const state = store.forCredential("secret-token");
     expect(state.key).toBe(createHash("sha256").update("secret-token").digest("hex"));
     expect(state.label).toBe(state.key.slice(0, 12));
@@ -18,7 +20,7 @@ describe("SandboxStore", () => {
   it("drops the least recently used credential for a new one only when it has been idle", () => {
     let now = 1_000_000;
     const dropped: string[] = [];
-    const store = new SandboxStore({ now: () => now, onDrop: (s) => dropped.push(s.key) });
+    const store = new MemoryStore({ now: () => now, onDrop: (s) => dropped.push(s.key) });
     for (let i = 0; i < LIMITS.credentials; i++) store.forCredential(`c${i}`);
     now += LIMITS.evictIdleSeconds * 1000; // every credential is now idle for the whole window...
     store.forCredential("c0"); // ...but c0, used again: now the youngest
@@ -31,7 +33,7 @@ describe("SandboxStore", () => {
   });
 
   it("lists the credentials least recently used first, by their order of use even within one millisecond", () => {
-    const store = new SandboxStore({ now: () => 5 });
+    const store = new MemoryStore({ now: () => 5 });
     const [a, b, c] = ["a", "b", "c"].map((credential) => store.forCredential(credential));
     store.forCredential("a");
     store.forCredential("b");
@@ -42,7 +44,7 @@ describe("SandboxStore", () => {
 
   it("refuses a new credential rather than dropping one in recent use (a flood of made-up credentials)", () => {
     let now = 1_000_000;
-    const store = new SandboxStore({ now: () => now });
+    const store = new MemoryStore({ now: () => now });
     const partner = store.forCredential("partner");
     partner.add("invoice", "inv_1", { amount: 1 });
     for (let i = 1; i < LIMITS.credentials; i++) store.forCredential(`flood-${i}`);
@@ -59,7 +61,7 @@ describe("SandboxStore", () => {
   });
 
   it("resets one credential or all", () => {
-    const store = new SandboxStore();
+    const store = new MemoryStore();
     store.forCredential("a");
     store.forCredential("b");
     expect(store.reset("a")).toBe(1);
@@ -104,7 +106,7 @@ describe("CredentialState bounds", () => {
 describe("one memory budget for every credential", () => {
   it("refuses a record that would take the sandbox past its budget, whichever credential holds the rest", () => {
     const budget = new SandboxBudget(10_000);
-    const store = new SandboxStore({ budget });
+    const store = new MemoryStore({ budget });
     const big = { text: "x".repeat(3000) };
     for (const name of ["a", "b", "c"]) store.forCredential(name).add("r", "1", big);
     expect(budget.used).toBe(3 * sizeOf(big));
@@ -126,12 +128,12 @@ describe("one memory budget for every credential", () => {
 
   it("is shared by the stores given the same budget, and by default by every store of the process", () => {
     const budget = new SandboxBudget(1000);
-    const one = new SandboxStore({ budget });
-    const two = new SandboxStore({ budget });
+    const one = new MemoryStore({ budget });
+    const two = new MemoryStore({ budget });
     one.forCredential("a").add("r", "1", { text: "x".repeat(600) });
     expect(() => two.forCredential("a").add("r", "1", { text: "x".repeat(600) })).toThrow(LimitError);
-    expect(new SandboxStore().budget).toBe(new SandboxStore().budget);
-    expect(new SandboxStore().budget.limit).toBe(LIMITS.memoryBytes);
+    expect(new MemoryStore().budget).toBe(new MemoryStore().budget);
+    expect(new MemoryStore().budget.limit).toBe(LIMITS.memoryBytes);
   });
 });
 

@@ -1,0 +1,43 @@
+/**
+ * A control API refusal (ControlError) and the problem+json answer (../problem.ts) of anything a
+ * control call throws: a ControlError as it says, a credential refused for room 507, another bound
+ * reached 409, a move the lifecycle refuses 409 with the moves `allowed` and whether the status is
+ * `final`, anything else 500.
+ */
+import { MoveRefused } from "../engine/lifecycle.js";
+import { problem, type SandboxAnswer } from "../problem.js";
+import { CapacityError, LimitError } from "../store/limits.js";
+
+/** A control-API input problem: answered 4xx with the message and the member it concerns. */
+export class ControlError extends Error {
+  override readonly name = "ControlError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+    /** More members of the problem body (e.g. `allowed`: the moves allowed from here). */
+    readonly extra?: Record<string, unknown>,
+    /** The problem's title, where it is not the status's reason phrase. */
+    readonly title?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The problem answer of what a control call threw. */
+export function problemOf(error: unknown): SandboxAnswer {
+  const failure =
+    error instanceof ControlError
+      ? error
+      : error instanceof CapacityError
+        ? new ControlError(507, error.message)
+        : error instanceof LimitError
+          ? new ControlError(409, error.message)
+          : error instanceof MoveRefused
+            ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
+            : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
+  return problem(failure.status, failure.message, {
+    title: failure.title,
+    members: { ...(failure.field ? { field: failure.field } : {}), ...failure.extra },
+  });
+}

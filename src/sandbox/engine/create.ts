@@ -1,0 +1,14 @@
+/**
+ * Makes a sandbox's engine: its context (./context.ts) with the scheduler of scheduled moves wired
+ * to the clock's stage (./clock.ts `wake`).
+ */
+import type { Doc } from "../../document/index.js";
+import type { ApiEntry } from "../../registry.js";
+import type { SandboxOptions } from "../options.js";
+import { wake } from "./clock.js";
+import { EngineContext } from "./context.js";
+
+export function createEngine(entry: ApiEntry, doc: Doc, options: SandboxOptions = {}, specPath = entry.bundlePath): EngineContext {
+  const engine: EngineContext = new EngineContext(entry, doc, options, specPath, { onWake: (key) => wake(engine, key) });
+  return engine;
+}

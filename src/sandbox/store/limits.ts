@@ -1,0 +1,75 @@
+/**
+ * Every bound of the sandbox (LIMITS), the memory budget the stores share (SandboxBudget), and the
+ * errors a bound raises: a LimitError is answered 507 on the API and 409 on the control API, a
+ * CapacityError (no room for a new credential) 507 on both.
+ */
+
+export const LIMITS = {
+  /** Credentials (buckets) per mock instance; the least recently used one is dropped beyond it. */
+  credentials: 1000,
+  /** Records per credential, all resources together. */
+  records: 1000,
+  /** Bytes of records per credential (their JSON size). */
+  bytes: 16 * 1024 * 1024,
+  /** Bytes of one record. */
+  recordBytes: 256 * 1024,
+  /** Error statuses queued per credential, and calls per queued status. */
+  errorRules: 20,
+  errorCount: 100,
+  /** Delivery log entries kept per credential (the oldest go first), attempts kept per entry. */
+  deliveryLog: 200,
+  attemptsLogged: 20,
+  /** One clock advance, and the total offset of a credential's clock, in seconds. */
+  advanceSeconds: 400 * 24 * 3600,
+  clockOffsetSeconds: 10 * 366 * 24 * 3600,
+  /** Request bodies of the control API. */
+  controlBodyBytes: 64 * 1024,
+  /** Length of a callback URL. */
+  urlLength: 2048,
+  /** A credential used within this many seconds is never dropped to make room for a new one. */
+  evictIdleSeconds: 600,
+  /** The default memory budget of the sandbox (records' and events' JSON bytes), shared by every store of the process. */
+  memoryBytes: 256 * 1024 * 1024,
+  /** Callbacks waiting to be delivered (or retried), per credential and per mock instance. */
+  deliveryQueue: 20,
+  deliveryQueueTotal: 500,
+} as const;
+
+/** Expiry and scheduled moves are never further than the sandbox clock can reach (10 years). */
+export const MAX_AHEAD_MS = LIMITS.clockOffsetSeconds * 1000;
+
+/** The longest latency a forced rule may add to an answer. */
+export const MAX_LATENCY_MS = 30_000;
+
+/**
+ * The memory the sandbox's records may take, in bytes of their JSON form: one budget for every
+ * store given it (the CLI gives one to all the mocks it starts; without one, every store of the
+ * process shares DEFAULT_BUDGET).
+ */
+export class SandboxBudget {
+  used = 0;
+  constructor(readonly limit: number = LIMITS.memoryBytes) {
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new RangeError(`the sandbox's memory budget must be a positive integer, got ${limit}`);
+  }
+
+  /** Whether `bytes` more fit. */
+  fits(bytes: number): boolean {
+    return this.used + bytes <= this.limit;
+  }
+
+  add(bytes: number): void {
+    this.used = Math.max(0, this.used + bytes);
+  }
+}
+
+/** The budget of every store not given one: the whole process's. */
+export const DEFAULT_BUDGET = new SandboxBudget();
+
+/** A sandbox bound was reached; answered 507 (API) or 409 (control) with the message. */
+export class LimitError extends Error {
+  override readonly name = "LimitError";
+}
+
+/** No room for a new credential: every state is in recent use. Answered 507 with the message. */
+export class CapacityError extends LimitError {}
