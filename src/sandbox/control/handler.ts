@@ -47,14 +47,21 @@ export const paramReader =
 
 /**
  * Runs `work` on the caller's state through the store's one path: what is due on its clock first,
- * then the work, undone if it throws.
+ * then the work, undone if it throws. A refusal the work throws is thrown once the store is done
+ * (what the clock moved is kept, as a durable store writes it).
  */
 export async function onState(call: ControlCall, work: (state: CredentialState) => ControlResult): Promise<ControlResult> {
   const { engine } = call;
-  return engine.store.run(call.key, (state) => {
+  const outcome = await engine.store.run(call.key, (state): { result: ControlResult } | { refused: unknown } => {
     tick(engine, state, "expiry");
-    return state.atomically(() => work(state));
+    try {
+      return { result: state.atomically(() => work(state)) };
+    } catch (error) {
+      return { refused: error };
+    }
   });
+  if ("refused" in outcome) throw outcome.refused;
+  return outcome.result;
 }
 
 /** The record `id` of resource `resourceName` of the caller's state; 404 naming what is missing. */

@@ -17,7 +17,8 @@
  */
 import { hash } from "node:crypto";
 import type { Json } from "../values.js";
-import type { ChangeSet, Collection, Row, RowKey, StoredCredential } from "./backend.js";
+import type { ChangeSet, Collection, Row, StoredCredential } from "./backend.js";
+import { ChangeTracker } from "./changes.js";
 import { LIMITS, LimitError, SandboxBudget } from "./limits.js";
 import { count, type IndexKey, type KeptIndex, measure, type RecordIndex, remeasure } from "./records.js";
 import { deliveryRow, eventRow, META_ID, type Meta, metaRow, readRows, recordRow, recordRowId } from "./rows.js";
@@ -25,22 +26,6 @@ import type { DeliveryEntry, ErrorRule, KeptEvent, PendingDelivery, SandboxEvent
 
 /** The key of a credential: SHA-256 of its value, hex. */
 export const credentialKey = (value: string): string => hash("sha256", value, "hex"); // one call, no Hash object
-
-/** The rows a tracked state changed since its last `takeChanges`, in the order of their first change. */
-class Changes {
-  readonly order: string[] = [];
-  readonly marked = new Set<string>();
-  mark(collection: Collection, id: string): void {
-    const key = `${collection}:${id}`;
-    if (this.marked.has(key)) return;
-    this.marked.add(key);
-    this.order.push(key);
-  }
-  /** Forgets the marks made after the first `length` (a request undone). */
-  truncate(length: number): void {
-    for (const key of this.order.splice(length)) this.marked.delete(key);
-  }
-}
 
 export class CredentialState {
   readonly records = new Map<string, Map<string, StoredRecord>>();
@@ -70,7 +55,7 @@ export class CredentialState {
   private readonly lists = new Map<string, { changes: number; data: Json[] }>();
   /** The indexes asked for (index()), by resource and name. */
   private readonly indexes = new Map<string, Map<string, KeptIndex>>();
-  private tracked: Changes | undefined = undefined;
+  private tracked: ChangeTracker | undefined = undefined;
 
   constructor(
     readonly key: string,
@@ -127,7 +112,7 @@ export class CredentialState {
   atomically<T>(body: () => T): T {
     const outer = this.journal;
     const undo: Array<() => void> = [];
-    const marks = this.tracked?.order.length ?? 0;
+    const marks = this.tracked?.length ?? 0;
     this.journal = undo;
     try {
       const result = body();
@@ -518,7 +503,7 @@ export class CredentialState {
 
   /** From now on, every change marks the row it changes, for `takeChanges` (a durable store's states). */
   track(): void {
-    this.tracked ??= new Changes();
+    this.tracked ??= new ChangeTracker();
   }
 
   /**
@@ -527,35 +512,19 @@ export class CredentialState {
    */
   takeChanges(): ChangeSet {
     if (!this.tracked) throw new Error(`credential ${this.label}: takeChanges() needs a tracked state (track() first)`);
-    const puts: Row[] = [];
-    const deletes: RowKey[] = [];
-    const rows = this.tracked.order.length > 0 ? this.rowsById() : undefined;
-    for (const key of this.tracked.order) {
-      const colon = key.indexOf(":");
-      const collection = key.slice(0, colon) as Collection;
-      const id = key.slice(colon + 1);
-      const row = rows!.get(key);
-      if (row) puts.push(row);
-      else deletes.push({ collection, id });
-    }
-    this.tracked.truncate(0);
-    return { puts, deletes, wakeAt: this.nextWork() };
+    return this.tracked.take(() => new Map(this.rows().map((row) => [`${row.collection}:${row.id}`, row])), this.nextWork());
   }
 
   /** Every row of the state. */
   rows(): Row[] {
     const rows: Row[] = [metaRow(this.meta())];
-    for (const records of this.records.values()) for (const record of records.values()) rows.push(recordRow(record));
+    for (const resource of this.records.keys()) for (const record of this.list(resource)) rows.push(recordRow(record));
     for (const kept of this.kept) rows.push(eventRow(kept));
     const queued = new Map(this.pending.map((p) => [p.entry, p]));
     const logged = new Set(this.log);
     for (const entry of this.log) rows.push(deliveryRow(entry, true, queued.get(entry)));
     for (const pending of this.pending) if (!logged.has(pending.entry)) rows.push(deliveryRow(pending.entry, false, pending));
     return rows;
-  }
-
-  private rowsById(): Map<string, Row> {
-    return new Map(this.rows().map((row) => [`${row.collection}:${row.id}`, row]));
   }
 
   private meta(): Meta {

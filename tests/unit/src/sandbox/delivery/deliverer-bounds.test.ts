@@ -1,5 +1,5 @@
 /**
- * The delivery queue's bounds and the callback policy in src/sandbox/delivery.ts: at most
+ * The delivery queue's bounds and the callback policy in src/sandbox/delivery/deliverer.ts: at most
  * LIMITS.deliveryQueue events waiting per credential and LIMITS.deliveryQueueTotal per mock; a
  * reset or dropped credential's queue cancelled, the attempt in flight included; targets the
  * policy refuses never sent; on a shared sandbox, failures logged without the error or duration
@@ -11,11 +11,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
-import { LIMITS } from "../../../../src/sandbox/store/limits.js";
-import { CredentialState } from "../../../../src/sandbox/store/state.js";
-import { TargetPolicy } from "../../../../src/sandbox/targets.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
+import { LIMITS } from "../../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../../src/sandbox/store/state.js";
+import { TargetPolicy } from "../../../../../src/sandbox/targets.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);

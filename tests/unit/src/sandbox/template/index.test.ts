@@ -1,8 +1,8 @@
-/** The declarations' template language (src/sandbox/template.ts): evaluation and form checks. */
+/** The declarations' template language (src/sandbox/template/): evaluation and form checks. */
 import { describe, expect, it } from "vitest";
-import { sizeOf } from "../../../../src/sandbox/store/size.js";
-import { CredentialState } from "../../../../src/sandbox/store/state.js";
-import { checkTemplate, evaluate, Instant, newId, type TemplateContext, toInstant } from "../../../../src/sandbox/template/index.js";
+import { sizeOf } from "../../../../../src/sandbox/store/size.js";
+import { CredentialState } from "../../../../../src/sandbox/store/state.js";
+import { checkTemplate, evaluate, Instant, newId, type TemplateContext, toInstant } from "../../../../../src/sandbox/template/index.js";
 
 const ctx: TemplateContext = {
   id: "inv_1",

@@ -1,5 +1,5 @@
 /**
- * Lifecycles and events (src/sandbox/lifecycle.ts) through the mock's HTTP layer, over the fixture
+ * Lifecycles and events (src/sandbox/engine/lifecycle.ts, events.ts) through the mock's HTTP layer, over the fixture
  * API shop@1.0.0 and its declaration (tests/fixtures/sandbox/shop.sandbox.yaml: CREATED -> PAID by
  * `pay`, CREATED -> Created by `expire`, both final): named actions and status moves go only where
  * the lifecycle allows, a refused move answers 409 naming the moves allowed, one change is one event
@@ -9,10 +9,10 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MockServer, startMock } from "../../../../src/mock/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { sandboxControl } from "../../../../src/testing/index.js";
-import { call, controlViolations, startReceiver } from "../../../helpers/sandbox.js";
+import { type MockServer, startMock } from "../../../../../src/mock/index.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { sandboxControl } from "../../../../../src/testing/index.js";
+import { call, controlViolations, startReceiver } from "../../../../helpers/sandbox.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);

@@ -6,9 +6,9 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type MockServer } from "../../../../src/mock/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { call, startReceiver } from "../../../helpers/sandbox.js";
+import { startMock, type MockServer } from "../../../../../src/mock/index.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { call, startReceiver } from "../../../../helpers/sandbox.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop, vault] = loadRegistry(registryPath);

@@ -1,5 +1,5 @@
 /**
- * The control API (src/sandbox/control.ts) over the fixture API shop@1.0.0: every answer matches
+ * The control API (src/sandbox/control/) over the fixture API shop@1.0.0: every answer matches
  * its own OpenAPI document (src/sandbox/openapi.yaml); every bad input gets a 4xx problem whose
  * detail says what is wrong and whose field names the member; the typed client (sandboxControl)
  * drives the same operations.
@@ -7,12 +7,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type MockServer } from "../../../../src/mock/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { CONTROL_DOCUMENT } from "../../../../src/sandbox/control/index.js";
-import { LIMITS } from "../../../../src/sandbox/store/limits.js";
-import { sandboxControl, SandboxControlError } from "../../../../src/testing/index.js";
-import { call, controlViolations, controlValidator } from "../../../helpers/sandbox.js";
+import { startMock, type MockServer } from "../../../../../src/mock/index.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { CONTROL_DOCUMENT } from "../../../../../src/sandbox/control/index.js";
+import { LIMITS } from "../../../../../src/sandbox/store/limits.js";
+import { sandboxControl, SandboxControlError } from "../../../../../src/testing/index.js";
+import { call, controlViolations, controlValidator } from "../../../../helpers/sandbox.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);

@@ -1,16 +1,16 @@
 /**
- * Callback delivery (src/sandbox/delivery.ts) through the package's sender, to local receivers: one
+ * Callback delivery (src/sandbox/delivery/deliverer.ts, its policy in policy.ts) through the package's sender, to local receivers: one
  * Idempotency-Key per event, retries with a bounded backoff, delivery twice, no redirects, the log.
  * `idle()` resolves when the queued deliveries are done: no sleeps.
  */
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
-import { backoff, boundedRetry, isExampleHost } from "../../../../src/sandbox/delivery/policy.js";
-import { LIMITS } from "../../../../src/sandbox/store/limits.js";
-import { CredentialState } from "../../../../src/sandbox/store/state.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
+import { backoff, boundedRetry, isExampleHost } from "../../../../../src/sandbox/delivery/policy.js";
+import { LIMITS } from "../../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../../src/sandbox/store/state.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
@@ -185,5 +185,74 @@ describe("retry policy", () => {
   it("doubles the wait up to its maximum", () => {
     const policy = boundedRetry({ attempts: 6, baseDelayMs: 250, maxDelayMs: 1500 });
     expect([2, 3, 4, 5, 6].map((n) => backoff(policy, n))).toEqual([250, 500, 1000, 1500, 1500]);
+  });
+});
+
+describe("the queue as data in the credential's state", () => {
+  it("holds each pending delivery: leased while its attempt is in flight, then due again after the backoff, gone once delivered", async () => {
+    let answer!: (status: number) => void;
+    const arrived: Array<() => void> = [];
+    const server = createServer((_req, res) => {
+      answer = (status) => res.writeHead(status).end();
+      for (const resolve of arrived.splice(0)) resolve();
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const nextRequest = () => new Promise<void>((resolve) => arrived.push(resolve));
+    const d = deliverer({ attempts: 3, baseDelayMs: 50, maxDelayMs: 50 });
+    const state = new CredentialState("k");
+    let reached = nextRequest();
+    const entry = d.enqueue(state, event(url));
+    expect(state.queue).toEqual([{ entry, target: url, attempts: 0, dueAt: expect.any(Number), next: "attempt" }]);
+    await reached;
+    const [inFlight] = state.queue;
+    expect(inFlight.attempts).toBe(1);
+    expect(inFlight.lease).toBeGreaterThan(Date.now());
+    reached = nextRequest();
+    const failedAt = Date.now();
+    answer(503);
+    await reached;
+    // The second attempt waited its backoff after the first failed.
+    expect(entry.attempts.map((a) => a.status)).toEqual([503]);
+    expect(Date.parse(entry.attempts[0].at)).toBeLessThanOrEqual(failedAt);
+    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(50 - 2);
+    expect(state.queue[0]).toMatchObject({ attempts: 2, lease: expect.any(Number) });
+    answer(200);
+    await d.idle();
+    expect(state.queue).toEqual([]);
+    expect(entry).toMatchObject({ state: "delivered", deliveredCount: 1 });
+  });
+
+  it("is picked up from the rows of a state: a state rebuilt from them has its queued delivery made", async () => {
+    const target = await receiver([200]);
+    const original = new CredentialState("k");
+    const entry = {
+      id: "dlv_queued",
+      seq: 0,
+      webhook: "orderPaid",
+      resource: "order",
+      resourceId: "o-1",
+      event: { from: "CREATED", to: "PAID", cause: "control" },
+      url: target.url,
+      idempotencyKey: "key-of-the-queued-delivery",
+      payload,
+      state: "pending" as const,
+      times: 1,
+      deliveredCount: 0,
+      attempts: [],
+      createdAt: new Date().toISOString(),
+    };
+    original.logDelivery(entry);
+    original.queueDelivery({ entry, target: target.url, attempts: 0, dueAt: Date.now(), next: "attempt" });
+    const loaded = CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
+    const d = deliverer();
+    expect(d.queued()).toBe(0);
+    d.watch(loaded);
+    expect(d.queued()).toBe(1);
+    await d.idle();
+    expect(loaded.deliveries[0]).toMatchObject({ id: "dlv_queued", state: "delivered", deliveredCount: 1 });
+    expect(loaded.queue).toEqual([]);
+    expect(target.seen).toEqual([{ key: "key-of-the-queued-delivery", body: JSON.stringify(payload) }]);
   });
 });

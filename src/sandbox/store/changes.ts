@@ -1,0 +1,48 @@
+/**
+ * The change tracking of a durable store's states (./state.ts `track`): which rows (./backend.ts)
+ * a state's changes touched since they were last taken, in the order of their first change. A
+ * request undone forgets the marks it made (`truncate` to where it began).
+ */
+import type { ChangeSet, Collection, Row, RowKey } from "./backend.js";
+
+export class ChangeTracker {
+  private readonly order: string[] = [];
+  private readonly marked = new Set<string>();
+
+  /** How many rows are marked: where a request begins, to forget its marks if it is undone. */
+  get length(): number {
+    return this.order.length;
+  }
+
+  mark(collection: Collection, id: string): void {
+    const key = `${collection}:${id}`;
+    if (this.marked.has(key)) return;
+    this.marked.add(key);
+    this.order.push(key);
+  }
+
+  /** Forgets the marks made after the first `length`. */
+  truncate(length: number): void {
+    for (const key of this.order.splice(length)) this.marked.delete(key);
+  }
+
+  /**
+   * The change set of the rows marked, from the state's rows now (`rows`, by `collection:id`): a row
+   * still there is put with its value now, one gone is deleted. The marks are then forgotten.
+   */
+  take(rows: () => Map<string, Row>, wakeAt: number | null): ChangeSet {
+    const puts: Row[] = [];
+    const deletes: RowKey[] = [];
+    const current = this.order.length > 0 ? rows() : undefined;
+    for (const key of this.order) {
+      const row = current!.get(key);
+      if (row) puts.push(row);
+      else {
+        const colon = key.indexOf(":");
+        deletes.push({ collection: key.slice(0, colon) as Collection, id: key.slice(colon + 1) });
+      }
+    }
+    this.truncate(0);
+    return { puts, deletes, wakeAt };
+  }
+}
