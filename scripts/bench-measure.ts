@@ -367,7 +367,7 @@ export function padded(body: string, n: number): string {
  * credentials and refuses a new one while all are in recent use, so more would measure its 507), in
  * static mode nothing changes (Prism checks presence only).
  */
-/** Credentials the load cycles through: below the sandbox's credential bound (src/sandbox/store.ts LIMITS.credentials). */
+/** Credentials the load cycles through: below the sandbox's credential bound (src/sandbox/store/limits.ts LIMITS.credentials). */
 const CREDENTIAL_POOL = 900;
 
 /** String members whose value the provider keeps unique per merchant: `"..._reference_id": "x"` and `"reference_id": "x"`. */
