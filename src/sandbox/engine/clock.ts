@@ -65,7 +65,7 @@ export function scheduleMove(
 }
 
 /** Sets the engine's scheduler to the credential's next scheduled move in real time. */
-function armWake(engine: EngineContext, state: CredentialState): void {
+export function armWake(engine: EngineContext, state: CredentialState): void {
   let at = Number.POSITIVE_INFINITY;
   for (const s of state.scheduled) at = Math.min(at, s.at);
   engine.wakes.at(state.key, at === Number.POSITIVE_INFINITY ? undefined : at - state.clockOffsetMs + WAKE_SLACK_MS);

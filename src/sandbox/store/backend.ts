@@ -24,10 +24,18 @@
  * dead instance's claims pass to the others when their lease ends.
  */
 
-/** The collections of a credential's rows. */
+/**
+ * The collections of a credential's rows, and their ids (./rows.ts writes and reads them): `meta`
+ * (one row, id `meta`), `record` (`<resource>/<id>`), `event` (the event's id), `delivery` (the
+ * delivery's id; the row stays while its delivery is queued, whether or not the log still shows it).
+ */
 export type Collection = "meta" | "record" | "event" | "delivery";
 
-/** One row of a credential's state. `value` is JSON (./codec.ts). */
+/**
+ * One row of a credential's state. `value` is JSON (./codec.ts). A state's rows are
+ * ./state.ts `CredentialState.rows()`; `CredentialState.load` rebuilds a state from them, and a
+ * tracked state (`track`) hands the rows each change touched to `takeChanges`.
+ */
 export interface Row {
   collection: Collection;
   id: string;
