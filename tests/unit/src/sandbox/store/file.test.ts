@@ -1,0 +1,139 @@
+/**
+ * The `file:` store (src/sandbox/store/file.ts) in process: the DurableBackend contract
+ * (./conformance.ts), and what it refuses: a file where its directory should be, a directory that
+ * another live process uses, a store written in a later format. Killing a writer and a second
+ * process: file.spawn.test.ts.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { open as openLmdb } from "lmdb";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../../../../src/registry.js";
+import { FILE_NAME, FileBackend, networkFileSystem } from "../../../../../src/sandbox/store/file.js";
+import { credentialKey, describeConformance } from "./conformance.js";
+
+const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-store-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let tests = 0;
+let dir = "";
+describeConformance("file:", {
+  async fresh() {
+    dir = join(scratch, `contract-${++tests}`);
+  },
+  make: () => new FileBackend(dir),
+});
+
+/** The store's own entries (format, owner), read with lmdb directly (in one process, lmdb-js shares an open environment). */
+async function storeEntries(storeDir: string): Promise<Record<string, string>> {
+  const root = openLmdb({ path: join(storeDir, FILE_NAME), encoding: "string" });
+  const store = root.openDB<string, string>({ name: "store", encoding: "string" });
+  const entries = Object.fromEntries(Array.from(store.getRange(), ({ key, value }) => [key, value]));
+  await root.close();
+  return entries;
+}
+
+async function writeStoreEntry(storeDir: string, key: string, value: string): Promise<void> {
+  const root = openLmdb({ path: join(storeDir, FILE_NAME), encoding: "string" });
+  root.openDB<string, string>({ name: "store", encoding: "string" }).putSync(key, value);
+  await root.close();
+}
+
+/** Field 22 of /proc/<pid>/stat (proc(5)): the start time a process is recorded with. */
+const startTime = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+};
+const bootId = () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+
+describe("file: store's directory", () => {
+  it("makes a missing directory, with its parents", async () => {
+    const store = new FileBackend(join(scratch, "made", "deep", "store"));
+    await store.open();
+    await store.close();
+    expect(readFileSync(join(scratch, "made", "deep", "store", FILE_NAME)).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a file where the directory should be, and a path through a file, naming the path", async () => {
+    const file = join(scratch, "a-file");
+    writeFileSync(file, "not a directory");
+    await expect(new FileBackend(file).open()).rejects.toThrow(`file store ${file}: is a file, not a directory`);
+    await expect(new FileBackend(join(file, "store")).open()).rejects.toThrow(
+      `file store ${join(file, "store")}: a part of the path is a file, not a directory`,
+    );
+    const odd = join(scratch, "odd");
+    mkdirSync(join(odd, FILE_NAME), { recursive: true });
+    await expect(new FileBackend(odd).open()).rejects.toThrow(`file store ${odd}: ${FILE_NAME} in it is a directory, not the store's file`);
+  });
+
+  it("names the network file systems LMDB must not be on (statfs(2) magic numbers)", () => {
+    expect(networkFileSystem(0x6969)).toBe("NFS");
+    expect(networkFileSystem(0xff534d42)).toBe("CIFS");
+    expect(networkFileSystem(0xfe534d42)).toBe("SMB2");
+    expect(networkFileSystem(0xef53)).toBeUndefined(); // ext4
+    expect(networkFileSystem(0x01021994)).toBeUndefined(); // tmpfs
+  });
+
+  it("records the process using it, and forgets it at close", async () => {
+    const storeDir = join(scratch, "owner");
+    const store = new FileBackend(storeDir);
+    await store.open();
+    const owner = JSON.parse((await storeEntries(storeDir)).owner!);
+    expect(owner).toEqual({ pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid) });
+    await store.close();
+    expect(await storeEntries(storeDir)).toEqual({ format: "1" });
+  });
+
+  it("refuses a directory recorded as used by a process that is alive, and takes over one whose process is gone", async () => {
+    const storeDir = join(scratch, "held");
+    const first = new FileBackend(storeDir);
+    await first.open();
+    await first.close();
+    // Process 1 runs as long as the machine does: recorded as the user, with its own start time.
+    const alive = { pid: 1, host: hostname(), boot: bootId(), start: startTime(1) };
+    await writeStoreEntry(storeDir, "owner", JSON.stringify(alive));
+    const refused = new FileBackend(storeDir);
+    await expect(refused.open()).rejects.toThrow(
+      `file store ${storeDir}: in use by process 1 on ${hostname()}; one process at a time may use a file: store (stop that one, or choose another directory)`,
+    );
+    // The same pid with another start time is another process: the one recorded is gone.
+    await writeStoreEntry(storeDir, "owner", JSON.stringify({ ...alive, start: "1" }));
+    const taken = new FileBackend(storeDir);
+    await taken.open();
+    expect(JSON.parse((await storeEntries(storeDir)).owner!).pid).toBe(process.pid);
+    await taken.close();
+  });
+
+  it("refuses a store written in a later format, and changes nothing in it", async () => {
+    const storeDir = join(scratch, "later");
+    const store = new FileBackend(storeDir);
+    await store.open();
+    await store.transact(credentialKey("later"), undefined, () => ({
+      changes: { puts: [{ collection: "meta", id: "m", value: 1 }], deletes: [], wakeAt: null },
+      result: undefined,
+    }));
+    await store.close();
+    await writeStoreEntry(storeDir, "format", "2");
+    await expect(new FileBackend(storeDir).open()).rejects.toThrow(
+      `file store ${storeDir}: written by a later version of the sandbox (store format 2; this one reads 1)`,
+    );
+    expect(await storeEntries(storeDir)).toEqual({ format: "2" });
+  });
+
+  it("lets instances of one process share a directory, and keeps it claimed until the last one closes", async () => {
+    const storeDir = join(scratch, "shared");
+    const [a, b] = [new FileBackend(storeDir), new FileBackend(storeDir)];
+    await Promise.all([a.open(), b.open()]);
+    await a.close();
+    expect(JSON.parse((await storeEntries(storeDir)).owner!).pid).toBe(process.pid);
+    const key = credentialKey("shared");
+    await b.transact(key, undefined, () => ({
+      changes: { puts: [{ collection: "meta", id: "m", value: 2 }], deletes: [], wakeAt: null },
+      result: 1,
+    }));
+    await b.close();
+    expect((await storeEntries(storeDir)).owner).toBeUndefined();
+    await expect(a.open()).rejects.toThrow("open() was called already");
+  });
+});
