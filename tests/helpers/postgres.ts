@@ -16,14 +16,16 @@ import { occupyPort } from "./ports.js";
 
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
-/** The directory of Postgres's server binaries (initdb, pg_ctl): pg_config's, else the newest /usr/lib/postgresql/<n>/bin. */
-export function postgresBinDir(): string {
+/**
+ * The directory of Postgres's server binaries (initdb, pg_ctl): pg_config's, else the newest
+ * <root>/<n>/bin (Debian's layout); throws naming the install command when there is none.
+ */
+export function postgresBinDir({ pgConfig = "pg_config", root = "/usr/lib/postgresql" } = {}): string {
   const has = (dir: string) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl"));
   try {
-    const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 }).trim();
+    const dir = execFileSync(pgConfig, ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 }).trim();
     if (has(dir)) return dir;
   } catch {}
-  const root = "/usr/lib/postgresql";
   const versions = existsSync(root)
     ? readdirSync(root)
         .filter((name) => /^\d+$/.test(name) && has(join(root, name, "bin")))

@@ -32,14 +32,15 @@ export class StoreAddressError extends Error {
   }
 }
 
-/** `url` with its password, if any, replaced by `***` (for messages and logs); unparsable: a placeholder. */
+/** `url` with its password, if any, replaced by `***` (for messages and logs), even when it is not a valid URL. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
     return parsed.href;
   } catch {
-    return "(a URL that cannot be parsed)";
+    // Not parsed, the end of the userinfo is unsure: everything from the user's ":" to the last "@" goes.
+    return url.replace(/\/\/([^/:@]*):.*@/, "//$1:***@");
   }
 }
 
@@ -80,7 +81,7 @@ export function parseStoreAddress(text: string, origin = "sandbox store", cwd = 
     try {
       url = new URL(value);
     } catch {
-      return fail(redactUrl(value), "not a valid URL");
+      return fail(redactUrl(value), "not a valid URL (postgres://user:password@host:port/database)");
     }
     const shown = redactUrl(value);
     if (url.hostname === "" && !url.searchParams.has("host")) return fail(shown, "no host (postgres://user:password@host:port/database)");
@@ -89,7 +90,7 @@ export function parseStoreAddress(text: string, origin = "sandbox store", cwd = 
   }
   // No scheme, or a drive letter (C:\\data): a path.
   if (scheme === undefined || scheme.length === 1) return fail(value, `not a store address (a directory is written file:${value})`);
-  return fail(value.replace(/\/\/[^/@]*@/, "//***@"), `unknown kind of store "${scheme}:"`);
+  return fail(redactUrl(value), `unknown kind of store "${scheme}:"`);
 }
 
 /**
@@ -125,7 +126,9 @@ async function load<T>(importer: () => Promise<T>, library: "lmdb" | "pg", addre
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes(`'${library}'`))
-      throw new Error(`${address}: this store needs ${library} (an optional peer dependency of bank-api-contracts), which is not installed: ${installLine(library)}`);
+      throw new Error(
+        `${address}: this store needs ${library} (an optional peer dependency of bank-api-contracts), which is not installed: ${installLine(library)}`,
+      );
     throw error;
   }
 }

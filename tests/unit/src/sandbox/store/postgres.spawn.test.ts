@@ -8,6 +8,7 @@
  * the others.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import { repoRoot } from "../../../../../src/registry.js";
 import type { ChangeSet, DurableBackend, StoredCredential } from "../../../../../src/sandbox/store/backend.js";
 import { MIGRATIONS, type PostgresOptions, PostgresBackend } from "../../../../../src/sandbox/store/postgres.js";
 import { occupyPort } from "../../../../helpers/ports.js";
-import { type PostgresCluster, startPostgres } from "../../../../helpers/postgres.js";
+import { type PostgresCluster, postgresBinDir, startPostgres } from "../../../../helpers/postgres.js";
 import { capture, waitForOutput, waitUntil } from "../../../../helpers/processes.js";
 import { credentialKey, describeConformance } from "./conformance.js";
 
@@ -34,6 +35,19 @@ describeConformance("postgres", {
     database = await cluster.createDatabase();
   },
   make: () => new PostgresBackend(database),
+});
+
+describe("the tests' Postgres", () => {
+  it("fails naming the command that installs Postgres when its binaries are missing", () => {
+    const empty = mkdtempSync(join(repoRoot, ".tmp", "no-postgres-"));
+    try {
+      expect(() => postgresBinDir({ pgConfig: join(empty, "pg_config"), root: empty })).toThrow(
+        `Postgres's server binaries (initdb, pg_ctl) are not installed (not in pg_config --bindir nor ${empty}/<version>/bin): apt-get install -y postgresql`,
+      );
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("postgres store: its own", () => {
