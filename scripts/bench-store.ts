@@ -18,11 +18,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChangeSet, type DurableBackend, prepareChanges } from "../src/sandbox/store/backend.js";
-import { FileBackend } from "../src/sandbox/store/file.js";
 import { redactUrl } from "../src/sandbox/store/open.js";
-import { PostgresBackend } from "../src/sandbox/store/postgres.js";
 import { integer, runCommand, runProgram, script } from "./lib/cli.js";
-import { type PostgresCluster, startPostgres } from "./lib/postgres-cluster.js";
+import type { PostgresCluster } from "./lib/postgres-cluster.js";
 
 const keyOf = (name: string) => createHash("sha256").update(name).digest("hex");
 const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -139,6 +137,12 @@ function program() {
       const concurrent = options.concurrent ?? 32;
       const total = options.total ?? 3000;
       const loadBefore = loadAverage();
+      // The stores' libraries (lmdb, pg) load here, not when the script is imported.
+      const [{ FileBackend }, { PostgresBackend }, { startPostgres }] = await Promise.all([
+        import("../src/sandbox/store/file.js"),
+        import("../src/sandbox/store/postgres.js"),
+        import("./lib/postgres-cluster.js"),
+      ]);
       const dir = mkdtempSync(join(tmpdir(), "bank-api-contracts-bench-store-"));
       let cluster: PostgresCluster | undefined;
       const subjects: Subject[] = [
