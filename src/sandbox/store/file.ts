@@ -53,23 +53,22 @@ export const FILE_FORMAT = 1;
 export const FILE_NAME = "sandbox.mdb";
 
 /** File systems that LMDB must not be used on (statfs(2) magic numbers): its locks and memory map need a local one. */
-export const NETWORK_FILE_SYSTEMS: Readonly<Record<number, string>> = {
-  26985: "NFS",
-  4283649346: "CIFS",
-  4266872130: "SMB2",
-  20859: "SMB",
-  22092: "NCP",
-  1702057286: "FUSE",
-  1952539503: "OCFS2",
-  18225520: "GFS2",
-  1196443219: "GPFS",
-  198183888: "Lustre",
-  12805120: "CephFS",
-};
+export const NETWORK_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
+  [0x6969, "NFS"],
+  [0xff534d42, "CIFS"],
+  [0xfe534d42, "SMB2"],
+  [0x517b, "SMB"],
+  [0x564c, "NCP"],
+  [0x7461636f, "OCFS2"],
+  [0x01161970, "GFS2"],
+  [0x47504653, "GPFS"],
+  [0x0bd00bd0, "Lustre"],
+  [0x00c36400, "CephFS"],
+]);
 
 /** The network file system that statfs `type` names, if any. */
 export function networkFileSystem(type: number): string | undefined {
-  return NETWORK_FILE_SYSTEMS[type];
+  return NETWORK_FILE_SYSTEMS.get(type);
 }
 
 interface CredentialEntry {

@@ -284,6 +284,11 @@ export class PostgresBackend implements DurableBackend {
         throw this.#error(`${what}: cannot connect`, error);
       }
       let broken: Error | undefined;
+      // The pool listens for a connection's errors only while it is idle: a failure between two statements must not go unheard.
+      const failed = (error: Error) => {
+        broken = error;
+      };
+      client.on("error", failed);
       try {
         await client.query(`BEGIN${isolation}`);
         const value = await body(client);
@@ -296,6 +301,7 @@ export class PostgresBackend implements DurableBackend {
         if (error instanceof OwnError) throw error.error;
         throw this.#error(what, error);
       } finally {
+        client.off("error", failed);
         client.release(broken);
       }
     });

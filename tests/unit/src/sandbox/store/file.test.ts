@@ -73,6 +73,8 @@ describe("file: store's directory", () => {
     expect(networkFileSystem(0xfe534d42)).toBe("SMB2");
     expect(networkFileSystem(0xef53)).toBeUndefined(); // ext4
     expect(networkFileSystem(0x01021994)).toBeUndefined(); // tmpfs
+    expect(networkFileSystem(0x794c7630)).toBeUndefined(); // overlayfs, a container's root
+    expect(networkFileSystem(0x65735546)).toBeUndefined(); // FUSE: a container's root under some runtimes, local
   });
 
   it("records the process using it, and forgets it at close", async () => {
