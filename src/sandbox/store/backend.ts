@@ -145,9 +145,18 @@ export function checkCredentialKey(key: string, what = "credential key"): void {
     );
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Ids are written as UTF-8 (LMDB keys, Postgres text): a lone surrogate would come back as U+FFFD, a NUL not at all. */
 function checkName(value: unknown, what: string): void {
-  if (typeof value !== "string" || value === "" || value.includes("\0") || Buffer.byteLength(value) > STORE_LIMITS.idBytes)
-    throw new TypeError(`${what}: expected a non-empty string of at most ${STORE_LIMITS.idBytes} bytes without NUL`);
+  if (
+    typeof value !== "string" ||
+    value === "" ||
+    value.includes("\0") ||
+    LONE_SURROGATE.test(value) ||
+    Buffer.byteLength(value) > STORE_LIMITS.idBytes
+  )
+    throw new TypeError(`${what}: expected a non-empty string of at most ${STORE_LIMITS.idBytes} bytes of Unicode without NUL`);
 }
 
 /** A row's value as stored: its JSON text. */

@@ -41,6 +41,7 @@ import {
   type Row,
   type StoredCredential,
 } from "./backend.js";
+import { redactUrl, urlSecrets } from "./open.js";
 
 export interface PostgresOptions {
   /** Connections at most (1-100; default 10). */
@@ -160,21 +161,11 @@ export class PostgresBackend implements DurableBackend {
   readonly #pending = new Set<Promise<unknown>>();
 
   constructor(url: string, options: PostgresOptions = {}) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new TypeError("postgres store: the address is not a valid URL");
-    }
-    const password = parsed.password;
-    if (password) parsed.password = "***";
-    this.name = `postgres store ${parsed.href}`;
+    if (!URL.canParse(url)) throw new TypeError("postgres store: the address is not a valid URL");
+    this.name = `postgres store ${redactUrl(url)}`;
     this.#url = url;
-    let decoded = password;
-    try {
-      decoded = decodeURIComponent(password);
-    } catch {}
-    this.#secrets = [...new Set([password, decoded])].filter((secret) => secret.length > 0);
+    // Longest first: a secret that holds another is replaced whole.
+    this.#secrets = urlSecrets(url).sort((a, b) => b.length - a.length);
     this.#options = {
       poolSize: bounded(options, "poolSize"),
       connectTimeoutMs: bounded(options, "connectTimeoutMs"),

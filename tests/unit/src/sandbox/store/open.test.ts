@@ -14,6 +14,7 @@ import {
   parseStoreAddress,
   redactUrl,
   STORE_ENV,
+  urlSecrets,
   StoreAddressError,
   storeAddressFrom,
 } from "../../../../../src/sandbox/store/open.js";
@@ -87,6 +88,12 @@ describe("parseStoreAddress", () => {
     expect(redactUrl("postgres://u:s3cr%2Ft@h:5/d")).toBe("postgres://u:***@h:5/d");
     expect(redactUrl("postgres://u@h/d")).toBe("postgres://u@h/d");
     expect(redactUrl("postgres://u:pa/ss@h/d")).toBe("postgres://u:***@h/d");
+    // pg reads ?password= and ?sslpassword= too.
+    expect(redactUrl("postgres://u@h/d?sslmode=require&password=s3cr3t&sslpassword=k3y")).toBe(
+      "postgres://u@h/d?sslmode=require&password=***&sslpassword=***",
+    );
+    expect(redactUrl("postgres://u@h:99999/d?password=s3cr3t")).toBe("postgres://u@h:99999/d?password=***");
+    expect(urlSecrets("postgres://u:a%2Fb@h/d?password=c%20d&user=u")).toEqual(["a%2Fb", "a/b", "c d", "c%20d"]);
     expect(describeStoreAddress({ kind: "postgres", url: "postgresql://u:p@h/d" })).toBe("postgresql://u:***@h/d");
     expect(describeStoreAddress({ kind: "file", dir: "/srv/x" })).toBe("file:/srv/x");
     expect(describeStoreAddress({ kind: "memory" })).toBe("memory");

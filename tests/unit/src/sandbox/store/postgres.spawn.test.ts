@@ -115,6 +115,13 @@ describe("postgres store: its own", () => {
     for (const secret of [...secrets, `${PASSWORD}x`, encodeURIComponent(`${PASSWORD}x`)])
       expect((refusal as Error).message).not.toContain(secret);
 
+    // The same, the password given as a parameter (pg reads ?password=).
+    const asParameter = `postgres://secretive@127.0.0.1:${cluster.port}/${dbName(url)}?password=${encodeURIComponent(`${PASSWORD}x`)}`;
+    const parameterRefusal = await open(asParameter).catch((error: Error) => error);
+    expect((parameterRefusal as Error).message).toBe(
+      `postgres store postgres://secretive@127.0.0.1:${cluster.port}/${dbName(url)}?password=***: open: cannot connect: 28P01: password authentication failed for user "secretive"`,
+    );
+
     const closed = await occupyPort();
     await closed.close();
     const nowhere = `postgres://secretive:${encodeURIComponent(PASSWORD)}@127.0.0.1:${closed.port}/db`;
