@@ -24,8 +24,11 @@
  * One process at a time: LMDB itself lets processes share an environment, but the sandbox keeps each
  * credential's state in memory between requests, which another process would not see. `open` claims
  * the directory in a write transaction (LMDB's writer lock spans processes) by recording the process
- * (pid, boot id and start time, so that a reused pid is not taken for it) and refuses a directory
- * whose recorded process is alive. Instances opened in one process on one directory share its
+ * (pid, host, boot id and start time, so that a reused pid is not taken for it) and refuses a
+ * directory whose recorded process is alive. On this host that is checked at once; a process of
+ * another host name (another container on a shared volume, or the same machine renamed) cannot be
+ * checked, so the owner also records a sign of life every `HEARTBEAT_MS` and its claim lapses
+ * `STALE_MS` after the last. Instances opened in one process on one directory share its
  * environment. A directory on a network file system (NFS, SMB) is refused: LMDB's locks and memory
  * map need a local one.
  */
@@ -89,7 +92,14 @@ interface Owner {
   boot: string;
   /** The process's start time in clock ticks since boot (/proc/<pid>/stat); "" off Linux. */
   start: string;
+  /** Its last sign of life, ms since the epoch. */
+  seen: number;
 }
+
+/** How often the process using a store records a sign of life. */
+export const HEARTBEAT_MS = 10_000;
+/** How long after its last sign of life a process of another host loses its claim on a store. */
+export const STALE_MS = 3 * HEARTBEAT_MS;
 
 /** One environment, shared by the instances of this process that opened its directory. */
 interface Environment {
@@ -102,6 +112,7 @@ interface Environment {
   partnerKeys: Database<string, string>;
   store: Database<string, string>;
   users: number;
+  heartbeat: NodeJS.Timeout | undefined;
 }
 
 const environments = new Map<string, Promise<Environment>>();
@@ -124,12 +135,19 @@ function processStart(pid: number): string {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
 }
 
-function thisProcess(): Owner {
-  return { pid: process.pid, host: hostname(), boot: readText("/proc/sys/kernel/random/boot_id").trim(), start: processStart(process.pid) };
+function thisProcess(now = Date.now()): Owner {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    boot: readText("/proc/sys/kernel/random/boot_id").trim(),
+    start: processStart(process.pid),
+    seen: now,
+  };
 }
 
 function alive(owner: Owner, me: Owner): boolean {
-  if (owner.host !== me.host) return true; // another machine: its process cannot be checked from here
+  // Another host's process cannot be looked up from here: its signs of life tell.
+  if (owner.host !== me.host) return me.seen - owner.seen < STALE_MS;
   if (me.boot !== "") return owner.boot === me.boot && owner.start !== "" && processStart(owner.pid) === owner.start;
   try {
     process.kill(owner.pid, 0);
@@ -199,6 +217,7 @@ async function openEnvironment(dir: string, name: string): Promise<Environment> 
     partnerKeys: db("partnerKeys"),
     store: db("store"),
     users: 0,
+    heartbeat: undefined,
   };
   const me = thisProcess();
   try {
@@ -210,7 +229,7 @@ async function openEnvironment(dir: string, name: string): Promise<Environment> 
       const held = owner === undefined ? undefined : (JSON.parse(owner) as Owner);
       if (held && !sameProcess(held, me) && alive(held, me))
         throw new Error(
-          `${name}: in use by process ${held.pid} on ${held.host}; one process at a time may use a file: store (stop that one, or choose another directory)`,
+          `${name}: in use by process ${held.pid} on ${held.host}${held.host === me.host ? "" : ` (last sign of life ${Math.max(0, Math.round((me.seen - held.seen) / 1000))} s ago; its claim lapses ${STALE_MS / 1000} s after that)`}; one process at a time may use a file: store (stop that one, or choose another directory)`,
         );
       if (format === undefined) env.store.putSync("format", String(FILE_FORMAT));
       env.store.putSync("owner", JSON.stringify(me));
@@ -219,6 +238,16 @@ async function openEnvironment(dir: string, name: string): Promise<Environment> 
     await root.close();
     throw error;
   }
+  env.heartbeat = setInterval(() => {
+    env.root
+      .transaction(() => {
+        const owner = env.store.get("owner");
+        if (owner !== undefined && sameProcess(JSON.parse(owner) as Owner, me))
+          env.store.putSync("owner", JSON.stringify({ ...me, seen: Date.now() }));
+      })
+      .catch(() => {}); // a sign of life missed; the next one comes
+  }, HEARTBEAT_MS);
+  env.heartbeat.unref();
   return env;
 }
 
@@ -288,6 +317,7 @@ export class FileBackend implements DurableBackend {
     this.#env = undefined;
     if (--env.users > 0) return;
     environments.delete(this.dir);
+    clearInterval(env.heartbeat);
     await env.root.transaction(() => {
       const owner = env.store.get("owner");
       if (owner !== undefined && sameProcess(JSON.parse(owner) as Owner, thisProcess())) env.store.removeSync("owner");

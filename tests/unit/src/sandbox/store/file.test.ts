@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { open as openLmdb } from "lmdb";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../../../src/registry.js";
-import { FILE_NAME, FileBackend, networkFileSystem } from "../../../../../src/sandbox/store/file.js";
+import { FILE_NAME, FileBackend, HEARTBEAT_MS, networkFileSystem, STALE_MS } from "../../../../../src/sandbox/store/file.js";
 import { credentialKey, describeConformance } from "./conformance.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-store-"));
@@ -77,12 +77,22 @@ describe("file: store's directory", () => {
     expect(networkFileSystem(0x65735546)).toBeUndefined(); // FUSE: a container's root under some runtimes, local
   });
 
-  it("records the process using it, and forgets it at close", async () => {
+  it("records the process using it, with a sign of life every 10 s, and forgets it at close", async () => {
     const storeDir = join(scratch, "owner");
     const store = new FileBackend(storeDir);
-    await store.open();
-    const owner = JSON.parse((await storeEntries(storeDir)).owner!);
-    expect(owner).toEqual({ pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid) });
+    vi.useFakeTimers({ toFake: ["setInterval", "Date"], now: 1_800_000_000_000 });
+    try {
+      await store.open();
+      const owner = JSON.parse((await storeEntries(storeDir)).owner!);
+      expect(owner).toEqual({ pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid), seen: 1_800_000_000_000 });
+      expect(HEARTBEAT_MS).toBe(10_000);
+      vi.advanceTimersByTime(10_000);
+      // A write queued after the sign of life commits after it.
+      await store.transact(credentialKey("after"), undefined, () => ({ changes: { puts: [], deletes: [], wakeAt: 1 }, result: undefined }));
+      expect(JSON.parse((await storeEntries(storeDir)).owner!).seen).toBe(1_800_000_010_000);
+    } finally {
+      vi.useRealTimers();
+    }
     await store.close();
     expect(await storeEntries(storeDir)).toEqual({ format: "1" });
   });
@@ -93,7 +103,7 @@ describe("file: store's directory", () => {
     await first.open();
     await first.close();
     // Process 1 runs as long as the machine does: recorded as the user, with its own start time.
-    const alive = { pid: 1, host: hostname(), boot: bootId(), start: startTime(1) };
+    const alive = { pid: 1, host: hostname(), boot: bootId(), start: startTime(1), seen: Date.now() - 3_600_000 };
     await writeStoreEntry(storeDir, "owner", JSON.stringify(alive));
     const refused = new FileBackend(storeDir);
     await expect(refused.open()).rejects.toThrow(
@@ -104,6 +114,34 @@ describe("file: store's directory", () => {
     const taken = new FileBackend(storeDir);
     await taken.open();
     expect(JSON.parse((await storeEntries(storeDir)).owner!).pid).toBe(process.pid);
+    await taken.close();
+  });
+
+  it("refuses a directory used by a process of another host until 30 s after its last sign of life", async () => {
+    const storeDir = join(scratch, "other host");
+    const first = new FileBackend(storeDir);
+    await first.open();
+    await first.close();
+    expect(STALE_MS).toBe(30_000);
+    const elsewhere = {
+      pid: process.pid,
+      host: "another-container",
+      boot: bootId(),
+      start: startTime(process.pid),
+      seen: Date.now() - 5_000,
+    };
+    await writeStoreEntry(storeDir, "owner", JSON.stringify(elsewhere));
+    const refusal = await new FileBackend(storeDir).open().catch((error: Error) => error);
+    // 5 s, and the time this test took since (a busy machine).
+    expect((refusal as Error).message).toMatch(
+      new RegExp(
+        `^file store ${storeDir}: in use by process ${process.pid} on another-container \\(last sign of life (5|6|7) s ago; its claim lapses 30 s after that\\); one process at a time may use a file: store \\(stop that one, or choose another directory\\)$`,
+      ),
+    );
+    await writeStoreEntry(storeDir, "owner", JSON.stringify({ ...elsewhere, seen: Date.now() - 30_001 }));
+    const taken = new FileBackend(storeDir);
+    await taken.open();
+    expect(JSON.parse((await storeEntries(storeDir)).owner!).host).toBe(hostname());
     await taken.close();
   });
 
