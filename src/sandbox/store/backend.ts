@@ -90,24 +90,168 @@ export interface DurableBackend {
    * transactions on it), then makes the change set it returns durable, and resolves after that
    * (committed and flushed): only then may the answer be sent. `known` is the version of the
    * caller's copy; `work` receives the stored credential when its version is another (first use,
-   * or another instance changed it), undefined when the copy is current. Nothing is written when
-   * `work` throws or the write fails (the promise rejects).
+   * or another instance changed it), undefined when the copy is current. A credential never stored
+   * is version 0 with no rows, so a caller without a copy (`known` undefined) always gets one. A
+   * change set that changes nothing (no puts, no deletes, the same `wakeAt`) keeps the version.
+   * Nothing is written when `work` throws or the write fails (the promise rejects); a change set
+   * that `prepareChanges` refuses is refused whole.
    */
   transact<T>(
     key: string,
     known: number | undefined,
     work: (stored: StoredCredential | undefined) => { changes: ChangeSet; result: T },
   ): Promise<{ result: T; version: number }>;
-  /** Removes a credential's rows (a reset); resolves once that is durable. */
+  /**
+   * Removes a credential's rows, its `wakeAt` and its lease (a reset); resolves once that is durable.
+   * Its version goes on from where it was (never back to one a caller may hold a copy of).
+   */
   remove(key: string): Promise<void>;
   /**
    * Up to `limit` credentials whose `wakeAt` is at or before `now`, each leased to `owner` for
-   * `leaseMs` (no other instance is handed it until then).
+   * `leaseMs` (no other instance is handed it until then; `owner` itself may be handed it again,
+   * which renews its lease), earliest `wakeAt` first.
    */
   claimDue(now: number, owner: string, leaseMs: number, limit: number): Promise<string[]>;
+  /** Adds or replaces (by id) a partner; rejects with `DuplicatePartnerCredential` when another partner has its credential. */
   putPartner(partner: PartnerRow): Promise<void>;
   /** True when the partner existed. Its state stays until reset; its credential is refused at once. */
   deletePartner(id: string): Promise<boolean>;
+  /** Every partner, by `createdAt` then `id`. */
   listPartners(): Promise<PartnerRow[]>;
   partnerByCredential(credentialKey: string): Promise<PartnerRow | undefined>;
+}
+
+/** Bounds of what a backend is given; beyond them it refuses, before anything is written. */
+export const STORE_LIMITS = {
+  /** UTF-8 bytes of a row's id, a partner's id and name, and a lease owner's name (an LMDB key holds at most 1978 bytes). */
+  idBytes: 512,
+  /** Credentials one `claimDue` hands out. */
+  claim: 1000,
+  /** A lease, in ms (one hour). */
+  leaseMs: 3_600_000,
+} as const;
+
+const COLLECTIONS: ReadonlySet<string> = new Set<Collection>(["meta", "record", "event", "delivery"]);
+const HEX_KEY = /^[0-9a-f]{64}$/;
+
+/** The other partner a credential belongs to already (`putPartner`). */
+export class DuplicatePartnerCredential extends Error {
+  constructor(
+    readonly partnerId: string,
+    readonly otherPartnerId: string,
+  ) {
+    super(`partner ${JSON.stringify(partnerId)}: its credential is partner ${JSON.stringify(otherPartnerId)}'s already`);
+    this.name = "DuplicatePartnerCredential";
+  }
+}
+
+/** Throws a TypeError unless `key` is a credential key: SHA-256, 64 lowercase hex digits. */
+export function checkCredentialKey(key: string, what = "credential key"): void {
+  if (typeof key !== "string" || !HEX_KEY.test(key))
+    throw new TypeError(
+      `${what}: expected 64 lowercase hex digits (a SHA-256), got ${typeof key === "string" ? `${key.length} characters` : typeof key}`,
+    );
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Ids are written as UTF-8 (LMDB keys, Postgres text): a lone surrogate would come back as U+FFFD, a NUL not at all. */
+function checkName(value: unknown, what: string): void {
+  if (
+    typeof value !== "string" ||
+    value === "" ||
+    value.includes("\0") ||
+    LONE_SURROGATE.test(value) ||
+    Buffer.byteLength(value) > STORE_LIMITS.idBytes
+  )
+    throw new TypeError(`${what}: expected a non-empty string of at most ${STORE_LIMITS.idBytes} bytes of Unicode without NUL`);
+}
+
+/** A row's value as stored: its JSON text. */
+function encodeValue(value: unknown, what: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TypeError(`${what}: the value cannot be written as JSON (${(error as Error).message})`);
+  }
+  if (text === undefined) throw new TypeError(`${what}: the value cannot be written as JSON (${typeof value})`);
+  return text;
+}
+
+/** A change set checked and encoded: puts with their JSON text (the last put of a row wins), deletes of rows not put. */
+export interface PreparedChanges {
+  puts: { collection: Collection; id: string; json: string }[];
+  deletes: RowKey[];
+  wakeAt: number | null;
+  /** True when there is no put and no delete (then only `wakeAt` may change the version). */
+  empty: boolean;
+}
+
+/**
+ * Checks a change set (collections, ids, values that JSON can write, `wakeAt`) and encodes its
+ * values, so that a backend writes all of it or, throwing here, none. A row both deleted and put is
+ * put.
+ */
+export function prepareChanges(changes: ChangeSet): PreparedChanges {
+  if (!changes || !Array.isArray(changes.puts) || !Array.isArray(changes.deletes))
+    throw new TypeError("change set: expected { puts: Row[], deletes: RowKey[], wakeAt }");
+  const { wakeAt } = changes;
+  if (wakeAt !== null && (typeof wakeAt !== "number" || !Number.isSafeInteger(wakeAt) || wakeAt < 0))
+    throw new TypeError(`change set: wakeAt must be null or ms since the epoch (a non-negative integer), got ${String(wakeAt)}`);
+  const puts = new Map<string, { collection: Collection; id: string; json: string }>();
+  const rowName = (row: RowKey, i: number, list: string) => {
+    if (!row || !COLLECTIONS.has(row.collection))
+      throw new TypeError(`change set: ${list}[${i}].collection must be one of ${[...COLLECTIONS].join(", ")}`);
+    checkName(row.id, `change set: ${list}[${i}].id`);
+    return `${row.collection}\0${row.id}`;
+  };
+  changes.puts.forEach((row, i) => {
+    const name = rowName(row, i, "puts");
+    puts.delete(name);
+    puts.set(name, {
+      collection: row.collection,
+      id: row.id,
+      json: encodeValue(row.value, `change set: puts[${i}] (${row.collection} ${row.id})`),
+    });
+  });
+  const deletes = new Map<string, RowKey>();
+  changes.deletes.forEach((row, i) => {
+    const name = rowName(row, i, "deletes");
+    if (!puts.has(name)) deletes.set(name, { collection: row.collection, id: row.id });
+  });
+  return { puts: [...puts.values()], deletes: [...deletes.values()], wakeAt, empty: puts.size === 0 && deletes.size === 0 };
+}
+
+/** Checks `claimDue`'s arguments. */
+export function checkClaim(now: number, owner: string, leaseMs: number, limit: number): void {
+  if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`claimDue: now must be ms since the epoch, got ${now}`);
+  checkName(owner, "claimDue: owner");
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 1 || leaseMs > STORE_LIMITS.leaseMs)
+    throw new RangeError(`claimDue: leaseMs must be an integer from 1 to ${STORE_LIMITS.leaseMs}, got ${leaseMs}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > STORE_LIMITS.claim)
+    throw new RangeError(`claimDue: limit must be an integer from 1 to ${STORE_LIMITS.claim}, got ${limit}`);
+}
+
+/** Checks a partner's members. */
+export function checkPartner(partner: PartnerRow): void {
+  checkName(partner?.id, "partner id");
+  checkName(partner.name, `partner ${JSON.stringify(partner.id)}: name`);
+  checkCredentialKey(partner.credentialKey, `partner ${JSON.stringify(partner.id)}: credentialKey`);
+  if (typeof partner.createdAt !== "string" || Number.isNaN(Date.parse(partner.createdAt)))
+    throw new TypeError(`partner ${JSON.stringify(partner.id)}: createdAt must be an ISO 8601 time`);
+  if (partner.quotas !== undefined) {
+    if (typeof partner.quotas !== "object" || partner.quotas === null || Array.isArray(partner.quotas))
+      throw new TypeError(`partner ${JSON.stringify(partner.id)}: quotas must be an object of numbers`);
+    for (const [name, value] of Object.entries(partner.quotas))
+      if (typeof value !== "number" || !Number.isFinite(value))
+        throw new TypeError(`partner ${JSON.stringify(partner.id)}: quotas.${name} must be a finite number`);
+  }
+}
+
+/** The partner as stored and read back: only its declared members. */
+export function partnerRow(partner: PartnerRow): PartnerRow {
+  const row: PartnerRow = { id: partner.id, name: partner.name, credentialKey: partner.credentialKey, createdAt: partner.createdAt };
+  if (partner.quotas !== undefined) row.quotas = { ...partner.quotas };
+  return row;
 }

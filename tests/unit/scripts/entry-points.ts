@@ -57,6 +57,7 @@ export const SCRIPTS: Record<string, CommandLine | "module"> = {
     name: "bench:instructions",
     main: async () => (await import("../../../scripts/engine-instructions.js")).main,
   },
+  "scripts/bench-store.ts": { name: "bench:store", main: async () => (await import("../../../scripts/bench-store.js")).main },
   "scripts/start.ts": { name: "start", main: async () => (await import("../../../scripts/start.js")).main },
   "scripts/mock.ts": { name: "npm run mock --", main: async () => (await import("../../../scripts/mock.js")).main },
 };

@@ -1,0 +1,176 @@
+/**
+ * Where the sandbox keeps its state: a store's address, read from the `--sandbox-store` option,
+ * `startMock`'s options or the environment variable `BANK_API_CONTRACTS_SANDBOX_STORE` (in that
+ * order; none: `memory`), and the durable store it names, opened.
+ *
+ * - `memory`: the state in this process's memory only (no backend).
+ * - `file:<dir>` (or a `file://` URL): the embedded LMDB store in `<dir>` (./file.ts), relative to the
+ *   working directory.
+ * - `postgres://...` or `postgresql://...`: the Postgres store (./postgres.ts), for several instances.
+ *
+ * A bad address is one line naming its origin, the part that is wrong and the forms accepted; a
+ * Postgres password is never repeated. The stores' libraries (`lmdb`, `pg`) are optional peer
+ * dependencies loaded only when a store needs them, so that `memory` loads neither.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { packageRoot } from "../../registry.js";
+import type { DurableBackend } from "./backend.js";
+import type { PostgresOptions } from "./postgres.js";
+
+export const STORE_ENV = "BANK_API_CONTRACTS_SANDBOX_STORE";
+export const STORE_FORMS = "memory, file:<dir>, postgres://user:password@host:port/database";
+
+export type StoreAddress = { kind: "memory" } | { kind: "file"; dir: string } | { kind: "postgres"; url: string };
+
+/** A store address that cannot be used; its message is one line. */
+export class StoreAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreAddressError";
+  }
+}
+
+/** Query parameters `pg` reads as secrets (`?password=`, `?sslpassword=`). */
+const SECRET_PARAMETER = /password/i;
+
+/**
+ * The secrets `url` carries, as written and decoded: its userinfo's password and the values of its
+ * password parameters (each of which `pg` honours).
+ */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const secrets = [parsed.password];
+  try {
+    secrets.push(decodeURIComponent(parsed.password));
+  } catch {}
+  for (const [name, value] of parsed.searchParams) if (SECRET_PARAMETER.test(name)) secrets.push(value, encodeURIComponent(value));
+  return [...new Set(secrets)].filter((secret) => secret.length > 0);
+}
+
+/** `url` with its password and password parameters replaced by `***` (for messages and logs), even when it is not a valid URL. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    for (const name of [...parsed.searchParams.keys()]) if (SECRET_PARAMETER.test(name)) parsed.searchParams.set(name, "***");
+    return parsed.href;
+  } catch {
+    // Not parsed, the end of the userinfo is unsure: everything from the user's ":" to the last "@" goes.
+    return url.replace(/\/\/([^/:@]*):.*@/, "//$1:***@").replace(/([?&][^=&]*password[^=&]*=)[^&]*/gi, "$1***");
+  }
+}
+
+/** How a message names an address: `memory`, `file:<dir>`, the Postgres URL without its password. */
+export function describeStoreAddress(address: StoreAddress): string {
+  if (address.kind === "memory") return "memory";
+  if (address.kind === "file") return `file:${address.dir}`;
+  return redactUrl(address.url);
+}
+
+/**
+ * Reads a store address. `origin` names where it came from in an error (`--sandbox-store`, the
+ * environment variable...); `cwd` resolves a relative `file:` directory.
+ */
+export function parseStoreAddress(text: string, origin = "sandbox store", cwd = process.cwd()): StoreAddress {
+  const fail = (shown: string, problem: string): never => {
+    throw new StoreAddressError(`${origin} ${JSON.stringify(shown)}: ${problem}; accepted: ${STORE_FORMS}`);
+  };
+  if (typeof text !== "string" || text.trim() === "") return fail(String(text ?? ""), "empty");
+  const value = text.trim();
+  if (value === "memory") return { kind: "memory" };
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
+  if (scheme === "file") {
+    let dir: string;
+    if (value.slice(0, 7).toLowerCase() === "file://") {
+      try {
+        dir = fileURLToPath(value);
+      } catch (error) {
+        return fail(value, `not a file URL with an absolute path (${(error as Error).message})`);
+      }
+    } else dir = value.slice("file:".length);
+    if (dir === "") return fail(value, 'no directory after "file:"');
+    if (dir.includes("\0")) return fail(value, "the directory holds a NUL character");
+    return { kind: "file", dir: resolve(cwd, dir) };
+  }
+  if (scheme === "postgres" || scheme === "postgresql") {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return fail(redactUrl(value), "not a valid URL (postgres://user:password@host:port/database)");
+    }
+    const shown = redactUrl(value);
+    if (url.hostname === "" && !url.searchParams.has("host")) return fail(shown, "no host (postgres://user:password@host:port/database)");
+    if (url.hash) return fail(shown, 'a "#" part means nothing here');
+    return { kind: "postgres", url: value };
+  }
+  // No scheme, or a drive letter (C:\\data): a path.
+  if (scheme === undefined || scheme.length === 1) return fail(value, `not a store address (a directory is written file:${value})`);
+  return fail(redactUrl(value), `unknown kind of store "${scheme}:"`);
+}
+
+/**
+ * The store address in force: `option` (the `--sandbox-store` option, `startMock`'s option) when
+ * given, else the environment variable `BANK_API_CONTRACTS_SANDBOX_STORE` when set, else `memory`.
+ */
+export function storeAddressFrom(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  optionName = "--sandbox-store",
+): StoreAddress {
+  if (option !== undefined) return parseStoreAddress(option, optionName);
+  const fromEnv = env[STORE_ENV];
+  if (fromEnv !== undefined && fromEnv !== "") return parseStoreAddress(fromEnv, STORE_ENV);
+  return { kind: "memory" };
+}
+
+export interface OpenOptions {
+  /** Postgres: the pool's size and time bounds, the log of connection failures. */
+  postgres?: PostgresOptions;
+}
+
+/** The line that installs `library`, an optional peer dependency, at the version package.json asks for. */
+export function installLine(library: "lmdb" | "pg"): string {
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
+  return `npm install --save-dev ${library}@${pkg.peerDependencies?.[library] ?? "latest"}`;
+}
+
+/** Loads a store's module, telling what to install when its library is missing. */
+async function load<T>(importer: () => Promise<T>, library: "lmdb" | "pg", address: string): Promise<T> {
+  try {
+    return await importer();
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes(`'${library}'`))
+      throw new Error(
+        `${address}: this store needs ${library} (an optional peer dependency of bank-api-contracts), which is not installed: ${installLine(library)}`,
+      );
+    throw error;
+  }
+}
+
+/**
+ * The durable store `address` names, opened (on Postgres: its schema created or migrated), or
+ * undefined for `memory`. Fails naming the store and what is wrong.
+ */
+export async function openBackend(address: StoreAddress | string, options: OpenOptions = {}): Promise<DurableBackend | undefined> {
+  const parsed = typeof address === "string" ? parseStoreAddress(address) : address;
+  let backend: DurableBackend;
+  if (parsed.kind === "memory") return undefined;
+  if (parsed.kind === "file") {
+    const { FileBackend } = await load(() => import("./file.js"), "lmdb", describeStoreAddress(parsed));
+    backend = new FileBackend(parsed.dir);
+  } else {
+    const { PostgresBackend } = await load(() => import("./postgres.js"), "pg", describeStoreAddress(parsed));
+    backend = new PostgresBackend(parsed.url, options.postgres);
+  }
+  await backend.open();
+  return backend;
+}
