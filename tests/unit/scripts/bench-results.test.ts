@@ -1,9 +1,14 @@
 /**
  * bench/RESULTS.md as the bench writes it (scripts/bench-results.ts): a run's sections merged into
  * the file, each part's own replaced and the others kept, the head listing the command, time and load
- * average of every section; a file the bench did not write refused, naming the file and line.
+ * average of every section; a file the bench did not write refused, naming the file and line, before
+ * `npm run bench` measures anything.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { main } from "../../../scripts/bench.js";
 import {
   commandLine,
   mergeSections,
@@ -13,6 +18,7 @@ import {
   type Section,
   type SectionRecord,
 } from "../../../scripts/bench-results.js";
+import { scriptInProcess } from "../../helpers/cli.js";
 
 const PARTS = ["throughput", "findings", "sandbox", "client", "pipeline"];
 const MACHINE = "2 cores (Test CPU), Linux 6.1, Node v20.0.0";
@@ -154,5 +160,26 @@ describe("the command a section records", () => {
     [{ duration: 5, loadDuration: 10, apis: ["statement@1.0.0"] }, "npm run bench -- --load-duration 10 --apis statement@1.0.0"],
   ])("%j: %s", (given, expected) => {
     expect(commandLine(given, defaults)).toBe(expected);
+  });
+});
+
+describe("npm run bench and a report it did not write", () => {
+  it("refuses it before measuring: one line naming the file and line, the hint, exit 2, the file untouched", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
+    try {
+      const out = join(dir, "RESULTS.md");
+      const handWritten = "# Benchmark results\n\nStitched by hand from partial runs.\n";
+      writeFileSync(out, handWritten);
+      const result = await scriptInProcess(main, ["--only", "typecheck", "--out", out]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toHaveLength(2);
+      expect(result.stderr[0]).toMatch(
+        /^error: .*RESULTS\.md:1: not written by the bench \(no "<!-- bench:part" marker\); move it away or pass --out$/,
+      );
+      expect(result.stderr[1]).toBe("(add --help for usage)");
+      expect(readFileSync(out, "utf8")).toBe(handWritten);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
