@@ -47,7 +47,7 @@ export function shell(title: string, body: string, facts: SiteFacts, root = ""):
 </head>
 <body>
   <nav class="site-bar" aria-label="Site">
-    <a class="site-home" href="${root}index.html">API documentation</a>
+    <a class="site-home" href="${root}index.html"><span class="site-home-long">API documentation</span><span class="site-home-short">Docs</span></a>
     <a class="site-link" href="${root}guides/index.html">Guides</a>
     <a class="site-link" href="${root}open-questions.html">Open questions</a>
   </nav>

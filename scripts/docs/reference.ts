@@ -231,7 +231,7 @@ export function renderReferencePage(page: ReferencePage): string {
 </head>
 <body class="reference-page" data-kind="${page.kind}"${page.alias ? ` data-alias="${escapeHtml(page.alias)}"` : ""}>
   <nav class="site-bar" aria-label="Site">
-    <a class="site-home" href="${root}index.html">API documentation</a>
+    <a class="site-home" href="${root}index.html"><span class="site-home-long">API documentation</span><span class="site-home-short">Docs</span></a>
     <a class="site-link" href="${root}guides/index.html">Guides</a>
     <a class="site-link" href="${root}open-questions.html">Open questions</a>
     <span class="site-spacer"></span>
