@@ -17,8 +17,14 @@
  * the console, the answer shown is the sandbox's (a new id), then the list is sent from the same
  * page and shows that id: the record is there. On the control API's page, an error rule is queued
  * and then listed. A request without the credential shows the 401 and its `sl-violations` header
- * (the mocks' CORS exposes it). Nothing is requested outside the machine but the site and the
- * sandbox (./setup.ts aborts anything else).
+ * (the mocks' CORS exposes it) and its findings in a box above the answer; an edit of the body sent
+ * at once is the body sent. Nothing is requested outside the machine but the site and the sandbox
+ * (./setup.ts aborts anything else).
+ *
+ * Loading: a reference page shows its frame (every operation by name) while Scalar's bundle is held
+ * back, then Scalar replaces it; at phone width the bar keeps the API's name whole; in a profile of
+ * its own (no route, so the HTTP cache works as a reader's), a visit through two reference pages and
+ * back fetches the bundle once, brotli, and each next page transfers under 50 kB.
  *
  * The pages' tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
