@@ -28,9 +28,10 @@
  *
  * The pages' tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildDocs } from "../../../scripts/docs/build.js";
 import { slug } from "../../../scripts/docs/guides.js";
 import { defaultPort, loadRegistry, repoRoot } from "../../../src/registry.js";
 import {
@@ -840,11 +841,12 @@ describe.concurrent("npm start", () => {
   const start = (...args: string[]): Run => runScript("scripts/start.ts", args, null);
 
   it("serves the built site and every mock, prints their URLs, and exits 0 on SIGTERM", async () => {
-    // npm start serves the repository's registry; the site built above is reused (not rebuilt)
-    // when it was built from that registry.
+    // npm start serves the repository's registry, built for its --port-base: a site built here for
+    // the same ports first is reused (not rebuilt). A folder of its own: the shared site names 4010 upwards.
     const served = loadRegistry();
-    const docsDir = registryPath ? join(site.siteDir, "..", "start-site") : site.siteDir;
     const portBase = await freePortRange(served.length);
+    const docsDir = join(site.siteDir, "..", `start-site-${process.pid}`);
+    await buildDocs({ outDir: docsDir, portBase });
     const run = start("--skip-generate", "--docs-dir", docsDir, "--port", "0", "--port-base", String(portBase));
     try {
       // Ready when it prints how to stop it (on its output, not polled); fails on its exit or after 240 s with what it wrote.
@@ -859,7 +861,9 @@ describe.concurrent("npm start", () => {
       const index = await fetch(docs!);
       expect(index.status).toBe(200);
       const html = await index.text();
-      if (!registryPath) expect(out, "the site built from the same inputs is reused").toContain("is up to date");
+      expect(out, "the site built from the same inputs is reused").toContain("is up to date");
+      // The home page names the mocks' ports.
+      expect(html).toContain(`<td data-field="local"><code>http://127.0.0.1:${portBase}</code></td>`);
       for (const entry of served) {
         const page = `apis/${entry.service}/${entry.release}/index.html`;
         expect(html).toContain(`data-alias="${entry.alias}"`);
@@ -873,7 +877,15 @@ describe.concurrent("npm start", () => {
     }
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toContain("SIGTERM: stopping");
+    rmSync(docsDir, { recursive: true, force: true });
   }, 300_000);
+
+  it("refuses --sandbox with --no-mocks: one line and a hint, exit code 2", async () => {
+    const run = start("--sandbox", "--no-mocks");
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain("--sandbox and --no-mocks contradict each other");
+    expect(run.stderr()).toContain("(add --help for usage)");
+  });
 
   it("rejects bad arguments with one line and a hint, exit code 2", async () => {
     const run = start("--port", "eighty");
