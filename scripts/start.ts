@@ -1,10 +1,13 @@
 /**
- * `npm start [-- --port N] [--port-base N] [--host H] [--docs-dir DIR] [--skip-generate] [--sandbox]`: regenerates
- * what is stale (`npm run generate`), rebuilds the docs portal (guides, references with a request console) when its inputs changed
- * (`npm run docs:build -- --if-stale`), then serves the site on one port and every registered API's
- * Prism mock on its own port (`--sandbox`: the stateful sandbox, src/sandbox/), prints the URLs, and
+ * `npm start [-- --port N] [--port-base N] [--host H] [--docs-dir DIR] [--skip-generate] [--sandbox | --no-mocks]`:
+ * regenerates what is stale (`npm run generate`), rebuilds the docs portal (guides, references with a
+ * request console) for the mocks' ports when its inputs changed (`npm run docs:build -- --if-stale
+ * --port-base N`), then serves the site on one port and every registered API's Prism mock on its own
+ * port (`--sandbox`: the stateful sandbox, src/sandbox/; `--no-mocks`: the portal alone, for mocks
+ * already running on those ports, e.g. `npx bank-api-contracts mock --sandbox`), prints the URLs, and
  * runs until SIGINT/SIGTERM, when it closes every server and exits 0; also when npm, which started
  * it, is stopped (`kill` of `npm start`'s PID) or a piped standard input closes (src/cli/stop.ts).
+ * The home page's table and every reference page's console name the ports of `--port-base`.
  * Bad arguments: one line and a hint on stderr, exit 2. A failed step or a port in use (named with
  * the option that moves it): the error on stderr, exit 1.
  */
@@ -18,7 +21,7 @@ import type { StaticServer } from "./docs/serve.js";
 import { withPortOption } from "../src/cli/common.js";
 import { integer } from "../src/cli/options.js";
 import { untilStopped } from "../src/cli/stop.js";
-import { type ApiEntry, DEFAULT_PORT_BASE, loadRegistry, repoRoot } from "../src/registry.js";
+import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, loadRegistry, repoRoot } from "../src/registry.js";
 import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
 export const DEFAULT_DOCS_PORT = 4000;
@@ -30,6 +33,8 @@ interface StartOptions {
   docsDir: string;
   skipGenerate?: boolean;
   sandbox?: boolean;
+  /** false with --no-mocks. */
+  mocks: boolean;
 }
 
 function program() {
@@ -49,15 +54,20 @@ function program() {
     .option("--docs-dir <dir>", "where the site is built", relative(process.cwd(), DEFAULT_OUT_DIR) || ".")
     .option("--skip-generate", "serve generated/ as it is, without `npm run generate` first")
     .option("--sandbox", "serve the stateful sandbox (state per credential, callbacks, control API under /_sandbox/)")
+    .option("--no-mocks", "serve the documentation portal alone, for mocks already running on the --port-base ports")
     .action((options: StartOptions, command: Command) => start(registry, options, command));
 }
 
 /** Runs the script on `argv` (the arguments after it); the exit code. */
 export const main = (argv: string[]) => runCommand(program(), argv);
 
+/** A host as it stands in a URL (an IPv6 address in brackets). */
+const shownHost = (host: string) => (host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host);
+
 async function start(registry: ApiEntry[], values: StartOptions, command: Command): Promise<number> {
   const { port: docsPort, portBase, host } = values;
   const docsDir = resolve(values.docsDir);
+  if (values.sandbox && !values.mocks) misuse(command, "--sandbox and --no-mocks contradict each other: --no-mocks starts no mock");
   if (docsPort >= portBase && docsPort < portBase + registry.length) {
     misuse(
       command,
@@ -93,7 +103,7 @@ async function start(registry: ApiEntry[], values: StartOptions, command: Comman
 
   const { buildDocs } = await import("./docs/build.js");
   try {
-    await buildDocs({ outDir: docsDir, ifStale: true, log: (line) => process.stdout.write(`${line}\n`) });
+    await buildDocs({ outDir: docsDir, ifStale: true, portBase, log: (line) => process.stdout.write(`${line}\n`) });
   } catch (error) {
     process.stderr.write(`start: docs:build failed: ${(error as Error).message}\n`);
     await stop("", 1);
@@ -103,23 +113,27 @@ async function start(registry: ApiEntry[], values: StartOptions, command: Comman
   const [{ serveStatic }, { startMocks }] = await Promise.all([import("./docs/serve.js"), import("../src/mock/index.js")]);
   const [siteResult, mocksResult] = await Promise.allSettled([
     serveStatic(docsDir, { port: docsPort, host }),
-    startMocks(registry, { portBase, host, sandbox: values.sandbox === true }),
+    values.mocks ? startMocks(registry, { portBase, host, sandbox: values.sandbox === true }) : Promise.resolve([]),
   ]);
   if (siteResult.status === "fulfilled") site = siteResult.value;
   if (mocksResult.status === "fulfilled") mocks = mocksResult.value;
   const failure = [siteResult, mocksResult].find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failure) {
-    process.stderr.write(`start: ${withPortOption(failure.reason, "move the mocks with --port-base <n>")}\n`);
+    process.stderr.write(
+      `start: ${withPortOption(failure.reason, "move the mocks with --port-base <n>, or add --no-mocks to serve the portal for the mocks already running there")}\n`,
+    );
     await stop("", 1);
   }
 
   const docsUrl = site!.url;
+  // The ports the site was built for: the mocks started here, or those it expects (--no-mocks).
   const rows = [
-    ["API", "MOCK", "DOCS"],
-    ...mocks.map((m) => {
-      const entry = registry.find((e) => e.alias === m.alias)!;
-      return [m.alias, m.url, new URL(apiPaths(entry).page, docsUrl).href];
-    }),
+    ["API", values.mocks ? "MOCK" : "MOCK (expected, not started here)", "DOCS"],
+    ...registry.map((entry) => [
+      entry.alias,
+      `http://${shownHost(host)}:${defaultPort(entry, portBase)}`,
+      new URL(apiPaths(entry).page, docsUrl).href,
+    ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   process.stdout.write(
@@ -136,7 +150,9 @@ async function start(registry: ApiEntry[], values: StartOptions, command: Comman
           .trimEnd(),
       ),
       "",
-      `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s)${values.sandbox ? " in sandbox mode (control API: <mock>/_sandbox)" : ""} and the documentation site. Ctrl+C stops.`,
+      values.mocks
+        ? `Ready in ${Date.now() - started} ms: ${mocks.length} mock(s)${values.sandbox ? " in sandbox mode (control API: <mock>/_sandbox)" : ""} and the documentation site. Ctrl+C stops.`
+        : `Ready in ${Date.now() - started} ms: the documentation site alone, its consoles pointed at ports ${portBase}-${portBase + registry.length - 1}. Ctrl+C stops.`,
       "",
     ].join("\n"),
   );

@@ -1,6 +1,8 @@
 /**
- * `npm run docs:build [-- --out DIR] [--config FILE] [--if-stale]`: the static documentation site,
- * generic over the registry (redocly.yaml `apis:`), from the bundled specs in generated/:
+ * `npm run docs:build [-- --out DIR] [--config FILE] [--if-stale] [--port-base N]`: the static
+ * documentation site, generic over the registry (redocly.yaml `apis:`), from the bundled specs in
+ * generated/, for mocks on ports N, N+1, ... in registry order (default 4010: the ports the home
+ * page's table and each reference page's console name):
  *
  *   index.html                          what to read first, where each API is served locally, every API
  *                                       grouped by service (releases side by side), the control API
@@ -11,21 +13,42 @@
  *   sandbox/index.html, sandbox/openapi.yaml the sandbox control API (src/sandbox/openapi.yaml), when
  *                                       the registry's folder has it; its console's servers: every mock port
  *   changelogs/<service>.html|.md       when the service has a CHANGELOG.md (see findChangelogs)
- *   assets/scalar.js                    the one local Scalar bundle every reference page loads
- *   assets/reference.js, assets/site.css
+ *   assets/scalar.<hash>.js             the one local Scalar bundle every reference page loads
+ *   assets/reference.<hash>.js, assets/site.<hash>.css
+ *
+ * Assets are named by a hash of their content, so a server may let browsers keep them for good
+ * (scripts/docs/serve.ts); every file of a compressible type over 1 KiB also gets a brotli (`.br`)
+ * and a gzip (`.gz`) copy beside it, made here once rather than on every request (a hashed asset's
+ * copies are kept between builds in `<tmpdir>/bank-api-contracts-<uid>/docs-compressed/`, by content
+ * hash: brotli's best setting takes seconds on the Scalar bundle).
  *
  * Nothing on the site loads from another host. The output folder (default site/) is replaced
  * as a whole; a folder that is not a previous build is never deleted. Exit 1 when the build fails
  * (the error as `docs:build: <message>`), 2 on bad arguments.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { integer } from "../../src/cli/options.js";
+import { defaultCacheDir } from "../../src/mock/operations-cache.js";
 import { runCommand, runProgram, script } from "../lib/cli.js";
 import { collectRegistryGaps } from "../lib/gaps.js";
 import { loadDocument } from "../../src/document/index.js";
-import { defaultPort, loadRegistry, repoRoot } from "../../src/registry.js";
+import { DEFAULT_PORT_BASE, defaultPort, loadRegistry, repoRoot } from "../../src/registry.js";
 import { findGuides, GUIDES_DIR, renderGuideHtml, repositoryFiles } from "./guides.js";
 import {
   apiPaths,
@@ -37,14 +60,27 @@ import {
   renderOpenQuestions,
   type SiteFacts,
 } from "./pages.js";
-import { type ConsoleServer, renderReferencePage, scalarBundlePath, scalarVersion } from "./reference.js";
+import {
+  type ConsoleServer,
+  frameOf,
+  type PageAssets,
+  patchedScalar,
+  renderReferencePage,
+  scalarBundlePath,
+  scalarVersion,
+} from "./reference.js";
 import { summarize } from "./summary.js";
 
 export const DEFAULT_OUT_DIR = join(repoRoot, "site");
 export const TEMPLATE_DIR = join(repoRoot, "docs");
 /** Written into every build; only a folder holding it may be replaced. */
 export const MARKER = ".docs-site.json";
-const SCALAR_ASSET = "assets/scalar.js";
+
+/** Types that get compressed copies (`.br`, `.gz`), when over COMPRESS_ABOVE bytes. */
+export const COMPRESSIBLE = new Set([".html", ".js", ".css", ".yaml", ".md", ".json", ".svg", ".txt"]);
+const COMPRESS_ABOVE = 1024;
+/** A content-hashed asset's name: `assets/<name>.<10 hex>.<ext>`. */
+export const HASHED_ASSET = /^assets\/[\w-]+\.[0-9a-f]{10}\.(?:js|css)$/;
 
 /** Where a build is assembled before it replaces `outDir` (removed when the build fails). */
 export const stagingDir = (outDir: string) => `${resolve(outDir)}.building-${process.pid}`;
@@ -56,6 +92,8 @@ export interface BuildOptions {
   ifStale?: boolean;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** The first mock's port: the ports the pages name (default 4010). */
+  portBase?: number;
 }
 
 export interface BuildResult {
@@ -114,8 +152,8 @@ function inputFiles(configPath: string, bundlePaths: string[], changelogs: strin
 }
 
 /** A content hash of each input, by path relative to the repository (the build marker keeps them). */
-function inputHashes(files: string[]): Record<string, string> {
-  const hashes: Record<string, string> = { "@scalar/api-reference": scalarVersion };
+function inputHashes(files: string[], portBase: number): Record<string, string> {
+  const hashes: Record<string, string> = { "@scalar/api-reference": scalarVersion, "port base": String(portBase) };
   for (const file of files) hashes[relative(repoRoot, file)] = createHash("sha256").update(readFileSync(file)).digest("hex");
   return hashes;
 }
@@ -165,6 +203,73 @@ export function externalResources(html: string): string[] {
   return [...found];
 }
 
+/** Writes `assets/<name>.<hash>.<ext>` into `stage`; its path relative to the site root. */
+function writeAsset(stage: string, name: string, content: string | Buffer): string {
+  const hash = createHash("sha256").update(content).digest("hex").slice(0, 10);
+  const ext = extname(name);
+  const path = `assets/${name.slice(0, -ext.length)}.${hash}${ext}`;
+  writeFileSync(join(stage, path), content);
+  return path;
+}
+
+/**
+ * The folder where compressed copies of hashed assets are kept between builds (whatever their
+ * output folder): `<tmpdir>/bank-api-contracts-<uid>/docs-compressed`, used only when it is a
+ * directory of this user closed to others; undefined otherwise.
+ */
+function compressedCache(): string | undefined {
+  const dir = join(defaultCacheDir(), "docs-compressed");
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const folder of [defaultCacheDir(), dir]) {
+      const stat = lstatSync(folder);
+      if (!stat.isDirectory() || (process.getuid && (stat.uid !== process.getuid() || (stat.mode & 0o077) !== 0))) return undefined;
+    }
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+const ENCODERS = {
+  ".br": (content: Buffer) =>
+    brotliCompressSync(content, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+    }),
+  ".gz": (content: Buffer) => gzipSync(content, { level: zlib.Z_BEST_COMPRESSION }),
+};
+
+/**
+ * A brotli (best setting) and a gzip copy of every file of `stage` of a compressible type over
+ * COMPRESS_ABOVE bytes. A hashed asset's copies are taken from `previous` (the build being
+ * replaced) or from the cache of compressed copies when either has them, and kept in that cache.
+ */
+function compressAll(stage: string, previous: string): void {
+  const cache = compressedCache();
+  for (const file of filesUnder(stage)) {
+    const path = relative(stage, file);
+    if (path === MARKER || !COMPRESSIBLE.has(extname(file)) || statSync(file).size <= COMPRESS_ABOVE) continue;
+    const content = readFileSync(file);
+    const hashed = HASHED_ASSET.test(path);
+    const key = hashed ? createHash("sha256").update(content).digest("hex") : "";
+    for (const [suffix, encode] of Object.entries(ENCODERS)) {
+      const kept = [join(previous, path + suffix), ...(cache ? [join(cache, key + suffix)] : [])].find((p) => hashed && existsSync(p));
+      if (kept) {
+        copyFileSync(kept, file + suffix);
+        continue;
+      }
+      const encoded = encode(content);
+      writeFileSync(file + suffix, encoded);
+      if (hashed && cache) {
+        // Written aside and renamed: a build at the same time never reads half a copy.
+        const aside = join(cache, `${key}${suffix}.${process.pid}`);
+        writeFileSync(aside, encoded);
+        renameSync(aside, join(cache, key + suffix));
+      }
+    }
+  }
+}
+
 export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
@@ -181,12 +286,14 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   }
   const services = [...new Set(registry.map((e) => e.service))];
   const changelogs = findChangelogs(baseDir, services);
+  const portBase = options.portBase ?? DEFAULT_PORT_BASE;
   const inputs = inputHashes(
     inputFiles(
       configPath,
       registry.map((e) => e.bundlePath),
       [...changelogs.values()],
     ),
+    portBase,
   );
 
   if (existsSync(outDir) && readdirSync(outDir).length > 0) {
@@ -210,10 +317,13 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(join(stage, "assets"), { recursive: true });
   try {
-    cpSync(scalarBundlePath, join(stage, SCALAR_ASSET));
-    cpSync(join(TEMPLATE_DIR, "site.css"), join(stage, "assets/site.css"));
-    cpSync(join(TEMPLATE_DIR, "reference.js"), join(stage, "assets/reference.js"));
-    const facts: SiteFacts = { scalarVersion };
+    const assets: PageAssets = {
+      scalar: writeAsset(stage, "scalar.js", patchedScalar(readFileSync(scalarBundlePath, "utf8"))),
+      script: writeAsset(stage, "reference.js", readFileSync(join(TEMPLATE_DIR, "reference.js"))),
+      style: writeAsset(stage, "site.css", readFileSync(join(TEMPLATE_DIR, "site.css"))),
+    };
+    const facts: SiteFacts = { scalarVersion, style: assets.style, portBase };
+    const port = (entry: (typeof registry)[number]) => defaultPort(entry, portBase);
 
     const summaries = registry.map((entry) => summarize(entry));
     const gaps = collectRegistryGaps(registry);
@@ -234,9 +344,11 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
         label: entry.alias,
         siteRoot: paths.siteRoot,
         specUrl: "openapi.yaml",
-        servers: [localServer(defaultPort(entry), `${entry.alias}'s local mock or sandbox`), ...specServers(entry.bundlePath)],
+        servers: [localServer(port(entry), `${entry.alias}'s local mock or sandbox`), ...specServers(entry.bundlePath)],
         kind: "api",
         alias: entry.alias,
+        frame: frameOf(loadDocument(entry.bundlePath)),
+        assets,
       });
       writePage(paths.page, html);
       log(`docs: ${entry.alias.padEnd(28)} ${paths.page} (${Math.round(Buffer.byteLength(html) / 1024)} KiB)`);
@@ -255,8 +367,10 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
           siteRoot: "../",
           specUrl: "openapi.yaml",
           // The control API is served under /_sandbox/ on every mock's port.
-          servers: registry.map((entry) => localServer(defaultPort(entry), `${entry.alias}'s sandbox (mock --sandbox)`)),
+          servers: registry.map((entry) => localServer(port(entry), `${entry.alias}'s sandbox (mock --sandbox)`)),
           kind: "sandbox",
+          frame: frameOf(loadDocument(sandbox)),
+          assets,
         }),
       );
       log(`docs: sandbox control API      ${SANDBOX_PAGE}`);
@@ -290,9 +404,10 @@ export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult
     );
     writePage("open-questions.html", renderOpenQuestions(summaries, gaps, facts));
     const total = gaps.reduce((n, g) => n + g.gaps.length, 0);
+    compressAll(stage, outDir);
     writeFileSync(
       join(stage, MARKER),
-      `${JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, scalar: scalarVersion, inputs }, null, 2)}\n`,
+      `${JSON.stringify({ apis: registry.map((e) => e.alias), gaps: total, scalar: scalarVersion, portBase, inputs }, null, 2)}\n`,
     );
 
     rmSync(outDir, { recursive: true, force: true });
@@ -315,8 +430,19 @@ function program() {
     .option("--out <dir>", "output folder (default: site/); replaced as a whole")
     .option("--config <file>", "registry to read (default: redocly.yaml at the repository root)")
     .option("--if-stale", "do nothing when the output folder already holds a build of the same inputs")
-    .action(async (options: { out?: string; config?: string; ifStale?: boolean }) => {
-      await buildDocs({ outDir: options.out, configPath: options.config, ifStale: options.ifStale, log: (line) => console.log(line) });
+    .option(
+      "--port-base <n>",
+      "the first mock's port, which the pages name; the APIs take N, N+1, ... in registry order",
+      integer("--port-base", 1, 65535),
+    )
+    .action(async (options: { out?: string; config?: string; ifStale?: boolean; portBase?: number }) => {
+      await buildDocs({
+        outDir: options.out,
+        configPath: options.config,
+        ifStale: options.ifStale,
+        log: (line) => console.log(line),
+        ...(options.portBase === undefined ? {} : { portBase: options.portBase }),
+      });
     });
 }
 

@@ -6,7 +6,7 @@
 import type { ApiGaps } from "../lib/gaps.js";
 import type { ApiSummary } from "./summary.js";
 import { Marked } from "marked";
-import { defaultPort } from "../../src/registry.js";
+import { DEFAULT_PORT_BASE, defaultPort } from "../../src/registry.js";
 
 export const escapeHtml = (value: unknown) =>
   String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -29,6 +29,10 @@ export const changelogPage = (service: string) => `changelogs/${service}.html`;
 export interface SiteFacts {
   /** @scalar/api-reference's version, which renders the reference pages. */
   scalarVersion: string;
+  /** The stylesheet, relative to the site root (its content-hashed name). */
+  style: string;
+  /** The first mock's port, as the pages name it. */
+  portBase: number;
 }
 
 export function shell(title: string, body: string, facts: SiteFacts, root = ""): string {
@@ -39,13 +43,13 @@ export function shell(title: string, body: string, facts: SiteFacts, root = ""):
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>${escapeHtml(title)}</title>
   <link rel="icon" href="data:," />
-  <link rel="stylesheet" href="${root}assets/site.css" />
+  <link rel="stylesheet" href="${root}${escapeHtml(facts.style)}" />
 </head>
 <body>
   <nav class="site-bar" aria-label="Site">
-    <a class="site-home" href="${root}index.html">API documentation</a>
-    <a href="${root}guides/index.html">Guides</a>
-    <a href="${root}open-questions.html">Open questions</a>
+    <a class="site-home" href="${root}index.html"><span class="site-home-long">API documentation</span><span class="site-home-short">Docs</span></a>
+    <a class="site-link" href="${root}guides/index.html">Guides</a>
+    <a class="site-link" href="${root}open-questions.html">Open questions</a>
   </nav>
   <main class="site-main">
 ${body}
@@ -59,7 +63,7 @@ ${body}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function releaseCard(api: ApiSummary, gaps: number): string {
+function releaseCard(api: ApiSummary, gaps: number, portBase: number): string {
   const { entry } = api;
   const paths = apiPaths(entry);
   const servers =
@@ -86,7 +90,7 @@ function releaseCard(api: ApiSummary, gaps: number): string {
           <dt>Service</dt><dd data-field="service"><code>${escapeHtml(entry.service)}</code></dd>
           <dt>Release</dt><dd data-field="release"><code>${escapeHtml(entry.release)}</code></dd>
           ${servers}
-          <dt>Local mock</dt><dd data-field="local"><code>http://127.0.0.1:${defaultPort(entry)}</code></dd>
+          <dt>Local mock</dt><dd data-field="local"><code>http://127.0.0.1:${defaultPort(entry, portBase)}</code></dd>
           <dt>Auth</dt>${auth}
           <dt>Operations</dt><dd data-field="operations">${api.operations.length}${api.deprecatedOperations > 0 ? ` <span class="url-template">(${api.deprecatedOperations} deprecated)</span>` : ""}</dd>
           <dt>Webhooks</dt><dd data-field="webhooks">${api.webhooks.length}</dd>
@@ -155,9 +159,9 @@ ${guides
 }
 
 /** Where each API is served on this machine: the mock's (and the sandbox's) port and the reference page. */
-function localServers(apis: ApiSummary[]): string {
+function localServers(apis: ApiSummary[], portBase: number): string {
   const rows = apis.map((api) => {
-    const port = defaultPort(api.entry);
+    const port = defaultPort(api.entry, portBase);
     return (
       `<tr data-alias="${escapeHtml(api.entry.alias)}"><td><code>${escapeHtml(api.entry.alias)}</code></td><td>${escapeHtml(api.title)}</td>` +
       `<td data-field="local"><code>http://127.0.0.1:${port}</code></td><td><a href="${escapeHtml(apiPaths(api.entry).page)}">reference and console</a></td></tr>`
@@ -166,7 +170,11 @@ function localServers(apis: ApiSummary[]): string {
   return `
     <section class="local" id="local-servers">
       <h2>Where each API is served locally</h2>
-      <p><code>npx bank-api-contracts mock</code> serves every API's contract mock on these ports
+      <p>${
+        portBase === DEFAULT_PORT_BASE
+          ? "<code>npx bank-api-contracts mock</code> serves every API's contract mock on these ports"
+          : `This portal was started for mocks on ports ${portBase} upwards: <code>npx bank-api-contracts mock --port-base ${portBase}</code> serves every API's contract mock on them`
+      }
         (<code>--sandbox</code>: the stateful sandbox on the same ports, with its control API under <code>/_sandbox/</code>;
         <code>--port-base N</code> moves them). Each reference page's console lists its local port among its servers:
         send a request from the page and read the answer, with the <code>sl-violations</code> header that names what
@@ -198,7 +206,7 @@ export function renderIndex(
     <section class="service" id="service-${escapeHtml(service)}" data-service="${escapeHtml(service)}">
       <div class="service-head"><h2>${escapeHtml(title)}</h2><span class="service-id">${escapeHtml(service)}</span>
         <span>${plural(releases.length, "release")}</span>${changelog}</div>
-      <div class="releases">${releases.map((api) => releaseCard(api, gapCount.get(api.entry.alias) ?? 0)).join("")}
+      <div class="releases">${releases.map((api) => releaseCard(api, gapCount.get(api.entry.alias) ?? 0, facts.portBase)).join("")}
       </div>
     </section>`;
   });
@@ -218,7 +226,7 @@ export function renderIndex(
       <a href="guides/index.html">guides</a> say how to install, call, test and receive callbacks; the
       <a href="open-questions.html">open questions</a> page lists the ${total} things the provider's documents do not specify yet.</p>
 ${start}
-${localServers(apis)}
+${localServers(apis, facts.portBase)}
 ${sections.join("\n")}${sandbox ? `\n${sandboxSection(sandbox)}` : ""}`;
   return shell("API documentation", body, facts);
 }

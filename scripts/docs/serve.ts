@@ -5,6 +5,19 @@
  * links resolve; the redirect is a path on this origin, never `//host`); nothing is listed; unknown
  * types are served as application/octet-stream.
  *
+ * Caching and compression, for a portal whose reference pages share a 3.5 MB script:
+ *
+ * - a content-hashed asset (`assets/<name>.<10 hex>.js|css`, scripts/docs/build.ts) is served with
+ *   `Cache-Control: public, max-age=31536000, immutable`: a browser loads it once, whichever page
+ *   asks, and never asks again (its name changes with its content);
+ * - everything else with `Cache-Control: no-cache` and validators (`ETag`, `Last-Modified`): a
+ *   browser asks again each time and gets `304 Not Modified` without the body while the file is
+ *   unchanged (`If-None-Match`, else `If-Modified-Since`);
+ * - a file with a brotli (`<file>.br`) or gzip (`<file>.gz`) copy beside it, which the build makes,
+ *   is sent as that copy to a client that accepts the encoding (`Accept-Encoding`, q-values
+ *   honoured; brotli preferred), with `Content-Encoding` and `Vary: Accept-Encoding`; each
+ *   encoding has its own ETag. Nothing is compressed per request.
+ *
  * Every answer carries `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and a
  * Content-Security-Policy fitting the site: everything from this origin only, no plugins, no
  * framing, no forms, no `<base>`; images and fonts also as `data:` URLs (the reference's icons);
@@ -16,7 +29,7 @@
  * refused by the browser, and each of those servers says so in its description).
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, realpathSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { extname, join, resolve, sep } from "node:path";
 
@@ -151,6 +164,63 @@ export function resolveInside(root: string, urlPath: string): { file: string; re
   return real.startsWith(root + sep) ? { file: real } : undefined;
 }
 
+/** A content-hashed asset's path (see the module header): cached for good. */
+const HASHED = /^\/assets\/[\w-]+\.[0-9a-f]{10}\.(?:js|css)$/;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** The encodings, best first, with the suffix of their copy beside the file. */
+const ENCODINGS = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+] as const;
+
+/** Whether an Accept-Encoding value accepts `coding` (by name or `*`, with a q-value above 0). */
+export function accepts(header: string | undefined, coding: string): boolean {
+  if (!header) return false;
+  let star: boolean | undefined;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const ok = q === undefined || Number(q) > 0;
+    if (name.trim() === coding) return ok;
+    if (name.trim() === "*") star = ok;
+  }
+  return star ?? false;
+}
+
+/** The validator of one representation: size, modification time and encoding. */
+const etagOf = (size: number, mtimeMs: number, encoding?: string) =>
+  `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}${encoding ? `-${encoding}` : ""}"`;
+
+/** Whether a request's validators match the representation (If-None-Match first, as RFC 9110 says). */
+function notModified(req: IncomingMessage, etag: string, mtimeMs: number): boolean {
+  const match = req.headers["if-none-match"];
+  if (match !== undefined)
+    return match
+      .split(",")
+      .map((tag) => tag.trim().replace(/^W\//, ""))
+      .some((tag) => tag === etag || tag === "*");
+  const since = req.headers["if-modified-since"];
+  if (since === undefined) return false;
+  const at = Date.parse(since);
+  return !Number.isNaN(at) && Math.floor(mtimeMs / 1000) * 1000 <= at;
+}
+
+/** The copy to send for a request: the file itself or its compressed copy, with its size and time. */
+function representation(file: string, acceptEncoding: string | undefined) {
+  for (const encoding of ENCODINGS) {
+    if (!accepts(acceptEncoding, encoding.name)) continue;
+    try {
+      const stat = statSync(file + encoding.suffix);
+      if (stat.isFile()) return { path: file + encoding.suffix, size: stat.size, mtimeMs: stat.mtimeMs, encoding: encoding.name };
+    } catch {
+      // no copy in this encoding
+    }
+  }
+  const { size, mtimeMs } = statSync(file);
+  return { path: file, size, mtimeMs, encoding: undefined };
+}
+
 export function serveStatic(rootDir: string, options: ServeOptions = {}): Promise<StaticServer> {
   const root = realpathSync(resolve(rootDir));
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -166,14 +236,27 @@ export function serveStatic(rootDir: string, options: ServeOptions = {}): Promis
     if (found.redirect) return send(res, 301, `Moved to ${found.redirect}\n`, { Location: found.redirect });
     const { size, mtimeMs } = statSync(found.file);
     const type = TYPES[extname(found.file).toLowerCase()] ?? "application/octet-stream";
-    res.writeHead(200, {
+    const sent = representation(found.file, req.headers["accept-encoding"]);
+    const etag = etagOf(sent.size, sent.mtimeMs, sent.encoding);
+    const headers: Record<string, string | number> = {
       ...securityHeaders(type.startsWith("text/html") ? hashesOf(found.file, size, mtimeMs) : []),
+      "Cache-Control": HASHED.test(pathname) ? IMMUTABLE : "no-cache",
+      ETag: etag,
+      "Last-Modified": new Date(mtimeMs).toUTCString(),
+      ...(sent.path !== found.file || existsSync(`${found.file}.br`) || existsSync(`${found.file}.gz`) ? { Vary: "Accept-Encoding" } : {}),
+    };
+    if (notModified(req, etag, sent.mtimeMs)) {
+      res.writeHead(304, headers);
+      return res.end();
+    }
+    res.writeHead(200, {
+      ...headers,
       "Content-Type": type,
-      "Content-Length": size,
-      "Cache-Control": "no-cache",
+      "Content-Length": sent.size,
+      ...(sent.encoding ? { "Content-Encoding": sent.encoding } : {}),
     });
     if (req.method === "HEAD") return res.end();
-    createReadStream(found.file)
+    createReadStream(sent.path)
       .on("error", () => res.destroy())
       .pipe(res);
   };

@@ -235,12 +235,16 @@ function recalledOperation(response: Response): Operation {
   return operations.get(response) ?? { method: "?", path: response.url ? new URL(response.url).pathname : "?" };
 }
 
-/** What `unwrap` accepts: the result of any openapi-fetch or generated-client call. */
+/**
+ * What `unwrap` accepts: the result of any openapi-fetch or generated-client call. Each optional
+ * member also takes `undefined`, so that a result whose `fault` is declared `fault?: undefined`
+ * (every answered call) fits it under `exactOptionalPropertyTypes` too.
+ */
 export interface FetchResult {
   data?: unknown;
   error?: unknown;
   /** Set by the generated clients when there was no usable answer. */
-  fault?: ApiError;
+  fault?: ApiError | undefined;
   response: Response;
 }
 

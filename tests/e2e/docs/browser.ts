@@ -45,9 +45,9 @@ export function connectChromium(wsEndpoint: string): Promise<Browser> {
 
 /**
  * One context per connection, as a reader's one browser profile (a context per page cost more CPU).
- * Each page still fetches and compiles the 3.5 MB Scalar bundle: the site's server answers
- * `no-cache` without a validator and the tests' route (./setup.ts) turns Chromium's HTTP cache off
- * (measured: three loads, three fetches, with or without the route); about 3 s of Chromium's CPU a
+ * Each page still fetches and compiles the 3.5 MB Scalar bundle: the tests' route (./setup.ts)
+ * turns Chromium's HTTP cache off (the site itself lets a browser keep the bundle, which
+ * site.test.ts checks in a profile of its own, without a route); about 3 s of Chromium's CPU a
  * reference page, nearly all of it Scalar rendering, not compiling.
  */
 const contexts = new WeakMap<Browser, Promise<BrowserContext>>();

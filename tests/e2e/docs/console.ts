@@ -26,6 +26,8 @@ export interface Flow {
   create: Operation;
   list: Operation;
   id: { field: string; prefix: string };
+  /** The resource the create makes (the declaration's name, as the control API names it). */
+  resource: string;
 }
 
 /** Every API whose declaration has a create and a list of one resource, the list taking no required parameter. */
@@ -48,7 +50,16 @@ export const flows: Flow[] = registry.flatMap((entry) => {
     );
     const createOp = findOperation(doc, createId);
     if (list && createOp)
-      return [{ entry, doc, create: createOp, list: findOperation(doc, list[0])!, id: declaration.resources[create.resource].id }];
+      return [
+        {
+          entry,
+          doc,
+          create: createOp,
+          list: findOperation(doc, list[0])!,
+          id: declaration.resources[create.resource].id,
+          resource: create.resource,
+        },
+      ];
   }
   return [];
 });

@@ -10,6 +10,7 @@
  * fails on it.
  */
 import { inject } from "vitest";
+import type { BrowserContext, BrowserContextOptions } from "playwright-core";
 import { type Browser, connectChromium, type PageRecord, recordedPage } from "./browser.js";
 
 export interface DocsSite {
@@ -19,6 +20,11 @@ export interface DocsSite {
   origin: string;
   /** A page recording its requests and errors; requests to other origins than the site's and `allowed` are aborted. */
   page(allowed?: string[]): Promise<PageRecord>;
+  /**
+   * A browser profile of its own, as a reader's: no route (a route turns Chromium's HTTP cache off),
+   * so what its pages request is not aborted: a test that uses it checks the requests itself. Closed by the caller.
+   */
+  profile(options?: BrowserContextOptions): Promise<BrowserContext>;
 }
 
 let connection: Promise<Browser> | undefined;
@@ -47,6 +53,11 @@ export async function useDocsSite(): Promise<DocsSite> {
         return route.abort("blockedbyclient");
       });
       return record;
+    },
+    async profile(options: BrowserContextOptions = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+      context.setDefaultTimeout(120_000);
+      return context;
     },
   };
 }

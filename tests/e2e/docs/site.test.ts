@@ -17,17 +17,32 @@
  * the console, the answer shown is the sandbox's (a new id), then the list is sent from the same
  * page and shows that id: the record is there. On the control API's page, an error rule is queued
  * and then listed. A request without the credential shows the 401 and its `sl-violations` header
- * (the mocks' CORS exposes it). Nothing is requested outside the machine but the site and the
- * sandbox (./setup.ts aborts anything else).
+ * (the mocks' CORS exposes it) and its findings in a box above the answer; an edit of the body sent
+ * at once is the body sent. Nothing is requested outside the machine but the site and the sandbox
+ * (./setup.ts aborts anything else).
+ *
+ * Loading: a reference page shows its frame (every operation by name) while Scalar's bundle is held
+ * back, then Scalar replaces it; at phone width the bar keeps the API's name whole; in a profile of
+ * its own (no route, so the HTTP cache works as a reader's), a visit through two reference pages and
+ * back fetches the bundle once, brotli, and each next page transfers under 50 kB.
  *
  * The pages' tests run concurrently, in one browser: up to PAGES pages are open at a time.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildDocs } from "../../../scripts/docs/build.js";
 import { slug } from "../../../scripts/docs/guides.js";
 import { defaultPort, loadRegistry, repoRoot } from "../../../src/registry.js";
-import { type Doc, findOperation, loadDocument, type Operation, operations, securitySchemes } from "../../../src/document/index.js";
+import {
+  type Doc,
+  findOperation,
+  jsonRequest,
+  loadDocument,
+  type Operation,
+  operations,
+  securitySchemes,
+} from "../../../src/document/index.js";
 import { type MockServer, startMock } from "../../../src/mock/index.js";
 import { type Run, runScript } from "../../helpers/cli.js";
 import { freePortRange } from "../../helpers/ports.js";
@@ -329,18 +344,25 @@ async function inConsole<T>({ path, record, sandbox }: OpenPage, work: (record: 
 }
 
 describe.concurrent("docs site: files", () => {
-  it("holds one Scalar bundle that every reference page loads, and each API's bundled spec byte for byte", () => {
+  it("holds one Scalar bundle, under a content-hashed name, that every reference page preloads, and each API's bundled spec byte for byte", () => {
     const scripts = readdirSync(site.siteDir, { recursive: true, withFileTypes: true })
       .filter((d) => d.isFile() && /\.m?js$/.test(d.name))
       .map((d) => relative(site.siteDir, join(d.parentPath, d.name)))
       .sort();
-    expect(scripts).toEqual(["assets/reference.js", "assets/scalar.js"]);
-    const bundleBytes = statSync(join(site.siteDir, "assets/scalar.js")).size;
+    expect(scripts.map((path) => path.replace(/\.[0-9a-f]{10}\./, ".<hash>."))).toEqual([
+      "assets/reference.<hash>.js",
+      "assets/scalar.<hash>.js",
+    ]);
+    const [script, bundle] = scripts;
+    const bundleBytes = statSync(join(site.siteDir, bundle)).size;
     expect(bundleBytes).toBeGreaterThan(1_000_000);
     for (const api of apis) {
       const html = readFileSync(join(site.siteDir, api.page), "utf8");
-      const depth = api.page.split("/").length - 1;
-      expect(html, `${api.alias}: loads the shared bundle`).toContain(`<script src="${"../".repeat(depth)}assets/scalar.js"></script>`);
+      const up = "../".repeat(api.page.split("/").length - 1);
+      // Fetched at once but never blocking the page: preloaded, run by the page's deferred script.
+      expect(html, `${api.alias}: preloads the shared bundle`).toContain(`<link rel="preload" as="script" href="${up}${bundle}" />`);
+      expect(html, `${api.alias}: its script deferred`).toContain(`<script src="${up}${script}" defer></script>`);
+      expect(html, `${api.alias}: no blocking script`).not.toMatch(/<script src="[^"]*"><\/script>/);
       expect(Buffer.byteLength(html), `${api.alias}: the bundle is not inlined`).toBeLessThan(bundleBytes / 100);
       expect(readFileSync(join(site.siteDir, api.spec)).equals(readFileSync(api.bundlePath)), `${api.alias}: ${api.spec}`).toBe(true);
     }
@@ -353,6 +375,168 @@ describe.concurrent("docs site: files", () => {
       /<(?:script|link|img|iframe|source|video|audio)\b[^>]*\s(?:src|href|srcset)=["']?(?:https?:)?\/\/|url\(\s*["']?(?:https?:)?\/\/|@import\s+["'](?:https?:)?\/\/|\bfrom\s*["'](?:https?:)?\/\//i;
     for (const page of pages) expect(readFileSync(join(site.siteDir, page), "utf8"), page).not.toMatch(external);
   });
+});
+
+/** The Scalar bundle's path in the built site (its content-hashed name). */
+const scalarAsset = () => {
+  const name = readdirSync(join(site.siteDir, "assets")).find((f) => /^scalar\.[0-9a-f]{10}\.js$/.test(f));
+  if (!name) throw new Error(`${site.siteDir}/assets holds no scalar.<hash>.js`);
+  return `assets/${name}`;
+};
+
+/**
+ * Opens a reference page with Scalar's bundle held back (its request waits until `release()`), so
+ * what the page shows before the bundle has run can be checked; `release()` lets it through.
+ */
+async function heldBack(record: PageRecord, path: string): Promise<{ release(): void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  // Registered after the site's route: it runs first.
+  await record.page.route(`**/${scalarAsset()}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const response = await record.page.goto(new URL(path, site.server.url).href, { waitUntil: "domcontentloaded" });
+  expect(response?.status(), `${path}: HTTP status`).toBe(200);
+  return { release };
+}
+
+describe.concurrent("docs site: loading", () => {
+  it("a reference page shows its frame, every operation and webhook by name, before Scalar's bundle has arrived; then Scalar replaces it", async () => {
+    const api = apis[0];
+    await withPageSlot(async () => {
+      const record = await site.page();
+      try {
+        const held = await heldBack(record, api.page);
+        const frame = record.page.locator("[data-frame]");
+        expect(await frame.isVisible()).toBe(true);
+        expect(await record.page.locator(".site-bar .site-api").innerText()).toBe(api.alias);
+        const listed = await frame.locator(".frame-operation").allInnerTexts();
+        expect(listed).toHaveLength(api.operations.length + api.webhooks.length);
+        for (const op of [...api.operations, ...api.webhooks]) {
+          const name = String(op.value.summary ?? op.operationId);
+          expect(
+            listed.some((text) => text.includes(name) && text.includes(op.path)),
+            `${op.operationId} in the frame`,
+          ).toBe(true);
+        }
+        // The first operation is on screen, above the fold.
+        const box = await frame.locator(".frame-operation").first().boundingBox();
+        expect(box && box.y + box.height <= 900).toBe(true);
+        await screenshot(record.page, `frame-${api.service}-${api.release}`);
+        held.release();
+        await referenceReady(record);
+        await record.page.waitForFunction(() => document.querySelector("[data-frame]") === null);
+      } finally {
+        await record.close();
+      }
+    });
+  }, 300_000);
+
+  it("at phone width the site's bar shows the API's name whole, on every reference page, before and after Scalar renders", async () => {
+    await withPageSlot(async () => {
+      const record = await site.page();
+      try {
+        await record.page.setViewportSize({ width: 360, height: 740 });
+        const whole = () =>
+          record.page.locator(".site-bar .site-api").evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return {
+              text: el.textContent,
+              inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0,
+              unclipped: el.scrollWidth <= el.clientWidth + 1,
+              onTop: top === el || el.contains(top),
+            };
+          });
+        for (const path of [...apis.map((api) => api.page), "sandbox/index.html"]) {
+          const held = await heldBack(record, path);
+          const shown = await whole();
+          expect(shown, path).toMatchObject({ inside: true, unclipped: true, onTop: true });
+          held.release();
+          await record.page.unrouteAll({ behavior: "ignoreErrors" });
+          await record.page.route("**/*", (route) =>
+            new URL(route.request().url()).origin === site.origin ? route.continue() : route.abort("blockedbyclient"),
+          );
+        }
+        // The longest name, after Scalar has rendered its own mobile layout under the bar.
+        const longest = [...apis].sort((a, b) => b.alias.length - a.alias.length)[0];
+        await record.page.goto(new URL(longest.page, site.server.url).href, { waitUntil: "load" });
+        await referenceReady(record);
+        expect(await whole(), longest.alias).toMatchObject({ text: longest.alias, inside: true, unclipped: true, onTop: true });
+        await screenshot(record.page, `phone-${longest.service}-${longest.release}`);
+      } finally {
+        await record.close();
+      }
+    });
+  }, 300_000);
+
+  it("loads Scalar's bundle once for a visit through several reference pages: compressed, then from the cache; each next page transfers under 50 kB", async () => {
+    const [first, second] = [apis[0], apis.find((api) => api.service !== apis[0].service) ?? apis[1]];
+    const context = await site.profile();
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      const bytes = new Map<string, number>();
+      /** Every response, with what the network carried for it (0 when the cache served it without asking). */
+      const responses = new Map<string, { url: string; status: number; encoding?: string; transferred: number }>();
+      const foreign: string[] = [];
+      const pending = new Set<string>();
+      let idle = () => {};
+      const ended = (id: string) => {
+        pending.delete(id);
+        if (pending.size === 0) idle();
+      };
+      cdp.on("Network.requestWillBeSent", (e) => {
+        if (/^(data|blob):/.test(e.request.url)) return;
+        pending.add(e.requestId);
+        if (new URL(e.request.url).origin !== site.origin) foreign.push(e.request.url);
+      });
+      cdp.on("Network.loadingFailed", (e) => ended(e.requestId));
+      cdp.on("Network.responseReceived", (e) => {
+        const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+        responses.set(e.requestId, {
+          url: e.response.url,
+          status: e.response.status,
+          encoding: headers["content-encoding"],
+          transferred: 0,
+        });
+      });
+      let visit = "";
+      cdp.on("Network.loadingFinished", (e) => {
+        bytes.set(visit, (bytes.get(visit) ?? 0) + e.encodedDataLength);
+        const response = responses.get(e.requestId);
+        if (response) response.transferred = e.encodedDataLength;
+        ended(e.requestId);
+      });
+      const steps = [first, second, first];
+      for (const [index, api] of steps.entries()) {
+        visit = `${index}:${api.alias}`;
+        await page.goto(new URL(api.page, site.server.url).href, { waitUntil: "load" });
+        await page.locator("[id^='api-1/tag/']").first().waitFor({ state: "attached" });
+        // Scalar has rendered from the document it fetched: every request of the visit has ended, or ends now.
+        if (pending.size > 0) await new Promise<void>((resolve) => (idle = resolve));
+      }
+      const bundle = scalarAsset();
+      const bundleBytes = statSync(join(site.siteDir, bundle)).size;
+      // Over the network once (what carried more than a tenth of the file), brotli: a fraction of its size.
+      const bundleLoads = [...responses.values()].filter((r) => r.url.endsWith(bundle) && r.transferred > bundleBytes / 10);
+      expect(bundleLoads, "the bundle over the network, once, brotli").toEqual([expect.objectContaining({ status: 200, encoding: "br" })]);
+      expect(bundleLoads[0].transferred).toBeLessThan(bundleBytes / 3);
+      const transferred = steps.map((api, index) => bytes.get(`${index}:${api.alias}`) ?? 0);
+      expect(transferred[0], `${first.alias} first (cold)`).toBeLessThanOrEqual(1_300_000);
+      expect(transferred[1], `${second.alias} next`).toBeLessThan(50_000);
+      expect(transferred[2], `${first.alias} again`).toBeLessThan(50_000);
+      // The page itself, asked again, is revalidated: the second answer carries no body.
+      const pageLoads = [...responses.values()].filter((r) => r.url.endsWith(first.page));
+      expect(pageLoads).toHaveLength(2);
+      expect(pageLoads[1].transferred, "the page asked again: headers only").toBeLessThan(1_000);
+      expect(foreign).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
 });
 
 describe.concurrent("docs site: every page", () => {
@@ -562,19 +746,80 @@ describe.concurrent.each(apis.map((api) => [api.alias, api] as const))("docs sit
     }, 300_000);
 
   if (flow && flow === violations)
-    it.sequential("a request that breaks the contract shows its status and the sl-violations header in the console", async () => {
+    it.sequential("an edit of the body sent at once is what the console sends (no edit lost to a delay)", async () => {
+      const example = jsonRequest(flow.doc, flow.create)?.examples[0]?.value as Record<string, unknown>;
+      const strings = Object.keys(example).filter((key) => typeof example[key] === "string");
+      const member = strings.includes("item_id") ? "item_id" : strings[0];
+      expect(member, "a string member of the create's first example").toBeDefined();
+      const edited = { ...example, [member]: `${example[member]}-edited` };
+      const credential = `docs-console-edit-${flow.entry.service}`;
+      const { page } = opened.record;
+      const answer = await inConsole(opened, async (record) => {
+        const dialog = await openConsole(record, flow.create);
+        await typeCredential(dialog, credential);
+        // The body replaced as a reader types it (the editor with line numbers: the others are one-line fields), then Send at once.
+        await dialog.locator(".cm-editor:has(.cm-lineNumbers) .cm-content").first().click();
+        await page.keyboard.press("ControlOrMeta+A");
+        await page.keyboard.insertText(JSON.stringify(edited, null, 2));
+        await dialog.getByRole("button", { name: /^Send/ }).first().click();
+        return textMatching(page, DIALOG, /Status:\s*2\d\d\b/);
+      });
+      // What the sandbox made from the request it received: the record holds the edited value.
+      const id = new RegExp(`"${flow.id.field}":\\s*"(${flow.id.prefix}[^"]+)"`).exec(answer)?.[1];
+      expect(id, "the new record's id in the console's answer").toBeDefined();
+      const schemes = securitySchemes(flow.doc, flow.create);
+      const header = schemes.some((s) => s.type === "apiKey")
+        ? { [schemes.find((s) => s.type === "apiKey")!.parameter!]: credential }
+        : { authorization: `Bearer ${credential}` };
+      const stored = await fetch(`${opened.sandbox!.url}/_sandbox/resources/${flow.resource}/${id}`, { headers: header });
+      expect(stored.status).toBe(200);
+      expect(JSON.stringify(await stored.json())).toContain(`"${member}":"${edited[member]}"`);
+    }, 300_000);
+
+  if (flow && flow === violations)
+    it.sequential("a request that breaks the contract shows its findings above the answer, and the sl-violations header among its headers", async () => {
+      // What the mock answers without a credential, asked here directly: its findings, in its own words.
+      const direct = await fetch(`${opened.sandbox!.url}${flow.list.path}`);
+      expect(direct.status).toBe(401);
+      const findings = JSON.parse(direct.headers.get("sl-violations") ?? "[]") as Array<{ location: string[]; message: string }>;
+      expect(findings.length).toBeGreaterThan(0);
       await inConsole(opened, async (record) => {
         const dialog = await openConsole(record, flow.list);
+        // Scalar's empty answer pane shows neither its ASCII logo nor its link, and no field offers a key that looks real.
+        expect(await dialog.locator(".ascii-art").first().isVisible()).toBe(false);
+        expect(
+          await dialog
+            .getByText(/Powered By Scalar/i)
+            .first()
+            .isVisible()
+            .catch(() => false),
+        ).toBe(false);
+        for (const placeholder of await dialog
+          .locator("input[placeholder]")
+          .evaluateAll((els) => els.map((e) => e.getAttribute("placeholder"))))
+          expect(placeholder).not.toMatch(/^[A-Za-z0-9+/]{20,}={0,2}$/);
         await typeCredential(dialog, ""); // no credential: the contract's 401
         await send(dialog, 401);
+        // The findings, where the answer is shown, without opening anything.
+        const box = await textMatching(record.page, `${DIALOG} .site-violations`, /contract violation/, 30_000);
+        expect(box).toContain("status 401");
+        for (const finding of findings) {
+          expect(box).toContain(finding.location.join("."));
+          expect(box).toContain(finding.message);
+        }
+        expect(await dialog.locator(".site-violations").isVisible()).toBe(true);
+        // And the header itself, among the answer's headers.
         await dialog
           .getByText(/Response Headers/)
           .first()
           .click();
-        // The header as the mock sent it: Prism's finding for the missing credential.
         const shown = await textMatching(record.page, DIALOG, /sl-violations/i, 30_000);
         expect(shown).toMatch(/sl-violations\s*\[\{"location":\["request"\],"severity":"Error","code":401/i);
         await screenshot(record.page, "console-sl-violations");
+        // A valid request next: its answer has no findings, and the box goes.
+        await typeCredential(dialog, "docs-console-violations");
+        await send(dialog, 200);
+        await record.page.waitForFunction((selector) => document.querySelector(selector) === null, `${DIALOG} .site-violations`);
       });
     }, 300_000);
 });
@@ -606,11 +851,12 @@ describe.concurrent("npm start", () => {
   const start = (...args: string[]): Run => runScript("scripts/start.ts", args, null);
 
   it("serves the built site and every mock, prints their URLs, and exits 0 on SIGTERM", async () => {
-    // npm start serves the repository's registry; the site built above is reused (not rebuilt)
-    // when it was built from that registry.
+    // npm start serves the repository's registry, built for its --port-base: a site built here for
+    // the same ports first is reused (not rebuilt). A folder of its own: the shared site names 4010 upwards.
     const served = loadRegistry();
-    const docsDir = registryPath ? join(site.siteDir, "..", "start-site") : site.siteDir;
     const portBase = await freePortRange(served.length);
+    const docsDir = join(site.siteDir, "..", `start-site-${process.pid}`);
+    await buildDocs({ outDir: docsDir, portBase });
     const run = start("--skip-generate", "--docs-dir", docsDir, "--port", "0", "--port-base", String(portBase));
     try {
       // Ready when it prints how to stop it (on its output, not polled); fails on its exit or after 240 s with what it wrote.
@@ -625,7 +871,9 @@ describe.concurrent("npm start", () => {
       const index = await fetch(docs!);
       expect(index.status).toBe(200);
       const html = await index.text();
-      if (!registryPath) expect(out, "the site built from the same inputs is reused").toContain("is up to date");
+      expect(out, "the site built from the same inputs is reused").toContain("is up to date");
+      // The home page names the mocks' ports.
+      expect(html).toContain(`<td data-field="local"><code>http://127.0.0.1:${portBase}</code></td>`);
       for (const entry of served) {
         const page = `apis/${entry.service}/${entry.release}/index.html`;
         expect(html).toContain(`data-alias="${entry.alias}"`);
@@ -639,7 +887,15 @@ describe.concurrent("npm start", () => {
     }
     expect(await run.exit).toBe(0);
     expect(run.stdout()).toContain("SIGTERM: stopping");
+    rmSync(docsDir, { recursive: true, force: true });
   }, 300_000);
+
+  it("refuses --sandbox with --no-mocks: one line and a hint, exit code 2", async () => {
+    const run = start("--sandbox", "--no-mocks");
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain("--sandbox and --no-mocks contradict each other");
+    expect(run.stderr()).toContain("(add --help for usage)");
+  });
 
   it("rejects bad arguments with one line and a hint, exit code 2", async () => {
     const run = start("--port", "eighty");

@@ -9,9 +9,12 @@
  *   exactly its three dependencies arrived, every client imports, `list` works, and `mock` and
  *   `validate` name the optional peers they need;
  * - with the test tools (after both lines), and the partner's dev tools (typescript, vitest,
- *   @types/node) linked from this repository: `tsc` type-checks every ```ts block of the README
- *   and the guides and a file using every API's client, each with a wrong call marked
- *   `@ts-expect-error`; vitest runs every block (the vitest example as a test file, each other one
+ *   @types/node, @tsconfig/strictest) linked from this repository: `tsc` type-checks every ```ts
+ *   block of the README and the guides and a file using every API's client, each with a wrong call
+ *   marked `@ts-expect-error`; the same client file and the README's and quick start's blocks
+ *   compile again under `@tsconfig/strictest` (`exactOptionalPropertyTypes`,
+ *   `noUncheckedIndexedAccess` and the rest), with the package's declarations checked too
+ *   (`skipLibCheck: false`); vitest runs every block (the vitest example as a test file, each other one
  *   to its end, against mocks the project's global setup starts through the CLI on free ports), and
  *   a test that starts the mock through the CLI, calls every API through its client, checks each
  *   answer with `toMatchContract` and stops the mock.
@@ -84,7 +87,11 @@ function linkedProject(dir: string, from: string, tools: string[] = []): void {
 }
 
 /** Every ```ts block of the README and the guides (docs/guides/*.md), in order; a broken fence fails. */
-const readmeBlocks = (): string[] => fencedBlocks("ts").map((block) => block.code);
+const readmeBlocks = () => fencedBlocks("ts");
+/** The documents whose blocks also compile under @tsconfig/strictest: the first ones a partner copies. */
+const STRICTEST_DOCS = ["README.md", "docs/guides/quick-start.md"];
+/** The project's files compiled under @tsconfig/strictest (clients.ts and the blocks of STRICTEST_DOCS). */
+let strictestFiles: string[] = [];
 /** How many there are, counted when the project is written. */
 let README_BLOCKS = 0;
 
@@ -125,7 +132,7 @@ beforeAll(async () => {
   });
 
   linkedProject(clientOnly, partner.clientOnly);
-  linkedProject(full, partner.dir, ["typescript", "vitest", "@types/node"]);
+  linkedProject(full, partner.dir, ["typescript", "vitest", "@types/node", "@tsconfig/strictest"]);
   const lines = JSON.parse(readFileSync(join(partner.dir, "package.json"), "utf8"));
   // An ES module project (the README's blocks use top-level await), depending on what the lines installed.
   writeFileSync(
@@ -219,10 +226,32 @@ function writeProjectFiles(): void {
   if (blocks.length === 0) throw new Error("README.md and docs/guides/ have no ```ts block");
   README_BLOCKS = blocks.length;
   readmeFiles = blocks.map((block, index) => {
-    const file = `readme-${index + 1}${/from "vitest"/.test(block) ? ".test" : ""}.ts`;
-    writeFileSync(join(full, file), runnable(block, readmePortBase));
+    const file = `readme-${index + 1}${/from "vitest"/.test(block.code) ? ".test" : ""}.ts`;
+    writeFileSync(join(full, file), runnable(block.code, readmePortBase));
     return file;
   });
+  strictestFiles = ["clients.ts", ...readmeFiles.filter((_, index) => STRICTEST_DOCS.includes(blocks[index].path))];
+  // The strictest common settings a partner's project has: @tsconfig/strictest as it is, declarations checked.
+  writeFileSync(
+    join(full, "tsconfig.strictest.json"),
+    JSON.stringify(
+      {
+        extends: "@tsconfig/strictest/tsconfig.json",
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          types: ["node"],
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: strictestFiles,
+      },
+      null,
+      2,
+    ),
+  );
   // Each block that is not a test file of its own runs to its end in a test.
   writeFileSync(
     join(full, "readme-blocks.test.mjs"),
@@ -502,6 +531,32 @@ describe.concurrent("installed with the test tools", () => {
       measured.typecheckMs = result.ms;
       expect(result.stdout + result.stderr).toBe("");
       expect(result.code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "compiles under @tsconfig/strictest: every API's client, unwrap and the README's and quick start's blocks, the package's declarations included",
+    async () => {
+      // The settings are strictest's own: exactOptionalPropertyTypes among them.
+      const settings = JSON.parse(readFileSync(join(full, "node_modules/@tsconfig/strictest/tsconfig.json"), "utf8"));
+      expect(settings.compilerOptions).toMatchObject({ exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, strict: true });
+      // README's blocks are among the files (its quick start's `unwrap` calls).
+      expect(strictestFiles.length).toBeGreaterThan(2);
+      const result = await exec(
+        process.execPath,
+        [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.strictest.json", "--listFilesOnly"],
+        full,
+      );
+      const listed = result.stdout.split("\n");
+      expect(listed.some((file) => /bank-api-contracts\/dist\/src\/client\/errors\.d\.ts$/.test(file))).toBe(true);
+      const checked = await exec(
+        process.execPath,
+        [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.strictest.json"],
+        full,
+      );
+      expect(checked.stdout + checked.stderr).toBe("");
+      expect(checked.code).toBe(0);
     },
     SLOW,
   );
