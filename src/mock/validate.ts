@@ -15,7 +15,7 @@
  * instance (server.ts), so Prism's own pipeline and the mock's fast path judge a request alike.
  */
 import { parseMediaType } from "../document/media.js";
-import { LARGE_BODY_BYTES } from "./limits.js";
+import { LARGE_BODY_BYTES, MAX_UNKNOWN_MEMBERS } from "./limits.js";
 import {
   addFormats,
   type AjvInstance,
@@ -73,7 +73,18 @@ import { BODY_BYTES, type Diagnostic, type Either, type Element, JUDGED, type Op
  *   it as it is and Node refuses the header: a 500; write.ts), `violationCap` (at most
  *   MAX_LISTED_VIOLATIONS listed, then a count), `dynamicFallback` (a generated answer,
  *   `Prefer: dynamic=true`, that fails the response's own schema is replaced by the static answer,
- *   the example; Prism sends it with its violations).
+ *   the example; Prism sends it with its violations);
+ * - `unknownMember`: a member of a request body that its schema does not name, where the schema
+ *   names its members and says nothing of others (no `additionalProperties` but `true`, no
+ *   `patternProperties`, `propertyNames` or `unevaluatedProperties`), is reported as a Warning
+ *   (code `unknown-member`), at most MAX_UNKNOWN_MEMBERS of them, on a request that is otherwise
+ *   valid: the request is answered as before, with the warnings in `sl-violations` (Prism accepts
+ *   such a member silently, and a misspelt optional member goes unseen);
+ * - `invalidJson` (judge.ts): a body that is not JSON (or nested deeper than MAX_JSON_DEPTH), on an
+ *   operation that declares a 400 and no 422, is an invalid request of that operation (one finding,
+ *   code `invalid_json`): it gets the operation's 400 as any invalid request does, its example or no
+ *   body, the finding in `sl-violations` (prism-http-server answers its own `{"error": ...}` body,
+ *   which the operation's 400 does not declare); elsewhere, the stock answer.
  */
 export const DEVIATIONS = [
   "emptyQueryValue",
@@ -89,6 +100,8 @@ export const DEVIATIONS = [
   "headerEscape",
   "violationCap",
   "dynamicFallback",
+  "unknownMember",
+  "invalidJson",
 ] as const;
 
 export { LARGE_BODY_BYTES };
@@ -480,6 +493,210 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
   return check(validatorFor(schema, "noCoerce", compiledOp.bundle), body, "body");
 }
 
+/* ------------------------------------------------------------------ members the schema does not name */
+
+/**
+ * What a body schema names, place by place (DEVIATIONS unknownMember), worked out once per schema:
+ * `names` where an object's schema names its members and says nothing of others, `members` and
+ * `items` where something below is checked. A schema's parts (`allOf`, `anyOf`, `oneOf`, `then`,
+ * `else`, `dependentSchemas`, `$ref`s into Prism's bundle) together name what any of them names.
+ */
+interface MemberPlan {
+  names?: Set<string>;
+  members?: Map<string, MemberPlan>;
+  items?: MemberPlan;
+}
+
+type SchemaNode = Record<string, unknown>;
+const isNode = (value: unknown): value is SchemaNode => typeof value === "object" && value !== null && !Array.isArray(value);
+const BUNDLE_REF = "#/__bundled__/";
+
+/** The target of a `$ref` into Prism's bundle (`#/__bundled__/<key>/...`); undefined for any other. */
+function bundleTarget(ref: string, bundle: unknown): SchemaNode | undefined {
+  if (!ref.startsWith(BUNDLE_REF)) return undefined;
+  let here: unknown = bundle;
+  for (const token of ref.slice(BUNDLE_REF.length).split("/")) {
+    if (!isNode(here)) return undefined;
+    here = here[decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return isNode(here) ? here : undefined;
+}
+
+/** Whether an object valid against `node` may hold members it does not name (an `anyOf` branch like `{ type: object }`). */
+function namesNothing(node: SchemaNode, bundle: unknown): boolean {
+  const parts = new Set<SchemaNode>();
+  partsOf(node, bundle, parts);
+  for (const part of parts) {
+    const { type } = part;
+    if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object"))) return false;
+    if (isNode(part.properties) || part.additionalProperties === false) return false;
+  }
+  return true;
+}
+
+/** `node` and the schemas that apply with it to the same value; `open` is set when an alternative names nothing. */
+function partsOf(node: SchemaNode, bundle: unknown, out: Set<SchemaNode>, flags?: { open: boolean }): void {
+  if (out.has(node)) return;
+  out.add(node);
+  if (typeof node.$ref === "string") {
+    const target = bundleTarget(node.$ref, bundle);
+    if (target) partsOf(target, bundle, out, flags);
+    else if (flags) flags.open = true; // a reference this reading does not follow: it may name anything
+  }
+  if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isNode(part)) partsOf(part, bundle, out, flags);
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = node[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      if (!isNode(branch)) continue;
+      if (flags && namesNothing(branch, bundle)) flags.open = true;
+      partsOf(branch, bundle, out, flags);
+    }
+  }
+  for (const key of ["then", "else"] as const) if (isNode(node[key])) partsOf(node[key] as SchemaNode, bundle, out, flags);
+  if (isNode(node.dependentSchemas)) {
+    for (const part of Object.values(node.dependentSchemas)) if (isNode(part)) partsOf(part, bundle, out, flags);
+  }
+}
+
+/** Plans by body schema object (undefined: nothing to check anywhere below it). */
+const memberPlans = new WeakMap<object, { plan: MemberPlan | undefined }>();
+
+function memberPlan(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
+  let found = memberPlans.get(schema);
+  if (!found) {
+    found = { plan: planOf(schema, bundle) };
+    memberPlans.set(schema, found);
+  }
+  return found.plan;
+}
+
+/** The plan of a body schema: each set of schemas that applies at a place is planned once (recursive schemas included). */
+function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
+  const ids = new Map<SchemaNode, number>();
+  const plans = new Map<string, MemberPlan | null>();
+  const idOf = (node: SchemaNode) => {
+    let id = ids.get(node);
+    if (id === undefined) ids.set(node, (id = ids.size));
+    return id;
+  };
+  const build = (nodes: SchemaNode[]): MemberPlan | undefined => {
+    const flags = { open: false };
+    const parts = new Set<SchemaNode>();
+    for (const node of nodes) partsOf(node, bundle, parts, flags);
+    const key = `${flags.open}:${[...parts]
+      .map(idOf)
+      .sort((a, b) => a - b)
+      .join(",")}`;
+    const known = plans.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const plan: MemberPlan = {};
+    plans.set(key, plan); // before its members: a recursive schema finds it
+    let closed = flags.open;
+    const names = new Set<string>();
+    const byName = new Map<string, SchemaNode[]>();
+    const items: SchemaNode[] = [];
+    for (const part of parts) {
+      const { additionalProperties: other, unevaluatedProperties: unevaluated } = part;
+      if ((other !== undefined && other !== true) || (unevaluated !== undefined && unevaluated !== true)) closed = true;
+      if (part.patternProperties !== undefined || part.propertyNames !== undefined) closed = true;
+      if (isNode(part.properties)) {
+        for (const [name, value] of Object.entries(part.properties)) {
+          names.add(name);
+          if (!isNode(value)) continue;
+          const list = byName.get(name);
+          if (list) list.push(value);
+          else byName.set(name, [value]);
+        }
+      }
+      if (isNode(part.items)) items.push(part.items);
+    }
+    if (!closed && names.size > 0) plan.names = names;
+    for (const [name, values] of byName) {
+      const member = build(values);
+      if (member) (plan.members ??= new Map()).set(name, member);
+    }
+    if (items.length > 0) plan.items = build(items);
+    if (plan.names || plan.members || plan.items) return plan;
+    plans.set(key, null);
+    return undefined;
+  };
+  return build([schema]);
+}
+
+/** The finding that ends a list of MAX_UNKNOWN_MEMBERS unknown members when there are more. */
+export const MORE_UNKNOWN_MEMBERS: Diagnostic = Object.freeze({
+  path: ["body"],
+  code: "unknown-members-capped",
+  message: `Request body has more members its schema does not name; the first ${MAX_UNKNOWN_MEMBERS} are listed`,
+  severity: INFORMATION,
+}) as Diagnostic;
+
+/** Adds to `out` the members of `value` that `plan` does not name (path: `at`); true once the list is full. */
+function collectUnknown(plan: MemberPlan, value: unknown, at: string[], out: Diagnostic[]): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    const { items } = plan;
+    if (!items) return false;
+    for (let i = 0; i < value.length; i++) {
+      at.push(String(i));
+      const full = collectUnknown(items, value[i], at, out);
+      at.pop();
+      if (full) return true;
+    }
+    return false;
+  }
+  const { names, members } = plan;
+  if (names) {
+    for (const name of Object.keys(value)) {
+      if (names.has(name)) continue;
+      if (out.length === MAX_UNKNOWN_MEMBERS) {
+        out.push(MORE_UNKNOWN_MEMBERS);
+        return true;
+      }
+      const path = [...at, name];
+      out.push({
+        path: ["body", ...path],
+        code: "unknown-member",
+        message: `Request body property ${path.join(".")} is not a member its schema names (misspelt?)`,
+        severity: WARNING,
+      });
+    }
+  }
+  if (members) {
+    for (const [name, member] of members) {
+      if (!Object.hasOwn(value, name)) continue;
+      at.push(name);
+      const full = collectUnknown(member, (value as Record<string, unknown>)[name], at, out);
+      at.pop();
+      if (full) return true;
+    }
+  }
+  return false;
+}
+
+/** DEVIATIONS unknownMember: the Warnings of a JSON body's members its schema does not name; undefined when there are none. */
+function unknownMembers(compiledOp: Compiled, element: Element): Diagnostic[] | undefined {
+  const { body } = element;
+  if (typeof body !== "object" || body === null) return undefined;
+  const specs = (compiledOp.op.request?.body as { contents?: MediaContent[] } | undefined)?.contents ?? [];
+  const contentType = element.headers?.["content-type"] as string | undefined;
+  const mediaType = contentType ? parsedContentType(contentType)?.[1] : undefined;
+  const choice =
+    mediaType === undefined
+      ? chooseContent(specs, undefined)
+      : remember(compiledOp.choices, mediaType, () => chooseContent(specs, mediaType));
+  const schema = (choice.content as MediaContent).schema;
+  if (choice.form || !isNode(schema)) return undefined;
+  const plan = memberPlan(schema, compiledOp.bundle);
+  if (!plan) return undefined;
+  const out: Diagnostic[] = [];
+  collectUnknown(plan, body, [], out);
+  return out.length > 0 ? out : undefined;
+}
+
+const hasError = (findings: Diagnostic[] | undefined) => findings?.some((finding) => finding.severity === ERROR) ?? false;
+
 /* ------------------------------------------------------------------ the components */
 
 /** Prism's validateInput: the findings of the body, then the headers, the query and the path; undefined when there are none. */
@@ -514,8 +731,13 @@ export function inputFindings(op: Operation, element: Element): Diagnostic[] | u
         ? undecodablePath(op.path, element.url.path)
         : validateParams(values as Record<string, unknown>, request.path as ParamSpec[], "path", compiledOp.bundle);
   }
-  if (!body && !headers && !query && !path) return undefined;
-  return [...(body ?? []), ...(headers ?? []), ...(query ?? []), ...(path ?? [])];
+  // DEVIATIONS unknownMember: on a request otherwise valid, the body's members its schema does not name.
+  const unknown =
+    hasError(body) || hasError(headers) || hasError(query) || hasError(path) ? undefined : unknownMembers(compiledOp, element);
+  if (!body && !headers && !query && !path) return unknown;
+  const findings = [...(body ?? []), ...(headers ?? []), ...(query ?? []), ...(path ?? [])];
+  if (unknown) for (const finding of unknown) findings.push(finding);
+  return findings;
 }
 
 /**
