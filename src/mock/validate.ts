@@ -338,6 +338,8 @@ interface BodyChoice {
   /** The media type the body is read as: the request's, or "random" when none fits (as Prism). */
   mediaType: string;
   form: boolean;
+  /** What its schema names (DEVIATIONS unknownMember), worked out on first use; null: nothing to check. */
+  members?: MemberPlan | null;
 }
 
 interface Compiled {
@@ -466,6 +468,7 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
     mediaType === undefined
       ? chooseContent(specs, undefined)
       : remember(compiledOp.choices, mediaType, () => chooseContent(specs, mediaType));
+  chosen = choice;
   const raw = (choice.content as MediaContent).schema;
   if (!raw) return undefined;
   const schema = normalise(raw);
@@ -502,10 +505,15 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
  * `else`, `dependentSchemas`, `$ref`s into Prism's bundle) together name what any of them names.
  */
 interface MemberPlan {
-  names?: Set<string>;
+  /** True where a member the schema does not name is reported. */
+  closed?: boolean;
+  /** The names the schema gives (where `closed`), each with the plan of its value (LEAF: nothing to check there). */
   members?: Map<string, MemberPlan>;
   items?: MemberPlan;
 }
+
+/** The plan of a named member below which nothing is checked. */
+const LEAF: MemberPlan = Object.freeze({});
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (value: unknown): value is SchemaNode => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -611,13 +619,16 @@ function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
       }
       if (isNode(part.items)) items.push(part.items);
     }
-    if (!closed && names.size > 0) plan.names = names;
+    if (!closed && names.size > 0) {
+      plan.closed = true;
+      plan.members = new Map([...names].map((name) => [name, LEAF]));
+    }
     for (const [name, values] of byName) {
       const member = build(values);
       if (member) (plan.members ??= new Map()).set(name, member);
     }
     if (items.length > 0) plan.items = build(items);
-    if (plan.names || plan.members || plan.items) return plan;
+    if (plan.closed || plan.members || plan.items) return plan;
     plans.set(key, null);
     return undefined;
   };
@@ -632,30 +643,43 @@ export const MORE_UNKNOWN_MEMBERS: Diagnostic = Object.freeze({
   severity: INFORMATION,
 }) as Diagnostic;
 
-/** Adds to `out` the members of `value` that `plan` does not name (path: `at`); true once the list is full. */
-function collectUnknown(plan: MemberPlan, value: unknown, at: string[], out: Diagnostic[]): boolean {
+/** Where the walk is in the body (reused: the walk is synchronous), and what it found so far (made on the first finding). */
+const walkPath: Array<string | number> = [];
+let walkFound: Diagnostic[] | undefined;
+
+/** Adds to walkFound the members of `value` that `plan` does not name; true once the list is full. */
+function collectUnknown(plan: MemberPlan, value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) {
     const { items } = plan;
     if (!items) return false;
     for (let i = 0; i < value.length; i++) {
-      at.push(String(i));
-      const full = collectUnknown(items, value[i], at, out);
-      at.pop();
+      walkPath.push(i);
+      const full = collectUnknown(items, value[i]);
+      walkPath.pop();
       if (full) return true;
     }
     return false;
   }
-  const { names, members } = plan;
-  if (names) {
-    for (const name of Object.keys(value)) {
-      if (names.has(name)) continue;
-      if (out.length === MAX_UNKNOWN_MEMBERS) {
-        out.push(MORE_UNKNOWN_MEMBERS);
+  const { closed, members } = plan;
+  if (!members) return false;
+  // One pass over the value's own members (a parsed JSON object has no inherited enumerable ones).
+  for (const name in value) {
+    const member = members.get(name);
+    if (member === LEAF) continue;
+    if (member) {
+      walkPath.push(name);
+      const full = collectUnknown(member, (value as Record<string, unknown>)[name]);
+      walkPath.pop();
+      if (full) return true;
+    } else if (closed) {
+      const found = (walkFound ??= []);
+      if (found.length === MAX_UNKNOWN_MEMBERS) {
+        found.push(MORE_UNKNOWN_MEMBERS);
         return true;
       }
-      const path = [...at, name];
-      out.push({
+      const path = [...walkPath.map(String), name];
+      found.push({
         path: ["body", ...path],
         code: "unknown-member",
         message: `Request body property ${path.join(".")} is not a member its schema names (misspelt?)`,
@@ -663,39 +687,40 @@ function collectUnknown(plan: MemberPlan, value: unknown, at: string[], out: Dia
       });
     }
   }
-  if (members) {
-    for (const [name, member] of members) {
-      if (!Object.hasOwn(value, name)) continue;
-      at.push(name);
-      const full = collectUnknown(member, (value as Record<string, unknown>)[name], at, out);
-      at.pop();
-      if (full) return true;
-    }
-  }
   return false;
 }
 
-/** DEVIATIONS unknownMember: the Warnings of a JSON body's members its schema does not name; undefined when there are none. */
+/** The body content validateInputBody read the current request's body by (set on each call; synchronous). */
+let chosen: BodyChoice | undefined;
+
+/**
+ * DEVIATIONS unknownMember: the Warnings of a JSON body's members its schema does not name (read by
+ * the body content validateInputBody chose); undefined when there are none.
+ */
 function unknownMembers(compiledOp: Compiled, element: Element): Diagnostic[] | undefined {
   const { body } = element;
-  if (typeof body !== "object" || body === null) return undefined;
-  const specs = (compiledOp.op.request?.body as { contents?: MediaContent[] } | undefined)?.contents ?? [];
-  const contentType = element.headers?.["content-type"] as string | undefined;
-  const mediaType = contentType ? parsedContentType(contentType)?.[1] : undefined;
-  const choice =
-    mediaType === undefined
-      ? chooseContent(specs, undefined)
-      : remember(compiledOp.choices, mediaType, () => chooseContent(specs, mediaType));
-  const schema = (choice.content as MediaContent).schema;
-  if (choice.form || !isNode(schema)) return undefined;
-  const plan = memberPlan(schema, compiledOp.bundle);
+  const choice = chosen;
+  if (typeof body !== "object" || body === null || !choice || choice.form) return undefined;
+  let plan = choice.members;
+  if (plan === undefined) {
+    const schema = (choice.content as MediaContent).schema;
+    plan = (isNode(schema) ? memberPlan(schema, compiledOp.bundle) : undefined) ?? null;
+    // A choice made for this request alone (no Content-Type) is not kept: its plan is kept per schema.
+    choice.members = plan;
+  }
   if (!plan) return undefined;
-  const out: Diagnostic[] = [];
-  collectUnknown(plan, body, [], out);
-  return out.length > 0 ? out : undefined;
+  walkPath.length = 0;
+  walkFound = undefined;
+  collectUnknown(plan, body);
+  const found = walkFound;
+  walkFound = undefined;
+  return found;
 }
 
-const hasError = (findings: Diagnostic[] | undefined) => findings?.some((finding) => finding.severity === ERROR) ?? false;
+function hasError(findings: Diagnostic[] | undefined): boolean {
+  if (findings) for (const finding of findings) if (finding.severity === ERROR) return true;
+  return false;
+}
 
 /* ------------------------------------------------------------------ the components */
 
@@ -709,6 +734,7 @@ export function inputFindings(op: Operation, element: Element): Diagnostic[] | u
   const request = op.request;
   if (!request) return undefined;
   const compiledOp = compiledFor(op);
+  chosen = undefined;
   const body = validateInputBody(compiledOp, element);
   const headers = request.headers
     ? validateParams((element.headers ?? {}) as Record<string, unknown>, request.headers as ParamSpec[], "header", compiledOp.bundle)
