@@ -50,11 +50,12 @@ describe("the repository's released APIs", () => {
 
   it("every correction in the lock has a date, a reason and the hashes it moves between; the last one ends at the release's hash", () => {
     const releases = Object.entries(readLock().releases);
-    // The fidelity pass of 2026-11-23 corrected each of the seven released contracts once, and the
-    // OpenAPI links of 2026-11-26 once more.
+    // The fidelity pass of 2026-11-23 corrected each of the seven released contracts once, the
+    // OpenAPI links of 2026-11-26 once more, and four links a stateful tester follows on 2026-11-28.
     const corrections = releases.flatMap(([, locked]) => locked.corrections ?? []);
-    expect(corrections).toHaveLength(14);
+    expect(corrections).toHaveLength(18);
     expect(corrections.filter((c) => c.date === "2026-11-26" && /OpenAPI links/.test(c.reason))).toHaveLength(7);
+    expect(corrections.filter((c) => c.date === "2026-11-28" && /link/.test(c.reason))).toHaveLength(4);
     for (const [alias, locked] of releases) {
       const last = locked.corrections?.at(-1);
       if (last) expect(last.to, `${alias}: the last correction ends at the locked hash`).toBe(locked.hash);
