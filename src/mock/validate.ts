@@ -500,14 +500,14 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
 
 /**
  * What a body schema names, place by place (DEVIATIONS unknownMember), worked out once per schema:
- * `names` where an object's schema names its members and says nothing of others, `members` and
+ * `reports` where an object's schema names its members and says nothing of others, `members` and
  * `items` where something below is checked. A schema's parts (`allOf`, `anyOf`, `oneOf`, `then`,
  * `else`, `dependentSchemas`, `$ref`s into Prism's bundle) together name what any of them names.
  */
 interface MemberPlan {
   /** True where a member the schema does not name is reported. */
-  closed?: boolean;
-  /** The names the schema gives (where `closed`), each with the plan of its value (LEAF: nothing to check there). */
+  reports?: boolean;
+  /** The names the schema gives (where it `reports`), each with the plan of its value (LEAF: nothing to check there). */
   members?: Map<string, MemberPlan>;
   items?: MemberPlan;
 }
@@ -600,14 +600,15 @@ function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
     if (known !== undefined) return known ?? undefined;
     const plan: MemberPlan = {};
     plans.set(key, plan); // before its members: a recursive schema finds it
-    let closed = flags.open;
+    // Other members are stated (a map, a pattern, a closed object) or may be named elsewhere: none is reported here.
+    let silent = flags.open;
     const names = new Set<string>();
     const byName = new Map<string, SchemaNode[]>();
     const items: SchemaNode[] = [];
     for (const part of parts) {
       const { additionalProperties: other, unevaluatedProperties: unevaluated } = part;
-      if ((other !== undefined && other !== true) || (unevaluated !== undefined && unevaluated !== true)) closed = true;
-      if (part.patternProperties !== undefined || part.propertyNames !== undefined) closed = true;
+      if ((other !== undefined && other !== true) || (unevaluated !== undefined && unevaluated !== true)) silent = true;
+      if (part.patternProperties !== undefined || part.propertyNames !== undefined) silent = true;
       if (isNode(part.properties)) {
         for (const [name, value] of Object.entries(part.properties)) {
           names.add(name);
@@ -619,8 +620,8 @@ function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
       }
       if (isNode(part.items)) items.push(part.items);
     }
-    if (!closed && names.size > 0) {
-      plan.closed = true;
+    if (!silent && names.size > 0) {
+      plan.reports = true;
       plan.members = new Map([...names].map((name) => [name, LEAF]));
     }
     for (const [name, values] of byName) {
@@ -628,7 +629,7 @@ function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
       if (member) (plan.members ??= new Map()).set(name, member);
     }
     if (items.length > 0) plan.items = build(items);
-    if (plan.closed || plan.members || plan.items) return plan;
+    if (plan.reports || plan.members || plan.items) return plan;
     plans.set(key, null);
     return undefined;
   };
@@ -636,7 +637,7 @@ function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
 }
 
 /** The finding that ends a list of MAX_UNKNOWN_MEMBERS unknown members when there are more. */
-export const MORE_UNKNOWN_MEMBERS: Diagnostic = Object.freeze({
+const MORE_UNKNOWN_MEMBERS: Diagnostic = Object.freeze({
   path: ["body"],
   code: "unknown-members-capped",
   message: `Request body has more members its schema does not name; the first ${MAX_UNKNOWN_MEMBERS} are listed`,
@@ -661,7 +662,7 @@ function collectUnknown(plan: MemberPlan, value: unknown): boolean {
     }
     return false;
   }
-  const { closed, members } = plan;
+  const { reports, members } = plan;
   if (!members) return false;
   // One pass over the value's own members (a parsed JSON object has no inherited enumerable ones).
   for (const name in value) {
@@ -672,7 +673,7 @@ function collectUnknown(plan: MemberPlan, value: unknown): boolean {
       const full = collectUnknown(member, (value as Record<string, unknown>)[name]);
       walkPath.pop();
       if (full) return true;
-    } else if (closed) {
+    } else if (reports) {
       const found = (walkFound ??= []);
       if (found.length === MAX_UNKNOWN_MEMBERS) {
         found.push(MORE_UNKNOWN_MEMBERS);
