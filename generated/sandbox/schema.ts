@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Queue an error status, a latency or a dropped connection
-         * @description The next `count` calls (default 1) of `operation_id` with this credential answer `status` (any status 400-599), with the body the operation declares for it (its first example, or none); a status the operation does not declare (429, 502, 503, 504...) gets a problem+json body, and the `sl-violations` header names it as undeclared. `retry_after` adds a `Retry-After` header (seconds). `latency_ms` (at most 30000) delays the answer; `drop: true` closes the connection without an answer. A call Prism judges invalid keeps Prism's answer and does not use up a queued status.
+         * @description The next `count` calls (default 1) of `operation_id` with this credential answer `status` (any status 400-599), with the body the operation declares for it (its first example, or none); a status the operation does not declare (429, 502, 503, 504...) gets a problem+json body, and the `sl-violations` header names it as undeclared. `retry_after` adds a `Retry-After` header (seconds). `latency_ms` (at most 30000) delays the answer; `drop: true` closes the connection without an answer. A rule forces at least one of `status`, `latency_ms` and `drop: true`, and a drop answers no status (the schema says both); `operation_id` must be an operation of this mock's API (400 naming them otherwise), and at most 20 rules wait per credential (409 beyond). A call Prism judges invalid keeps Prism's answer and does not use up a queued status.
          */
         post: operations["createError"];
         /**
@@ -592,7 +592,7 @@ export interface components {
             resource?: string;
             /** @description Where the sources describe it. */
             source?: string;
-            /** @description The error statuses (400-599) it declares, which `POST /_sandbox/errors` accepts. */
+            /** @description The error statuses (400-599) it declares: forced with `POST /_sandbox/errors`, each answers the body declared for it. The control API forces any other status 400-599 too, with a problem+json body that `sl-violations` names as undeclared. */
             error_statuses: number[];
         };
         /** @description A credential's sandbox clock. */
@@ -673,7 +673,7 @@ export interface components {
         };
         /** @description The status to move a record to. */
         StatusMoveRequest: {
-            /** @description The new status; one the resource allows. */
+            /** @description The new status: one of the resource's statuses (400 otherwise) that a move of its lifecycle reaches from the record's status (409 otherwise). */
             status: string;
             /** @description Deliver each callback the move fires twice, with the same Idempotency-Key. */
             deliver_twice?: boolean;
@@ -866,9 +866,9 @@ export interface components {
                 deliveries?: string[];
             }[];
         };
-        /** @description An error status, a latency or a dropped connection for the next calls of an operation. */
+        /** @description An error status, a latency or a dropped connection for the next calls of an operation: at least one of `status`, `latency_ms` and `drop: true`; with `status`, `drop` is false or absent (a dropped connection answers no status). */
         ErrorRuleRequest: {
-            /** @description An operationId of the API. */
+            /** @description An operationId of the API (`GET /_sandbox` lists them); another is refused 400. */
             operation_id: string;
             /**
              * Format: int32
@@ -885,7 +885,7 @@ export interface components {
              * @description Milliseconds to wait before answering.
              */
             latency_ms?: number;
-            /** @description Close the connection without an answer. */
+            /** @description Close the connection without an answer (then no `status`). */
             drop?: boolean;
             /**
              * Format: int32
@@ -1298,6 +1298,7 @@ export interface operations {
             409: components["responses"]["MoveRefused"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     listEvents: {
@@ -1323,7 +1324,9 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     sendEventAgain: {
@@ -1355,6 +1358,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     listCallbacks: {

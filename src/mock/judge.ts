@@ -3,11 +3,14 @@
  * as prism-http-server hands it to Prism: here when it is small, by the worker thread of
  * judge-thread.ts when it is over LARGE_BODY_BYTES (so that one API's large request does not hold
  * up the others); then Prism's security check and request validation (validate.ts) find what Prism
- * would find.
+ * would find. A body that is not JSON is, for an operation that declares a 400 and no 422, an
+ * invalid request of that operation (DEVIATIONS invalidJson); else it is refused as
+ * prism-http-server refuses it (micri's 400).
  */
 import type { Exchange, MockContext } from "./context.js";
 import { Judge } from "./judge-thread.js";
-import { LARGE_BODY_BYTES } from "./limits.js";
+import { LARGE_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.js";
+import { ERROR } from "./prism-parts.js";
 import { type BodyError, decodeBody, INVALID_JSON, parseBody, TOO_DEEP } from "./receive.js";
 import { hasCallbacks } from "./route.js";
 import { type Diagnostic, type Element, JUDGED, type Operation, WithheldBody } from "./types.js";
@@ -15,12 +18,62 @@ import { inputFindings, securityFindings } from "./validate.js";
 
 export { decodeBody, Judge, LARGE_BODY_BYTES, WithheldBody };
 
-/** The request with its body (up to LARGE_BODY_BYTES) decoded, as Prism's components see it; bad JSON is a BodyError (400). */
-export function decodeHere({ request, raw }: Exchange, element: Omit<Element, "body">): Element | BodyError {
+/** DEVIATIONS invalidJson: the finding of a body that is not JSON. */
+export const NOT_JSON: Diagnostic = Object.freeze({
+  path: ["body"],
+  code: "invalid_json",
+  message: "Request body is not valid JSON",
+  severity: ERROR,
+}) as Diagnostic;
+
+/** DEVIATIONS invalidJson (and jsonDepth): the finding of a JSON body nested deeper than MAX_JSON_DEPTH. */
+export const TOO_DEEP_JSON: Diagnostic = Object.freeze({
+  path: ["body"],
+  code: "invalid_json",
+  message: `Request body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the mock does not read`,
+  severity: ERROR,
+}) as Diagnostic;
+
+/** Whether Prism answers an invalid request of `operation` with its declared 400 (it declares a 400 and no 422). */
+function answers400(operation: Operation): boolean {
+  const codes = (operation.responses as Array<{ code: string }>).map((response) => response.code);
+  return codes.includes("400") && !codes.includes("422");
+}
+
+/**
+ * DEVIATIONS invalidJson: a body that is not JSON (`error`, the 400 prism-http-server sends), on an
+ * operation that declares a 400 and no 422, as an invalid request of that operation: the request
+ * with its one finding judged (JUDGED), answered as any invalid request, by the fast path or Prism.
+ * `error` itself where no such operation takes the request.
+ */
+export function unreadable(
+  context: MockContext,
+  element: Omit<Element, "body">,
+  fast: Operation | undefined,
+  error: BodyError,
+  tooDeep: boolean,
+): Element | BodyError {
+  const operation = fast ?? context.router.operation(element);
+  if (!operation || !answers400(operation)) return error;
+  return { ...element, body: null, [JUDGED]: { operation, findings: [tooDeep ? TOO_DEEP_JSON : NOT_JSON] } };
+}
+
+/**
+ * The request with its body (up to LARGE_BODY_BYTES) decoded, as Prism's components see it; bad JSON
+ * is a BodyError (400), or with `context`, an invalid request where the operation declares a 400
+ * (`unreadable`).
+ */
+export function decodeHere(
+  { request, raw }: Exchange,
+  element: Omit<Element, "body">,
+  context?: MockContext,
+  fast?: Operation,
+): Element | BodyError {
   try {
     return { ...element, body: parseBody(request, raw) };
   } catch (error) {
-    return error as BodyError;
+    if (!context) return error as BodyError;
+    return unreadable(context, element, fast, error as BodyError, (error as BodyError).message === TOO_DEEP().message);
   }
 }
 
@@ -43,7 +96,10 @@ export async function judgeLarge(
   const bound = callbacks ? undefined : context.hooks.maxBodyBytes;
   context.judge ??= new Judge();
   const judgement = await context.judge.judge(operation, element, raw.bytes, wantBody, bound);
-  if (judgement.invalidJson) return judgement.tooDeep ? TOO_DEEP() : INVALID_JSON();
+  if (judgement.invalidJson) {
+    const tooDeep = judgement.tooDeep === true;
+    return unreadable(context, element, operation, tooDeep ? TOO_DEEP() : INVALID_JSON(), tooDeep);
+  }
   const body = judgement.withheld === undefined ? judgement.body : new WithheldBody(judgement.withheld);
   return { ...element, body, [JUDGED]: { operation, findings: judgement.findings } };
 }

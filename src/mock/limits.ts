@@ -27,6 +27,12 @@ export const MAX_SAFE_HEADER_LENGTH = 8 * 1024 - 100;
 /** A problem+json body lists at most this many violations, then a count of the others (DEVIATIONS violationCap). */
 export const MAX_LISTED_VIOLATIONS = 100;
 
+/**
+ * A request body's members that its schema does not name are reported as warnings, at most this
+ * many, then one finding saying there are more (DEVIATIONS unknownMember).
+ */
+export const MAX_UNKNOWN_MEMBERS = 10;
+
 /** Prism's routing results kept (method, server URL and path). */
 export const ROUTES_KEPT = 1000;
 /** Answers kept by the response cache, and their bytes. */

@@ -4,7 +4,8 @@
  *
  * The request handling is a port of @stoplight/prism-http-server 5.12 (`createServer`, which uses
  * micri): same input to Prism, same `sl-violations` header, same problem+json for routing and
- * preference errors, same 400 for unparseable JSON. Prism judges every request: its security check
+ * preference errors, same 400 for unparseable JSON (the operation's own 400 where it declares one:
+ * DEVIATIONS invalidJson). Prism judges every request: its security check
  * and request validation are validate.ts (Prism's own checks, compiled once per operation), its
  * mocker chooses every answer.
  *
@@ -31,7 +32,8 @@
  * Deliberate differences from stock Prism (DEVIATIONS in validate.ts): CORS without credentials,
  * `Allow` on 405, 406 for a malformed `Accept`, 413 sent before the connection closes (at once for
  * a declared length), JSON nesting bounded, `sl-violations` escaped where a header cannot carry a
- * character, findings capped, those of validate.ts, and a generated answer (`Prefer: dynamic=true`) that fails the
+ * character, findings capped, those of validate.ts (members a body's schema does not name reported as
+ * warnings), unparseable JSON answered with the operation's declared 400, and a generated answer (`Prefer: dynamic=true`) that fails the
  * response's own schema replaced by the static answer (the example), where stock Prism sends it
  * with the violations. tests/e2e/fuzz/equivalence.test.ts checks every answer against the stock
  * Prism server's.
@@ -144,7 +146,7 @@ function routeJudgeAnswer(context: MockContext, exchange: Exchange): Promise<voi
   if (raw.bytes.length > LARGE_BODY_BYTES) {
     return judgeLarge(context, exchange, element, operation).then((input) => judgedAnswer(context, exchange, input, operation));
   }
-  return judgedAnswer(context, exchange, decodeHere(exchange, element), operation);
+  return judgedAnswer(context, exchange, decodeHere(exchange, element, context, operation), operation);
 }
 
 /** Stages 5 and 6 for a decoded request, or the 400 of a body that is not JSON. */

@@ -47,13 +47,32 @@ export interface ValidationResult {
 /** Most violations a result lists; a body with more gets the first ones and a count of the rest. */
 export const MAX_VIOLATIONS = 1000;
 
-/** `violations` cut to MAX_VIOLATIONS, the last entry counting what was left out. */
-function capped(violations: ContractViolation[]): ContractViolation[] {
-  if (violations.length <= MAX_VIOLATIONS) return violations;
-  const rest = violations.length - (MAX_VIOLATIONS - 1);
+/**
+ * Violations found so far and the schema's findings not yet turned into violations: once a result
+ * holds MAX_VIOLATIONS, the findings after them are counted, not worded (wording one walks the body
+ * to name its path; for 400,000 wrong items that was most of the time, for a list cut at 1000).
+ */
+interface Found {
+  violations: ContractViolation[];
+  /** Findings of the schema past the listed maximum, not worded (possibly repeating a listed violation). */
+  unworded: number;
+}
+
+/**
+ * `violations` cut to MAX_VIOLATIONS, the last entry counting what was left out: exactly when every
+ * finding was worded, else as a bound (a finding not worded may repeat one listed).
+ */
+function capped({ violations, unworded }: Found): ContractViolation[] {
+  if (violations.length <= MAX_VIOLATIONS && unworded === 0) return violations;
+  const rest = violations.length - (MAX_VIOLATIONS - 1) + unworded;
   return [
     ...violations.slice(0, MAX_VIOLATIONS - 1),
-    { in: violations[MAX_VIOLATIONS - 1].in, path: "$", message: `and ${rest} more violation(s), not listed`, keyword: "maxViolations" },
+    {
+      in: violations[MAX_VIOLATIONS - 1].in,
+      path: "$",
+      message: `and ${unworded > 0 ? "up to " : ""}${rest} more violation(s), not listed`,
+      keyword: "maxViolations",
+    },
   ];
 }
 
@@ -113,10 +132,19 @@ function jsonPath(tokens: string[], data: unknown, prefix = "$"): string {
   return path;
 }
 
-function fromAjv(errors: ErrorObject[], data: unknown, where: ContractViolation["in"], prefix: string): ContractViolation[] {
+/**
+ * Ajv's findings as violations, added to `found`, one per path and message, until it holds
+ * MAX_VIOLATIONS: the findings after that are only counted (`unworded`).
+ */
+function fromAjv(found: Found, errors: ErrorObject[], data: unknown, where: ContractViolation["in"], prefix: string): void {
+  const { violations } = found;
   const seen = new Set<string>();
-  const out: ContractViolation[] = [];
-  for (const error of errors) {
+  for (let i = 0; i < errors.length; i++) {
+    if (violations.length >= MAX_VIOLATIONS) {
+      found.unworded += errors.length - i;
+      return;
+    }
+    const error = errors[i];
     const tokens = error.instancePath.split("/").slice(1).map(unescapeToken);
     const params = error.params as Record<string, any>;
     let message = error.message ?? error.keyword;
@@ -140,9 +168,8 @@ function fromAjv(errors: ErrorObject[], data: unknown, where: ContractViolation[
     const key = `${violation.path}\u0000${violation.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(violation);
+    violations.push(violation);
   }
-  return out;
 }
 
 const isEmpty = (body: unknown) => body === undefined || body === null || body === "";
@@ -167,23 +194,31 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
     return found;
   };
 
-  const checkBody = (contents: MediaContent[], body: unknown, contentType: string | undefined, what: string): ContractViolation[] => {
+  /** Adds the violations of `body` against the declared `contents` to `found`. */
+  const checkBody = (found: Found, contents: MediaContent[], body: unknown, contentType: string | undefined, what: string): void => {
+    const { violations } = found;
     if (contents.length === 0) {
-      return isEmpty(body) ? [] : [{ in: "body", path: "$", message: `must be empty: the contract declares no body for ${what}` }];
+      if (!isEmpty(body)) violations.push({ in: "body", path: "$", message: `must be empty: the contract declares no body for ${what}` });
+      return;
     }
     const declared = contents.map((c) => c.mediaType).join(", ");
-    if (isEmpty(body)) return [{ in: "body", path: "$", message: `is missing: the contract declares ${declared} for ${what}` }];
+    if (isEmpty(body)) {
+      violations.push({ in: "body", path: "$", message: `is missing: the contract declares ${declared} for ${what}` });
+      return;
+    }
     const media = pickMediaContent(contents, contentType);
     if (!media) {
       const problem =
         contentType === undefined
           ? `several media types are declared (${declared}); pass contentType`
           : `content type ${parseMediaType(contentType)?.essence ?? JSON.stringify(contentType)} is not declared (declared: ${declared})`;
-      return [{ in: "body", path: "$", message: `${problem} for ${what}` }];
+      violations.push({ in: "body", path: "$", message: `${problem} for ${what}` });
+      return;
     }
-    if (!media.schema) return [];
-    return fromAjv(bodies.check(media.schema.at, body), body, "body", "$");
+    if (media.schema) fromAjv(found, bodies.check(media.schema.at, body), body, "body", "$");
   };
+
+  const result = (found: Found): ValidationResult => ({ valid: found.violations.length + found.unworded === 0, violations: capped(found) });
 
   return {
     alias,
@@ -203,13 +238,15 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
         };
         return { valid: false, violations: [violation] };
       }
-      const violations = checkBody(responseContents(doc, op.responses[key]), body, contentType, `${operationId} ${key}`);
-      return { valid: violations.length === 0, violations: capped(violations) };
+      const found: Found = { violations: [], unworded: 0 };
+      checkBody(found, responseContents(doc, op.responses[key]), body, contentType, `${operationId} ${key}`);
+      return result(found);
     },
 
     validateRequest({ operationId, body, params, contentType }) {
       const op = operation(operationId);
-      const violations: ContractViolation[] = [];
+      const found: Found = { violations: [], unworded: 0 };
+      const { violations } = found;
       for (const param of params === undefined ? [] : op.parameters) {
         const where = param.value.in as "path" | "query" | "header" | "cookie";
         const name = String(param.value.name);
@@ -221,18 +258,16 @@ export function validatorForDocument(alias: string, doc: Node): ContractValidato
           if (param.value.required) violations.push({ in: where, path: label, message: "is required" });
           continue;
         }
-        if (param.value.schema !== undefined)
-          violations.push(...fromAjv(validateParameter(`${param.at}/schema`, value), value, where, label));
+        if (param.value.schema !== undefined) fromAjv(found, validateParameter(`${param.at}/schema`, value), value, where, label);
       }
       if (!op.requestBody) {
         if (!isEmpty(body)) violations.push({ in: "body", path: "$", message: `must be empty: ${operationId} takes no request body` });
       } else if (isEmpty(body)) {
         if (op.requestBody.value.required) violations.push({ in: "body", path: "$", message: `is required by ${operationId}` });
       } else {
-        for (const violation of checkBody(requestContents(doc, op), body, contentType, `the ${operationId} request`))
-          violations.push(violation);
+        checkBody(found, requestContents(doc, op), body, contentType, `the ${operationId} request`);
       }
-      return { valid: violations.length === 0, violations: capped(violations) };
+      return result(found);
     },
   };
 }

@@ -11,10 +11,12 @@ export const EXPECTED_DEVIATIONS = [
   "dynamicFallback",
   "emptyQueryValue",
   "headerEscape",
+  "invalidJson",
   "jsonDepth",
   "largeBody",
   "malformedAccept",
   "malformedContentType",
   "pathEncoding",
+  "unknownMember",
   "violationCap",
 ];

@@ -549,7 +549,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order was accepted; each disbursement carries its own success or errors. */
+            /** @description The order was accepted; each disbursement carries its own success or errors. No link leads to `refreshDisbursementStatuses`: it takes the Philippine Union-bank family's own credentials (StatusRefreshCredentials), which a create made with other keys (the sandbox's among them) does not carry, and a link's request body is one value, not credentials and ids put together. Refresh with those credentials and the batch id (`result[].disbursement.batch_id`) or the ids. */
             200: {
                 headers: {
                     [name: string]: unknown;

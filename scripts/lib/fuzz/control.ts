@@ -4,7 +4,7 @@
  * from its schemas (lib/fuzz/model.ts), mutated ones (wrong type, missing required member or
  * parameter, out-of-enum value, oversized string, broken JSON), the hostile requests of
  * lib/fuzz/hostile.ts, and the control API's own hostile inputs (another auth scheme, a wrong
- * operator token, an over-long webhook filter, a body over the control API's limit, huge numbers).
+ * operator token, a query filter over its length limit, a body over the control API's limit, huge numbers).
  * Each answer is judged as Schemathesis's checks judge it: not a server error, a status the
  * operation declares, and a body that validates against the document's response for it. A
  * record or webhook that a generated request names need not exist: 404 is declared. Used by
@@ -70,12 +70,16 @@ function ownHostile(doc: Doc, op: Operation): ControlCase[] {
       headers: { authorization: `Bearer ${"t".repeat(10_000)}` },
     },
   ];
-  if (op.parameters.some((p) => p.value.in === "query" && p.value.name === "webhook")) {
+  // Each query parameter with a length limit, over it (a filter the control API checks against the document).
+  for (const param of op.parameters) {
+    const { in: where, name, schema } = param.value;
+    const limit = schema?.maxLength;
+    if (where !== "query" || typeof limit !== "number") continue;
     cases.push({
       operationId: op.operationId,
-      kind: "control: webhook filter over its limit",
+      kind: `control: ${name} filter over its limit`,
       method,
-      path: `${path}${path.includes("?") ? "&" : "?"}webhook=${"w".repeat(1000)}`,
+      path: `${path}${path.includes("?") ? "&" : "?"}${encodeURIComponent(name)}=${"w".repeat(limit + 1)}`,
       headers: auth,
     });
   }

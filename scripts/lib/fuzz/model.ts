@@ -228,14 +228,16 @@ export function operationModel(alias: string, doc: Doc, op: Operation, validator
     if (c.kind === "valid")
       return { outcome: status === success ? ("2xx as declared" as const) : ("wrong status" as const), status, detail };
     if (c.kind === "broken-json") {
+      // The operation's 400 with the finding in sl-violations, or (no 400 declared) micri's body naming it.
       let code: unknown;
       try {
         code = JSON.parse(text)?.error?.code;
       } catch {
         code = undefined;
       }
+      const named = code === "invalid_json" || responseViolations(response.headers, text).some((v) => v.code === "invalid_json");
       return {
-        outcome: status === 400 && code === "invalid_json" ? ("400 invalid JSON" as const) : ("wrong status" as const),
+        outcome: status === 400 && named ? ("400 invalid JSON" as const) : ("wrong status" as const),
         status,
         detail,
       };

@@ -12,8 +12,10 @@
  * a request that chooses its answer) and equal it too.
  *
  * The mock's deliberate differences (DEVIATIONS in src/mock/validate.ts) are stated here, each by
- * name: `cors` and `allow` are applied to stock Prism's answer before comparing; requests that
- * fall under `emptyQueryValue`, `largeBody` or `violationCap` are not compared, and are counted.
+ * name: `cors` and `allow` are applied to stock Prism's answer before comparing, and `unknownMember`
+ * warnings are taken out of the mock's `sl-violations` (counted; a request with one is made for
+ * every operation with a JSON body); requests that fall under `emptyQueryValue`, `largeBody`,
+ * `violationCap` or `invalidJson` are not compared, and are counted.
  * The others (`bearerCase`, `malformedContentType`, `malformedAccept`, `bodyLimit`, `pathEncoding`,
  * `headerEscape`, `jsonDepth`) are never generated here; tests/unit/src/mock/deviations.test.ts shows
  * each against stock Prism (or the mock alone where stock Prism's process dies).
@@ -33,6 +35,7 @@ import {
   operations,
   securitySchemes,
 } from "../../../src/document/index.js";
+import { resolveSchema, types } from "../../../src/document/schema.js";
 import { join } from "node:path";
 import { bundled, named } from "../../helpers/registry.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
@@ -162,10 +165,27 @@ function sortedAllow(reply: Reply): Reply {
   return { ...reply, headers: { ...reply.headers, allow: reply.headers.allow.split(", ").sort().join(", ") } };
 }
 
-type Excluded = "emptyQueryValue" | "largeBody" | "violationCap";
+type Excluded = "emptyQueryValue" | "largeBody" | "violationCap" | "invalidJson" | "unknownMember";
+
+/** Whether the body is not JSON (to JSON.parse), so that the mock refuses it as unparseable. */
+function notJson(body: string | undefined): boolean {
+  if (body === undefined) return false;
+  try {
+    JSON.parse(body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** invalidJson: an operation that declares a 400 and no 422 answers a body that is not JSON with that 400. */
+function answersBrokenJson(op: Operation): boolean {
+  return "400" in op.responses && !("422" in op.responses);
+}
 
 /** The deviation a request falls under, whose answer stock Prism does not give: not compared. */
 function excludedBy(model: OperationModel, r: Request, theirs: Reply): Excluded | undefined {
+  if (notJson(r.body) && /json/i.test(r.headers["content-type"] ?? "") && answersBrokenJson(model.op)) return "invalidJson";
   const declared = new Set(model.op.parameters.filter((p) => p.value.in === "query").map((p) => p.value.name));
   const query = new URLSearchParams(r.path.split("?")[1] ?? "");
   if ([...query].some(([name, value]) => value === "" && declared.has(name))) return "emptyQueryValue";
@@ -175,6 +195,25 @@ function excludedBy(model: OperationModel, r: Request, theirs: Reply): Excluded 
     if (listed && listed.length > MAX_LISTED_VIOLATIONS) return "violationCap";
   }
   return undefined;
+}
+
+const UNKNOWN_CODES = new Set(["unknown-member", "unknown-members-capped"]);
+
+/**
+ * unknownMember: the mock's answer with its warnings of members the schema does not name taken out
+ * of `sl-violations` (what stock Prism would send); undefined when there were none. A header cut
+ * for its length cannot be taken apart: `cut`.
+ */
+function withoutUnknownMembers(reply: Reply): Reply | "cut" | undefined {
+  const header = reply.headers["sl-violations"];
+  if (header === undefined || !header.includes("unknown-member")) return undefined;
+  if (header.startsWith("Too many violations! ")) return "cut";
+  const listed = JSON.parse(header) as Array<{ code?: unknown }>;
+  const rest = listed.filter((v) => !UNKNOWN_CODES.has(String(v.code)));
+  const headers = { ...reply.headers };
+  if (rest.length === 0) delete headers["sl-violations"];
+  else headers["sl-violations"] = JSON.stringify(rest);
+  return { ...reply, headers };
 }
 
 const tally = {
@@ -191,6 +230,8 @@ const tally = {
   fastExpected: new Map<string, number>(),
   /** Operations each of CASES applied to, by case name. */
   applied: new Map<string, number>(),
+  /** Answers compared once the mock's unknown-member warnings were taken out, by API. */
+  unknownMembers: new Map<string, number>(),
 };
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
@@ -212,16 +253,20 @@ async function expectSame(model: OperationModel, r: Request, label: string, fast
   const viaFast = after.fast - before.fast;
   expect(viaFast, `${what}: the second answer ${fast ? "came" : "did not come"} from the fast path`).toBe(fast ? 1 : 0);
   if (viaFast) bump(tally.fast, alias);
-  const deviation = excludedBy(model, r, theirs);
+  let deviation = excludedBy(model, r, theirs);
+  // unknownMember: the warnings are the mock's own; the rest of the answer is compared.
+  const [mine, mineAgain] = [withoutUnknownMembers(ours), withoutUnknownMembers(again)];
+  if (!deviation && (mine === "cut" || mineAgain === "cut")) deviation = "unknownMember";
   if (deviation) {
     bump(tally.deviations, `${alias}\t${deviation}`);
     expect(ours.status, `${what} (${deviation})`).toBeLessThan(500);
     expect(again, `${what} (second time)`).toEqual(ours);
     return false;
   }
+  if (mine) bump(tally.unknownMembers, alias);
   const reference = sortedAllow(expected(alias, r, theirs));
-  expect(sortedAllow(ours), what).toEqual(reference);
-  expect(sortedAllow(again), `${what} (second time)`).toEqual(reference);
+  expect(sortedAllow((mine as Reply | undefined) ?? ours), what).toEqual(reference);
+  expect(sortedAllow((mineAgain as Reply | undefined) ?? again), `${what} (second time)`).toEqual(reference);
   return true;
 }
 
@@ -264,7 +309,9 @@ describe("the mock answers as Prism's own server", () => {
     for (const kind of model.kinds) {
       for (const r of corpus(model, kind)) {
         const key = `${model.alias}\t${kind}`;
-        bump((await expectSame(model, r, kind, kind !== "broken-json")) ? tally.compared : tally.excluded, key);
+        // Broken JSON goes to the fast path only where the mock answers it as an invalid request (invalidJson).
+        const fast = kind !== "broken-json" || answersBrokenJson(model.op);
+        bump((await expectSame(model, r, kind, fast)) ? tally.compared : tally.excluded, key);
         if (!tally.distinct.has(key)) tally.distinct.set(key, new Set());
         tally.distinct.get(key)!.add(JSON.stringify(r));
       }
@@ -368,6 +415,16 @@ describe("the mock answers as Prism's own server", () => {
       make: (v) => (v.path.includes("?") ? { ...v, path: `${v.path}&${v.path.split("?")[1]}` } : undefined),
     },
     { name: "unknown query parameter", fast: true, make: (v) => ({ ...v, path: `${v.path}${v.path.includes("?") ? "&" : "?"}unknown=1` }) },
+    {
+      name: "member the schema does not name",
+      fast: true,
+      applies: hasObjectBody,
+      make: (v) => {
+        const body = v.body === undefined ? undefined : JSON.parse(v.body);
+        if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+        return { ...v, body: JSON.stringify({ ...body, zz_not_in_the_schema: 1 }) };
+      },
+    },
   ];
 
   it.each(named(models))("%s: credentials, routing, media types, preferences, CORS", async (_, { model }) => {
@@ -410,6 +467,12 @@ describe("the mock answers as Prism's own server", () => {
     // The fast path answered the second sending of every request it must take, for every API.
     for (const { alias } of targets) expect(tally.fast.get(alias) ?? 0, `${alias}: second answers from the fast path`).toBeGreaterThan(0);
     expect(Object.fromEntries(tally.fast)).toEqual(Object.fromEntries(tally.fastExpected));
+    // unknownMember: the mock reported a member the schema does not name, and otherwise answered as stock Prism, for every registered API.
+    for (const { entry } of bundled) {
+      expect(tally.unknownMembers.get(entry.alias) ?? 0, `${entry.alias}: answers with unknown-member warnings compared`).toBeGreaterThan(
+        0,
+      );
+    }
     // Every case of CASES was made for at least one operation (a case that applies nowhere tests nothing).
     expect(CASES.filter((c) => !tally.applied.get(c.name)).map((c) => c.name)).toEqual([]);
     const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
@@ -437,6 +500,13 @@ function isGet(op: Operation): boolean {
 /** The operation takes a JSON body (the fuzz model sends JSON bodies only). */
 function hasBody(op: Operation, doc: Doc): boolean {
   return jsonRequest(doc, op) !== undefined;
+}
+/** The operation's valid request has a JSON object body (the first example of its JSON request, or the fuzz model's). */
+function hasObjectBody(op: Operation, doc: Doc): boolean {
+  const json = jsonRequest(doc, op);
+  if (!json) return false;
+  const kinds = json.schema ? types(resolveSchema(doc, json.schema.value, json.schema.at).schema) : [];
+  return kinds.length === 1 && kinds[0] === "object";
 }
 function hasQuery(op: Operation): boolean {
   return op.parameters.some((p) => p.value.in === "query");

@@ -50,11 +50,13 @@ describe("the repository's released APIs", () => {
 
   it("every correction in the lock has a date, a reason and the hashes it moves between; the last one ends at the release's hash", () => {
     const releases = Object.entries(readLock().releases);
-    // The fidelity pass of 2026-11-23 corrected each of the seven released contracts once, and the
-    // OpenAPI links of 2026-11-26 once more; payment initiation's example expiry moved far ahead on 2026-11-28.
+    // The fidelity pass of 2026-11-23 corrected each of the seven released contracts once, the
+    // OpenAPI links of 2026-11-26 once more, four links a stateful tester follows
+    // on 2026-11-28, and payment initiation's example expiry moved far ahead the same day.
     const corrections = releases.flatMap(([, locked]) => locked.corrections ?? []);
-    expect(corrections).toHaveLength(15);
+    expect(corrections).toHaveLength(19);
     expect(corrections.filter((c) => c.date === "2026-11-26" && /OpenAPI links/.test(c.reason))).toHaveLength(7);
+    expect(corrections.filter((c) => c.date === "2026-11-28" && /link/.test(c.reason))).toHaveLength(4);
     for (const [alias, locked] of releases) {
       const last = locked.corrections?.at(-1);
       if (last) expect(last.to, `${alias}: the last correction ends at the locked hash`).toBe(locked.hash);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../../src/mock/server.js";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../../../src/mock/limits.js";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_UNKNOWN_MEMBERS } from "../../../../src/mock/limits.js";
 import {
   BODY_BYTES,
   DEVIATIONS,
@@ -14,7 +14,9 @@ import {
   MAX_CONVERTED_FINDINGS,
   NOT_CONVERTED,
 } from "../../../../src/mock/validate.js";
+import { loadDocument } from "../../../../src/document/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { validatorForDocument } from "../../../../src/validation/contract.js";
 import { startStockPrism } from "../../../../scripts/lib/stock-prism.js";
 import { EXPECTED_DEVIATIONS } from "../../../helpers/deviations.js";
 
@@ -256,6 +258,113 @@ describe("the mock's deviations from stock Prism", () => {
     expect(header.headers["sl-violations"]).toBe(stockHeader.headers["sl-violations"]);
   });
 
+  const unknown = (path: string[]) => ({
+    location: ["request", "body", ...path],
+    severity: "Warning",
+    code: "unknown-member",
+    message: `Request body property ${path.join(".")} is not a member its schema names (misspelt?)`,
+  });
+
+  it("unknownMember: a member the body's schema does not name is a Warning in sl-violations; the answer is otherwise stock Prism's", async () => {
+    const body = JSON.stringify({
+      merchant_id: "m-1",
+      amount: { cur: "PHP", amt: "1.00", amout: "1.00" },
+      mercant_note: "x",
+      child_amounts: [
+        { cur: "PHP", amt: "0.50" },
+        { cur: "PHP", amt: "0.50", crr: "PHP" },
+      ],
+    });
+    const [mock, stock] = await both("shop", "POST", "/v1/order", JSON_BODY, body);
+    expect(stock.status).toBe(200);
+    expect(stock.headers["sl-violations"]).toBeUndefined();
+    expect(mock).toMatchObject({ status: 200, body: stock.body });
+    expect(mock.headers["content-type"]).toBe(stock.headers["content-type"]);
+    // In the body's order, depth first.
+    expect(violations(mock)).toEqual([unknown(["amount", "amout"]), unknown(["mercant_note"]), unknown(["child_amounts", "1", "crr"])]);
+    // The same from the fast path (a second request of the kind), and with a deprecated member's warning before them.
+    const again = await send(servers.shop.mock, "POST", "/v1/order", JSON_BODY, body);
+    expect(violations(again)).toEqual(violations(mock));
+    const deprecated = JSON.stringify({ merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" }, payment_method: "CARD", notes: "x" });
+    const [withDeprecated, stockDeprecated] = await both("shop", "POST", "/v1/order", JSON_BODY, deprecated);
+    expect(violations(withDeprecated)).toEqual([...violations(stockDeprecated), unknown(["notes"])]);
+  });
+
+  it(`unknownMember: at most ${MAX_UNKNOWN_MEMBERS} are listed, then one finding says there are more`, async () => {
+    const extra = Object.fromEntries(Array.from({ length: MAX_UNKNOWN_MEMBERS + 5 }, (_, i) => [`extra_${i}`, i]));
+    const body = JSON.stringify({ merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" }, ...extra });
+    const [mock, stock] = await both("shop", "POST", "/v1/order", JSON_BODY, body);
+    expect(mock).toMatchObject({ status: 200, body: stock.body });
+    expect(violations(mock)).toEqual([
+      ...Array.from({ length: MAX_UNKNOWN_MEMBERS }, (_, i) => unknown([`extra_${i}`])),
+      {
+        location: ["request", "body"],
+        severity: "Information",
+        code: "unknown-members-capped",
+        message: `Request body has more members its schema does not name; the first ${MAX_UNKNOWN_MEMBERS} are listed`,
+      },
+    ]);
+  });
+
+  it("unknownMember: an invalid request gets stock Prism's findings alone; in a valid one, every named object is read", async () => {
+    // An invalid request: stock Prism's answer, the same findings.
+    const invalid = JSON.stringify({ merchant_id: 1, amount: { cur: "PHP", amt: "1.00" }, mercant_note: "x" });
+    const [mock, stock] = await both("shop", "POST", "/v1/order", JSON_BODY, invalid);
+    expect(mock.status).toBe(400);
+    expect(mock.headers["sl-violations"]).toBe(stock.headers["sl-violations"]);
+    // updateOrder's body names status and notes (maps and free-form objects: the tags fixture below).
+    const headers = { ...JSON_BODY, "idempotency-key": "2f1e3c4d-5b6a-4789-8abc-0123456789ab" };
+    const [named, stockNamed] = await both("shop", "PUT", "/v1/order/o-1", headers, JSON.stringify({ status: "PAID", note: "x" }));
+    expect(stockNamed.status).toBe(200);
+    expect(violations(named)).toEqual([unknown(["note"])]);
+  });
+
+  it(`unknownMember: a body over LARGE_BODY_BYTES, judged by the worker, gets the same warnings`, async () => {
+    const items = Array.from({ length: Math.ceil(LARGE_BODY_BYTES / 24) + 10 }, () => ({ cur: "PHP", amt: "0.01" }));
+    items[7] = { cur: "PHP", amt: "0.01", amnt: "0.01" } as never;
+    const body = JSON.stringify({ merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" }, child_amounts: items });
+    expect(body.length).toBeGreaterThan(LARGE_BODY_BYTES);
+    const [mock, stock] = await both("shop", "POST", "/v1/order", JSON_BODY, body);
+    expect(mock).toMatchObject({ status: 200, body: stock.body });
+    expect(violations(mock)).toEqual([unknown(["child_amounts", "7", "amnt"])]);
+  });
+
+  it("invalidJson: broken JSON to an operation that declares a 400 (and no 422) gets that 400, which its contract describes", async () => {
+    const contract = validatorForDocument("shop@1.0.0", loadDocument(shop.bundlePath));
+    const bodyOf = (reply: Reply) => (reply.body === "" ? undefined : JSON.parse(reply.body));
+    const [mock, stock] = await both("shop", "POST", "/v1/order", JSON_BODY, '{"merchant_id": ');
+    // Stock Prism sends micri's body, which the operation's 400 (no body) does not describe.
+    expect(stock.status).toBe(400);
+    expect(JSON.parse(stock.body)).toEqual({ error: { code: "invalid_json", message: "Invalid JSON" } });
+    expect(contract.validateResponse({ operationId: "createOrder", status: 400, body: bodyOf(stock) }).valid).toBe(false);
+    // The mock answers the operation's 400 as for any invalid request, the finding in sl-violations.
+    expect(mock.status).toBe(400);
+    expect(contract.validateResponse({ operationId: "createOrder", status: 400, body: bodyOf(mock) })).toEqual({
+      valid: true,
+      violations: [],
+    });
+    expect(violations(mock)).toEqual([
+      { location: ["request", "body"], severity: "Error", code: "invalid_json", message: "Request body is not valid JSON" },
+    ]);
+    const wrongType = JSON.stringify({ merchant_id: 1, amount: { cur: "PHP", amt: "1.00" } });
+    const wrong = await send(servers.shop.mock, "POST", "/v1/order", JSON_BODY, wrongType);
+    expect(wrong).toMatchObject({ status: mock.status, body: mock.body });
+    // The same again (from the fast path), and without credentials the 401 first, as for any invalid request.
+    expect(await send(servers.shop.mock, "POST", "/v1/order", JSON_BODY, "{")).toMatchObject({ status: 400, body: "" });
+    const [anonymous, stockAnonymous] = await both("shop", "POST", "/v1/order", { "content-type": "application/json" }, "{");
+    expect(stockAnonymous.status).toBe(400);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("invalidJson: elsewhere (a 422 declared, no operation) broken JSON gets stock Prism's answer", async () => {
+    const headers = { ...JSON_BODY, "idempotency-key": "2f1e3c4d-5b6a-4789-8abc-0123456789ab" };
+    const [put, stockPut] = await both("shop", "PUT", "/v1/order/o-1", headers, "{");
+    expect(put).toMatchObject({ status: stockPut.status, body: stockPut.body });
+    expect(put.status).toBe(400);
+    const [nowhere, stockNowhere] = await both("shop", "POST", "/v1/no-such-path", JSON_BODY, "{");
+    expect(nowhere).toMatchObject({ status: stockNowhere.status, body: stockNowhere.body });
+  });
+
   it("violations past MAX_CONVERTED_FINDINGS are counted, not converted, and the answer stays stock Prism's", async () => {
     const count = MAX_CONVERTED_FINDINGS + 500;
     const body = JSON.stringify({ items: Array.from({ length: count }, () => 1) });
@@ -354,6 +463,20 @@ describe("the mock's answers where stock Prism dies or hangs", () => {
     }
   });
 
+  it("unknownMember: a map's keys (additionalProperties: a schema) and a free-form object's members are not reported", async () => {
+    const body = JSON.stringify({ labels: { any: 1, key: 2 }, deep: { whatever: { nested: true } }, lables: {} });
+    const reply = await send(tags, "PUT", "/v1/tags/t", JSON_BODY, body);
+    expect(reply.status).toBe(200);
+    expect(violations(reply)).toEqual([
+      {
+        location: ["request", "body", "lables"],
+        severity: "Warning",
+        code: "unknown-member",
+        message: "Request body property lables is not a member its schema names (misspelt?)",
+      },
+    ]);
+  });
+
   it.each(["%", "a%ZZb", "%E0%A4%A"])(
     "pathEncoding: a path parameter %j that is not valid percent-encoding is an invalid parameter",
     async (id) => {
@@ -384,19 +507,32 @@ describe("the mock's answers where stock Prism dies or hangs", () => {
     }
   });
 
-  it(`jsonDepth: a JSON body nested deeper than ${MAX_JSON_DEPTH} levels gets the 400 of unparseable JSON, small or large`, async () => {
+  it(`jsonDepth: a JSON body nested deeper than ${MAX_JSON_DEPTH} levels is answered as unparseable JSON, small or large`, async () => {
     const nested = (depth: number, pad = 0) => `{"pad":"${" ".repeat(pad)}","deep":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
-    const refused = { error: { code: "invalid_json", message: `Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels` } };
+    // The operation declares a 400 (no body) and no 422: its 400, with the finding (DEVIATIONS invalidJson).
+    const refused = {
+      location: ["request", "body"],
+      severity: "Error",
+      code: "invalid_json",
+      message: `Request body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the mock does not read`,
+    };
     for (const pad of [0, LARGE_BODY_BYTES]) {
       const deep = await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(50_000, pad));
       expect(deep.status, `pad ${pad}`).toBe(400);
-      expect(JSON.parse(deep.body)).toEqual(refused);
+      expect(deep.body).toBe("");
+      expect(violations(deep)).toEqual([refused]);
       expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(MAX_JSON_DEPTH + 1, pad))).status).toBe(400);
       // At the bound, and with brackets inside strings, the body is taken.
       expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, nested(MAX_JSON_DEPTH, pad))).status).toBe(200);
       const quoted = `{"pad":"${" ".repeat(pad)}${"[".repeat(3 * MAX_JSON_DEPTH)}\\"{"}`;
       expect((await send(tags, "PUT", "/v1/tags/t", JSON_BODY, quoted)).status).toBe(200);
     }
+    // Where the operation declares no 400 (quirks' createBatch), micri's 400 of unparseable JSON, as stock Prism's.
+    const batch = await send(servers.quirks.mock, "POST", "/v1/batch", JSON_BODY, nested(50_000));
+    expect(batch.status).toBe(400);
+    expect(JSON.parse(batch.body)).toEqual({
+      error: { code: "invalid_json", message: `Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels` },
+    });
   });
 
   it("bodyLimit: a declared Content-Length over the limit gets the 413 at once, before any byte of the body", async () => {

@@ -389,7 +389,7 @@ describe("bodies of any size, and schemas the validator inlines", () => {
     ]);
   });
 
-  it(`lists the first ${MAX_VIOLATIONS} violations of a body with 200,000 and counts the others`, () => {
+  it(`lists the first ${MAX_VIOLATIONS} violations of a body with 200,000 and bounds the count of the others`, () => {
     const result = post({ items: Array.from({ length: 200_000 }, () => ({ id: 1 })) });
     expect(result.valid).toBe(false);
     expect(result.violations).toHaveLength(MAX_VIOLATIONS);
@@ -398,8 +398,50 @@ describe("bodies of any size, and schemas the validator inlines", () => {
     expect(result.violations.at(-1)).toEqual({
       in: "body",
       path: "$",
-      message: `and ${200_000 - (MAX_VIOLATIONS - 1)} more violation(s), not listed`,
+      message: `and up to ${200_000 - (MAX_VIOLATIONS - 1)} more violation(s), not listed`,
       keyword: "maxViolations",
     });
+  });
+
+  it(`counts exactly when every finding was worded: ${MAX_VIOLATIONS + 1} wrong items`, () => {
+    const result = post({ items: Array.from({ length: MAX_VIOLATIONS + 1 }, () => 1) });
+    expect(result.violations).toHaveLength(MAX_VIOLATIONS);
+    expect(result.violations.at(-1)!.message).toBe("and up to 2 more violation(s), not listed");
+    const exact = post({ items: Array.from({ length: MAX_VIOLATIONS }, () => 1) });
+    expect(exact.violations).toHaveLength(MAX_VIOLATIONS);
+    expect(exact.violations.at(-1)).toEqual({
+      in: "body",
+      path: `$.items[${MAX_VIOLATIONS - 1}]`,
+      message: "must be object",
+      keyword: "type",
+    });
+  });
+
+  it(`stops wording findings at ${MAX_VIOLATIONS}: the items past them are read once, by the schema's check alone`, () => {
+    // 100,000 wrong items, each read through a proxy that counts the reads. Ajv reads each item
+    // once to judge it; wording a finding reads its item again to name its path, which is done
+    // for the listed ones only.
+    const count = 100_000;
+    let reads = 0;
+    const items = new Proxy(
+      Array.from({ length: count }, () => 1),
+      {
+        get(target, key, receiver) {
+          if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver);
+        },
+      },
+    );
+    const result = post({ items });
+    expect(result.violations).toHaveLength(MAX_VIOLATIONS);
+    expect(result.violations[MAX_VIOLATIONS - 2]).toEqual({
+      in: "body",
+      path: `$.items[${MAX_VIOLATIONS - 2}]`,
+      message: "must be object",
+      keyword: "type",
+    });
+    expect(result.violations.at(-1)!.message).toBe(`and up to ${count - (MAX_VIOLATIONS - 1)} more violation(s), not listed`);
+    expect(reads).toBeGreaterThanOrEqual(count);
+    expect(reads).toBeLessThanOrEqual(count + MAX_VIOLATIONS);
   });
 });

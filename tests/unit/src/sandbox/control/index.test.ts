@@ -279,7 +279,7 @@ describe("bad input gets a 4xx naming the member", () => {
       body: { operation_id: "getPing" },
       status: 400,
       field: "status",
-      detail: /say what to force/,
+      detail: /status: is required; latency_ms: is required; drop: is required/,
     },
     {
       name: "error: a drop with a status",
@@ -288,7 +288,7 @@ describe("bad input gets a 4xx naming the member", () => {
       body: { operation_id: "getPing", status: 503, drop: true },
       status: 400,
       field: "drop",
-      detail: /not both/,
+      detail: /drop: must be false/,
     },
     {
       name: "error: count 0",
