@@ -3,7 +3,9 @@
  * `operationId` (an operationId under `paths`) or `operationRef` (a local pointer,
  * `#/paths/<path with / as ~1>/<method>`); every key of its `parameters` is a parameter of that
  * operation (path-item parameters included), written `name` or `<in>.name` (`query.limit`); a
- * `requestBody` given as an object only sets properties of the target's JSON request body; and
+ * `requestBody` given as an object only sets properties of the target's JSON request body and holds
+ * no runtime expression (OpenAPI 3.1 takes a literal or one expression: an expression inside an
+ * object is sent as its literal text by a strict tool; use a parameter or a whole-body expression); and
  * every runtime expression in them is well formed (`$url`, `$method`, `$statusCode`,
  * `$request.<path|query|header>.<name>`, `$request.body#/<pointer>`, `$response.header.<name>`,
  * `$response.body#/<pointer>`, or `{...}` holding one inside a string), with a body pointer that
@@ -82,6 +84,14 @@ function pointerProblem(schema, pointer) {
   return undefined;
 }
 
+/** Where a literal object or array holds a string that reads as a runtime expression (sent as its text). */
+function nestedExpressions(value, where) {
+  if (typeof value === "string") return value.startsWith("$") || /\{\$[^}]*\}/.test(value) ? [where] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => nestedExpressions(item, `${where}[${i}]`));
+  if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => nestedExpressions(v, `${where}.${k}`));
+  return [];
+}
+
 /** Problems of one value (an expression, or a literal) set by a link; `where` names it. */
 function expressionProblems(value, sources, where) {
   if (typeof value !== "string") {
@@ -154,6 +164,12 @@ export default function linkResolves(operation, _options, context) {
               report(`requestBody sets "${key}", which ${target.operation.operationId}'s request body does not declare`, "requestBody", key);
           }
         }
+        if (typeof link.requestBody === "object" && link.requestBody !== null)
+          for (const where of nestedExpressions(link.requestBody, "requestBody"))
+            report(
+              `${where} holds a runtime expression inside a literal body, which OpenAPI 3.1 sends as its text; give the whole body as one expression (requestBody: $response.body) or pass the value as a parameter`,
+              "requestBody",
+            );
         for (const problem of expressionProblems(link.requestBody, sources, "requestBody")) report(problem, "requestBody");
       }
     }
