@@ -15,8 +15,8 @@
  * 3. pino's redaction replaces members named like secrets (`headers`, `authorization`, `credential`,
  *    `token`, `password`, `secret`, `x-api-key`...) wherever a careless change would add them;
  * 4. every line, just before it is written, has the operator's token, the request's credential
- *    values, any issued credential (its prefix: ./partners.ts) and anything after `Bearer` or
- *    `Basic` replaced by "[redacted]".
+ *    values, any issued credential (its prefix: ./partners.ts), anything after `Bearer` or `Basic`
+ *    and the value of any query parameter in a URL replaced by "[redacted]".
  *
  * Lines go to standard output by default, through sonic-boom without blocking, its buffer bounded
  * (MAX_BUFFERED_BYTES: past it lines are dropped, never memory), flushed on close.
@@ -38,6 +38,8 @@ const MAX_REFUSAL_KEYS = 1000;
 const MIN_SCRUBBED_LENGTH = 6;
 
 export const REDACTED = "[redacted]";
+/** A query parameter's value in any URL a line holds (`?name=value`, `&name=value`). */
+const QUERY_VALUE = /([?&][^=&\s"\\?#]{1,200}=)[^&\s"\\#]+/g;
 /** How long closing waits for the destination to take the last lines. */
 const CLOSE_WAIT_MS = 2000;
 
@@ -60,8 +62,9 @@ const REDACT_PATHS = [
   "*.password",
   "secret",
   "*.secret",
-  'req["x-api-key"]',
+  '["x-api-key"]',
   '*["x-api-key"]',
+  '["x-sandbox-operator-token"]',
   '*["x-sandbox-operator-token"]',
   "cookie",
   "*.cookie",
@@ -190,7 +193,10 @@ export class RequestLog {
 
   /** Step 4: the line with every known secret and credential-shaped value replaced. */
   private scrub(line: string): string {
-    let result = line.replace(CREDENTIAL_PATTERN, REDACTED).replace(/\b(Bearer|Basic)(\s+|%20|\+)[^\s"\\,;]+/gi, `$1$2${REDACTED}`);
+    let result = line
+      .replace(CREDENTIAL_PATTERN, REDACTED)
+      .replace(/\b(Bearer|Basic)(\s+|%20|\+)[^\s"\\,;]+/gi, `$1$2${REDACTED}`)
+      .replace(QUERY_VALUE, `$1${REDACTED}`);
     for (const secret of this.fixed) result = result.split(secret).join(REDACTED);
     for (const secret of this.current) if (secret.length >= MIN_SCRUBBED_LENGTH) result = result.split(inJson(secret)).join(REDACTED);
     return result;
