@@ -131,7 +131,7 @@ describe("no credential reaches a line", () => {
       "careless members",
     );
     log.logger.info({ partner: { credential: ISSUED, secret: API_KEY, password: UNISSUED } }, "careless partner");
-    log.logger.info({ ["x-api-key"]: API_KEY, req: { ["x-api-key"]: API_KEY } }, "careless key");
+    log.logger.info({ "x-api-key": API_KEY, req: { "x-api-key": API_KEY } }, "careless key");
     log.logger.info({ cookie: COOKIE }, "careless cookie");
     log.event("careless options", { options: { operatorToken: OPERATOR_TOKEN, token: UNISSUED } });
     await log.close();
