@@ -21,7 +21,8 @@ import { OPERATOR_HEADER, OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/o
 import { type ConnectionSettings, connectionSettings } from "./connections.js";
 import { Health } from "./health.js";
 import { HostedMetrics } from "./metrics.js";
-import { MemoryPartnerStore, Partners, type PartnerStore } from "./partners.js";
+import { MemoryPartnerStore, type PartnerRow, Partners, type PartnerStore } from "./partners.js";
+import type { Quotas } from "./quotas.js";
 import { type LimiterFactory, PartnerRateLimiter } from "./rate-limit.js";
 import { OPERATOR, RequestLog, UNISSUED } from "./request-log.js";
 
@@ -51,6 +52,16 @@ export interface HostedOptions {
   /** The service several mocks share: startMocks makes one for all the mocks it starts. */
   service?: HostedService;
 }
+
+/**
+ * What the credential gate decides for a request to an API (`HostedService.admit`): an issued
+ * credential within its partner's rate goes on (the request is tagged with the partner); one no one
+ * issued, or revoked, gets its API's 401 and creates nothing; one over its rate gets 429.
+ */
+export type Admission =
+  | { outcome: "admitted"; partner: PartnerRow; quotas: Quotas }
+  | { outcome: "unissued" }
+  | { outcome: "limited"; partner: PartnerRow; quotas: Quotas; retryAfterSeconds: number };
 
 /** Hosted mode refused to start; the message says what to give. */
 export class HostedConfigError extends Error {
@@ -100,6 +111,7 @@ export class HostedService {
     this.rates = new PartnerRateLimiter(options.limiter);
     this.metrics = new HostedMetrics();
     this.log = new RequestLog({ destination: options.log, secrets: [token] });
+    this.metrics.countPartners(async () => (await this.partners.store.listPartners()).length);
     this.log.event("sandbox starting", { hosted: true, store: this.store, durable: this.store !== "memory" });
     this.health.onChange((state) => this.log.event(`sandbox ${state}`, { health: state }));
   }
@@ -118,6 +130,22 @@ export class HostedService {
         this.log.refused(refusal);
       },
     };
+  }
+
+  /**
+   * The credential gate: the partner holding the credential whose SHA-256 is `credentialKey` (the
+   * key the sandbox computes for its state), counted against its rate. An admitted request is tagged
+   * with its partner for its log line.
+   */
+  async admit(request: IncomingMessage, credentialKey: string | undefined): Promise<Admission> {
+    const partner = credentialKey === undefined ? undefined : await this.partners.byKey(credentialKey);
+    if (!partner) return { outcome: "unissued" };
+    this.tag(request, partner.id);
+    const quotas = this.partners.quotasOf(partner);
+    const decision = await this.rates.take(partner.id, quotas);
+    return decision.allowed
+      ? { outcome: "admitted", partner, quotas }
+      : { outcome: "limited", partner, quotas, retryAfterSeconds: decision.retryAfterSeconds };
   }
 
   /** Marks the request as one of a partner's (the credential gate does, once it found the partner). */

@@ -45,8 +45,8 @@ export class HostedMetrics {
   private readonly latency: Histogram<"api" | "operation">;
   private readonly deliveries: Counter<"api" | "outcome">;
   private readonly refusals: Counter<"reason">;
-  private readonly partners: Gauge;
   private readonly sources = new Set<() => Holdings[]>();
+  private partnerCount: (() => Promise<number> | number) | undefined;
 
   constructor({ processMetrics = true }: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -75,7 +75,16 @@ export class HostedMetrics {
       labelNames: ["reason"],
       registers,
     });
-    this.partners = new Gauge({ name: `${PREFIX}partners`, help: "Partners holding an issued credential.", registers });
+    const partnerCount = () => this.partnerCount;
+    new Gauge({
+      name: `${PREFIX}partners`,
+      help: "Partners holding an issued credential.",
+      registers,
+      async collect() {
+        const source = partnerCount();
+        if (source) this.set(await source());
+      },
+    });
     const sources = this.sources;
     const held = (name: string, help: string, pick: (h: Holdings) => number) =>
       new Gauge({
@@ -112,8 +121,9 @@ export class HostedMetrics {
     this.refusals.inc({ reason });
   }
 
-  setPartners(count: number): void {
-    this.partners.set(count);
+  /** Where the number of partners is read from when scraped. */
+  countPartners(source: () => Promise<number> | number): void {
+    this.partnerCount = source;
   }
 
   /** Adds a source of what a sandbox holds, read at each scrape; returns its removal. */

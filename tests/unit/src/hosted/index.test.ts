@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { createHash } from "node:crypto";
 import { HostedConfigError, HostedService, NO_OPERATOR_TOKEN, storeNotice } from "../../../../src/hosted/index.js";
 
 const TOKEN = "operator-token-for-tests-0001";
@@ -116,6 +117,58 @@ describe("each request", () => {
     const { body } = await hosted.metrics.render();
     expect(body).toContain('bank_api_contracts_sandbox_requests_total{api="pay@1.3.0",operation="getMerchant",status="200"} 1');
     expect(body).toContain('bank_api_contracts_sandbox_requests_total{api="pay@1.3.0",operation="none",status="200"} 1');
+  });
+});
+
+describe("the credential gate", () => {
+  const key = (value: string) => createHash("sha256").update(value).digest("hex");
+
+  it("admits an issued credential with its partner's quotas and tags the request; an unissued or revoked one is not", async () => {
+    const { stream, records } = sink();
+    const hosted = new HostedService({ log: stream, operatorToken: TOKEN }, {});
+    const issued = await hosted.partners.issue({ name: "Acme", quotas: { records: 7 } });
+    const partnerRequest = request({ authorization: `Bearer ${issued.credential}` });
+    const admitted = await hosted.admit(partnerRequest, key(issued.credential));
+    expect(admitted).toMatchObject({ outcome: "admitted", partner: { id: issued.id }, quotas: { records: 7, requestsPerSecond: 10 } });
+    expect(hosted.requester(partnerRequest)).toBe(issued.id);
+    expect(await hosted.admit(request(), key("made-up-credential"))).toEqual({ outcome: "unissued" });
+    expect(await hosted.admit(request(), undefined)).toEqual({ outcome: "unissued" });
+    await hosted.partners.revoke(issued.id);
+    const afterRevoke = request();
+    expect(await hosted.admit(afterRevoke, key(issued.credential))).toEqual({ outcome: "unissued" });
+    expect(hosted.requester(afterRevoke)).toBe("unissued");
+    await hosted.close();
+    expect(
+      records()
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    ).not.toContain(issued.credential);
+  });
+
+  it("answers a partner over its rate with the seconds to wait, and leaves another partner admitted", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] }); // the limiter's window does not pass while this runs
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const hosted = new HostedService({ log: sink().stream, operatorToken: TOKEN }, {});
+    const noisy = await hosted.partners.issue({ name: "Noisy", quotas: { requestsPerSecond: 2, burst: 0 } });
+    const quiet = await hosted.partners.issue({ name: "Quiet" });
+    const outcomes = [];
+    for (let i = 0; i < 5; i++) outcomes.push((await hosted.admit(request(), key(noisy.credential))).outcome);
+    expect(outcomes).toEqual(["admitted", "admitted", "limited", "limited", "limited"]);
+    expect(await hosted.admit(request(), key(noisy.credential))).toMatchObject({ outcome: "limited", retryAfterSeconds: 1 });
+    expect(await hosted.admit(request(), key(quiet.credential))).toMatchObject({ outcome: "admitted", partner: { id: quiet.id } });
+    await hosted.close();
+  });
+
+  it("counts the partners in the metrics when scraped", async () => {
+    const hosted = new HostedService({ log: sink().stream, operatorToken: TOKEN }, {});
+    await hosted.partners.issue({ name: "A" });
+    const b = await hosted.partners.issue({ name: "B" });
+    expect((await hosted.metrics.render()).body).toMatch(/^bank_api_contracts_sandbox_partners 2$/m);
+    await hosted.partners.revoke(b.id);
+    expect((await hosted.metrics.render()).body).toMatch(/^bank_api_contracts_sandbox_partners 1$/m);
+    await hosted.close();
   });
 });
 

@@ -104,7 +104,7 @@ describe("the metrics", () => {
     metrics.delivery("pay@1.3.0", "failed");
     metrics.delivery("pay@1.3.0", "http://attacker.test/?a=1");
     metrics.refused("max-connections-per-address");
-    metrics.setPartners(4);
+    metrics.countPartners(async () => 4);
     const found = samples((await metrics.render()).body);
     expect(found.get(`${P}callback_deliveries_total{api="pay@1.3.0",outcome="delivered"}`)).toBe(2);
     expect(found.get(`${P}callback_deliveries_total{api="pay@1.3.0",outcome="failed"}`)).toBe(1);
