@@ -9,8 +9,8 @@
  * the operator's token (its file or the environment; without one: one line, exit 2), says which
  * store it runs on, guards the connections (`--headers-timeout`, `--request-timeout`,
  * `--keep-alive-timeout`, `--max-connections`, `--max-connections-per-address`), and writes one JSON
- * log line per request to standard output: its own messages go to standard error then. On SIGTERM it
- * drains (the health check answers 503) before it closes.
+ * log line per request to standard output: its own messages go to standard error then. On SIGTERM its
+ * health state goes to draining (what the health check answers, 503) before the mocks close.
  */
 import { readFileSync } from "node:fs";
 import { type Command, CommanderError, InvalidArgumentError } from "commander";
@@ -239,7 +239,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       if (hosted) say(`Hosted mode, ${hosted.storeNotice()}. One JSON log line per request on standard output.\n`);
       const received = await signal;
       dispose();
-      // Draining first: the health check answers 503 while the requests in flight finish.
+      // Draining first: the health state says so while the requests in flight finish.
       hosted?.health.drain();
       say(`\n${received}: stopping the mocks\n`);
       await closeAll(mocks);

@@ -3,7 +3,7 @@
  * sandbox run by a provider for its partners, said explicitly rather than guessed from the bind
  * address. One `HostedService` serves every mock of a process (the CLI's mocks share one):
  *
- * - the operator's token, without which hosted mode does not start (./../sandbox/operator.ts);
+ * - the operator's token, without which hosted mode does not start (src/sandbox/operator.ts);
  * - partners and their credentials (./partners.ts), their quotas (./quotas.ts) and request rate
  *   (./rate-limit.ts);
  * - the guards of every server's connections (./connections.ts, applied by src/mock/listen.ts);
