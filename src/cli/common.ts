@@ -26,6 +26,7 @@ const PEERS = {
   prism: ["@stoplight/prism-http", "@stoplight/prism-http-server", "@stoplight/prism-core"],
   ajv: ["ajv", "ajv-formats"],
   redocly: ["@redocly/cli"],
+  hosted: ["pino", "prom-client", "rate-limiter-flexible"],
 };
 
 /** `npm install --save-dev name@version ...` for these optional peers, at the versions package.json asks for. */

@@ -4,15 +4,23 @@
  * one memory budget; `--callback-allow`, `--operator-token-file`, `--sandbox-memory`,
  * `--sandbox-evict-idle`, `--sandbox-queue` and `--sandbox-queue-total` set how it is shared
  * (docs/guides/shared-sandbox.md).
+ *
+ * `--sandbox --hosted`: the sandbox as a provider hosts it for its partners (src/hosted/). It needs
+ * the operator's token (its file or the environment; without one: one line, exit 2), says which
+ * store it runs on, guards the connections (`--headers-timeout`, `--request-timeout`,
+ * `--keep-alive-timeout`, `--max-connections`, `--max-connections-per-address`), and writes one JSON
+ * log line per request to standard output: its own messages go to standard error then. On SIGTERM its
+ * health state goes to draining (what the health check answers, 503) before the mocks close.
  */
 import { readFileSync } from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, CommanderError, InvalidArgumentError } from "commander";
 import { DEFAULT_PORT_BASE } from "../registry.js";
 import { type CliContext, CliFailure, closeAll, lookup, needs, table, untilSignal, withPortOption } from "./common.js";
-import { integer } from "./options.js";
+import { integer, seconds } from "./options.js";
 import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
 import { SHARED_BOUNDS } from "../sandbox/shared.js";
 import { LIMITS, SandboxBudget } from "../sandbox/store/limits.js";
+import { CONNECTION_SETTINGS } from "../hosted/connections.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
 
 /** `--callback-allow`: entries separated by commas, the option repeatable. */
@@ -34,6 +42,12 @@ interface MockCliOptions {
   sandboxEvictIdle?: number;
   sandboxQueue?: number;
   sandboxQueueTotal?: number;
+  hosted?: boolean;
+  headersTimeout?: number;
+  requestTimeout?: number;
+  keepAliveTimeout?: number;
+  maxConnections?: number;
+  maxConnectionsPerAddress?: number;
 }
 
 const SHARED_FLAGS = [
@@ -43,7 +57,33 @@ const SHARED_FLAGS = [
   "sandboxEvictIdle",
   "sandboxQueue",
   "sandboxQueueTotal",
+  "hosted",
 ] as const;
+
+/** Hosted mode's flags: each needs --hosted. */
+const HOSTED_FLAGS = ["headersTimeout", "requestTimeout", "keepAliveTimeout", "maxConnections", "maxConnectionsPerAddress"] as const;
+
+const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Hosted mode's options from its flags: the connection guards given (ms), each checked against its bounds by the flag's parser. */
+function hostedOptions(options: MockCliOptions, cmd: Command) {
+  const given = HOSTED_FLAGS.filter((k) => options[k] !== undefined);
+  if (!options.hosted) {
+    if (given.length > 0) cmd.error(`error: ${flag(given[0])} needs --hosted`);
+    return undefined;
+  }
+  const connections = {
+    ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout * 1000 }),
+    ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout * 1000 }),
+    ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout * 1000 }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+  };
+  const headers = connections.headersTimeoutMs ?? CONNECTION_SETTINGS.headersTimeoutMs.default;
+  const request = connections.requestTimeoutMs ?? CONNECTION_SETTINGS.requestTimeoutMs.default;
+  if (headers > request) cmd.error(`error: --headers-timeout (${headers / 1000}) must not exceed --request-timeout (${request / 1000})`);
+  return { connections };
+}
 
 /**
  * The sandbox options of the command line: one budget for every mock started; the token read from
@@ -52,9 +92,11 @@ const SHARED_FLAGS = [
 function sandboxOptions(options: MockCliOptions, cmd: Command) {
   const given = SHARED_FLAGS.filter((k) => options[k] !== undefined);
   if (!options.sandbox) {
-    if (given.length > 0) cmd.error(`error: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --sandbox`);
+    if (given.length > 0) cmd.error(`error: ${flag(given[0])} needs --sandbox`);
+    hostedOptions(options, cmd);
     return false;
   }
+  const hosted = hostedOptions(options, cmd);
   let operatorToken: string | undefined;
   if (options.operatorTokenFile !== undefined) {
     try {
@@ -65,9 +107,12 @@ function sandboxOptions(options: MockCliOptions, cmd: Command) {
     if (operatorToken === "") cmd.error("error: --operator-token-file is empty");
   }
   try {
-    OperatorToken.from(operatorToken);
+    const token = OperatorToken.from(operatorToken);
+    if (hosted && !token)
+      cmd.error(`error: --hosted needs an operator token: set $${OPERATOR_TOKEN_ENV} or give --operator-token-file <path>`);
     parseCallbackAllow(process.env[CALLBACK_ALLOW_ENV]);
   } catch (error) {
+    if (error instanceof CommanderError) throw error;
     cmd.error(`error: ${(error as Error).message}`);
   }
   const queue = options.sandboxQueue ?? LIMITS.deliveryQueue;
@@ -80,6 +125,7 @@ function sandboxOptions(options: MockCliOptions, cmd: Command) {
     ...(options.sandboxEvictIdle === undefined ? {} : { evictIdleSeconds: options.sandboxEvictIdle }),
     ...(options.sandboxQueue === undefined ? {} : { deliveryQueue: options.sandboxQueue }),
     ...(options.sandboxQueueTotal === undefined ? {} : { deliveryQueueTotal: options.sandboxQueueTotal }),
+    ...(hosted ? { hosted } : {}),
   };
 }
 
@@ -131,12 +177,46 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       `sandbox: callbacks waiting to be delivered per mock, every credential together (default ${LIMITS.deliveryQueueTotal})`,
       integer("--sandbox-queue-total", SHARED_BOUNDS.deliveryQueueTotal.min, SHARED_BOUNDS.deliveryQueueTotal.max),
     )
+    .option(
+      "--hosted",
+      `sandbox run for partners: needs the operator token ($${OPERATOR_TOKEN_ENV} or --operator-token-file), shared callback policy on any interface, connection guards, JSON request log on stdout`,
+    )
+    .option(
+      "--headers-timeout <seconds>",
+      `hosted: a request's headers must arrive within this (default ${CONNECTION_SETTINGS.headersTimeoutMs.default / 1000})`,
+      seconds("--headers-timeout", CONNECTION_SETTINGS.headersTimeoutMs),
+    )
+    .option(
+      "--request-timeout <seconds>",
+      `hosted: a whole request, body included, must arrive within this (default ${CONNECTION_SETTINGS.requestTimeoutMs.default / 1000})`,
+      seconds("--request-timeout", CONNECTION_SETTINGS.requestTimeoutMs),
+    )
+    .option(
+      "--keep-alive-timeout <seconds>",
+      `hosted: an idle kept-alive connection is closed after this (default ${CONNECTION_SETTINGS.keepAliveTimeoutMs.default / 1000})`,
+      seconds("--keep-alive-timeout", CONNECTION_SETTINGS.keepAliveTimeoutMs),
+    )
+    .option(
+      "--max-connections <n>",
+      `hosted: connections open at once per API, every client together (default ${CONNECTION_SETTINGS.maxConnections.default})`,
+      integer("--max-connections", CONNECTION_SETTINGS.maxConnections.min, CONNECTION_SETTINGS.maxConnections.max),
+    )
+    .option(
+      "--max-connections-per-address <n>",
+      `hosted: connections open at once per API from one client address, 0 for no cap (default ${CONNECTION_SETTINGS.maxConnectionsPerAddress.default}; behind a proxy every client has its address)`,
+      integer(
+        "--max-connections-per-address",
+        CONNECTION_SETTINGS.maxConnectionsPerAddress.min,
+        CONNECTION_SETTINGS.maxConnectionsPerAddress.max,
+      ),
+    )
     .action(async (aliases: string[], options: MockCliOptions, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
       const sandbox = sandboxOptions(options, cmd);
       // Handlers first, so that a signal during start-up also ends the run cleanly.
       const { signal, dispose } = untilSignal();
       const { startMocks } = await needs("prism", () => import("../mock/index.js"));
+      if (options.hosted) await needs("hosted", () => import("../hosted/index.js"));
       const started = Date.now();
       let mocks;
       try {
@@ -145,17 +225,24 @@ export function defineMock(command: Command, ctx: CliContext): Command {
         dispose();
         throw new CliFailure(withPortOption(error, "move the mocks with --port-base <n> (they take n, n+1, ... in registry order)"));
       }
-      process.stdout.write(
+      // Hosted: standard output carries the JSON log alone; what is said to the operator goes to standard error.
+      const hosted = mocks[0]?.hosted;
+      const say = (text: string) => (hosted ? process.stderr : process.stdout).write(text);
+      say(
         table([
           ["API", "URL", "OPERATIONS", "AUTH"],
           ...mocks.map((m) => [m.alias, m.url, String(m.operations), m.auth.join(", ") || "none"]),
         ]) +
-          `\n${mocks.length} mock(s) ready${options.sandbox ? " in sandbox mode" : ""} in ${Date.now() - started} ms. Request violations are in the sl-violations response header.` +
+          `\n${mocks.length} mock(s) ready${hosted ? " in hosted sandbox mode" : options.sandbox ? " in sandbox mode" : ""} in ${Date.now() - started} ms. Request violations are in the sl-violations response header.` +
           `${options.sandbox ? " Sandbox control API: <url>/_sandbox (described at <url>/_sandbox/openapi.yaml)." : ""} Ctrl+C stops.\n`,
       );
+      if (hosted) say(`Hosted mode, ${hosted.storeNotice()}. One JSON log line per request on standard output.\n`);
       const received = await signal;
       dispose();
-      process.stdout.write(`\n${received}: stopping the mocks\n`);
+      // Draining first: the health state says so while the requests in flight finish.
+      hosted?.health.drain();
+      say(`\n${received}: stopping the mocks\n`);
       await closeAll(mocks);
+      await hosted?.close();
     });
 }

@@ -27,3 +27,8 @@ export function httpUrl(value: string): string {
   }
   return url.href;
 }
+
+/** A duration option in whole seconds within bounds given in ms (`{ min, max }`), e.g. `seconds("--request-timeout", { min: 1000, max: 3_600_000 })`. */
+export function seconds(name: string, bounds: { min: number; max: number }) {
+  return integer(name, Math.ceil(bounds.min / 1000), Math.floor(bounds.max / 1000));
+}

@@ -26,6 +26,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { type ApiEntry, DEFAULT_PORT_BASE, defaultPort, findApi, loadRegistry, repoRoot } from "../registry.js";
+import type { HostedOptions, HostedService } from "../hosted/index.js";
 import type { SandboxOptions } from "../sandbox/options.js";
 import { createPrismServer, loadOperations, type MockHooks, type Operation } from "./server.js";
 import { listenOrExplain } from "./listen.js";
@@ -48,7 +49,18 @@ export interface MockOptions {
    * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy).
    * Default false: the static contract mock.
    */
-  sandbox?: boolean | SandboxOptions;
+  sandbox?: boolean | MockSandboxOptions;
+}
+
+/**
+ * The sandbox's options, and hosted mode: `hosted: true` (or its options, src/hosted/index.ts) runs
+ * the sandbox for a provider's partners: it needs the operator's token (`operatorToken`, else the
+ * BANK_API_CONTRACTS_OPERATOR_TOKEN environment variable) and fails to start without one, applies the
+ * shared callback policy whatever the interface, guards the connections, and logs and counts every
+ * request. Default: not hosted.
+ */
+export interface MockSandboxOptions extends SandboxOptions {
+  hosted?: boolean | HostedOptions;
 }
 
 export interface MockServer {
@@ -62,6 +74,8 @@ export interface MockServer {
   auth: string[];
   /** True in sandbox mode. */
   sandbox: boolean;
+  /** Hosted mode's service (its partners, log, metrics, health), shared by the mocks started together. */
+  hosted?: HostedService;
   close(): Promise<void>;
 }
 
@@ -73,8 +87,8 @@ export interface MocksOptions {
   host?: string;
   /** See MockOptions.cache. */
   cache?: boolean;
-  /** See MockOptions.sandbox. */
-  sandbox?: boolean | SandboxOptions;
+  /** See MockOptions.sandbox; in hosted mode every mock started shares one service. */
+  sandbox?: boolean | MockSandboxOptions;
 }
 
 function describeAuth(operations: Operation[]): string[] {
@@ -98,39 +112,76 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   if (!existsSync(specPath)) {
     throw new Error(`${entry.alias}: bundled spec ${relative(repoRoot, specPath)} not found; run \`npm run generate\` first`);
   }
-  // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
-  const operations = options.specPath === undefined ? await cachedOperations(specPath, loadOperations) : await loadOperations(specPath);
-  let hooks: MockHooks | undefined;
-  let closeSandbox = () => {};
-  if (options.sandbox) {
-    // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
-    const { startSandbox } = await import("../sandbox/start.js");
-    const sandboxOptions = { binding: host, ...(options.sandbox === true ? {} : options.sandbox) };
-    const sandbox = await startSandbox(entry, sandboxOptions, specPath);
-    hooks = sandbox.hooks;
-    closeSandbox = sandbox.close;
-  }
-  const server = createPrismServer(operations, { cache: options.cache, hooks });
-  let address: string;
+  const { hosted: hostedOption, ...given } = options.sandbox === true || !options.sandbox ? ({} as MockSandboxOptions) : options.sandbox;
+  // Hosted mode first: without its operator token it fails before anything is loaded.
+  const { service: hosted, owned } = hostedOption ? await hostedService(hostedOption, given.operatorToken) : { owned: false };
+  const release = hosted?.attach();
   try {
-    address = await listenOrExplain(server, entry.alias, port, host);
+    // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
+    const operations = options.specPath === undefined ? await cachedOperations(specPath, loadOperations) : await loadOperations(specPath);
+    let hooks: MockHooks | undefined;
+    let closeSandbox = () => {};
+    if (options.sandbox) {
+      // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
+      const { startSandbox } = await import("../sandbox/start.js");
+      // Hosted mode is shared whatever the interface: the sandbox's callback policy decides by the
+      // binding it is given, so it is given the any-address one.
+      const sandboxOptions = { binding: hosted ? HOSTED_BINDING : host, ...given };
+      const sandbox = await startSandbox(entry, sandboxOptions, specPath);
+      hooks = sandbox.hooks;
+      closeSandbox = sandbox.close;
+    }
+    const server = createPrismServer(operations, {
+      cache: options.cache,
+      hooks,
+      guards: hosted?.guards(),
+      observe: hosted?.observe(entry.alias),
+    });
+    let address: string;
+    try {
+      address = await listenOrExplain(server, entry.alias, port, host);
+    } catch (error) {
+      closeSandbox();
+      throw error;
+    }
+    // A service of this mock's own is ready now; one shared by several, once they all listen (startMocks).
+    if (owned) hosted?.health.ready();
+    const url = new URL(address);
+    return {
+      alias: entry.alias,
+      url: address,
+      port: Number(url.port),
+      operations: operations.length,
+      auth: describeAuth(operations),
+      sandbox: Boolean(options.sandbox),
+      ...(hosted ? { hosted } : {}),
+      close: async () => {
+        hosted?.health.drain();
+        closeSandbox();
+        try {
+          await server.close();
+        } finally {
+          await release?.();
+        }
+      },
+    };
   } catch (error) {
-    closeSandbox();
+    await release?.();
     throw error;
   }
-  const url = new URL(address);
-  return {
-    alias: entry.alias,
-    url: address,
-    port: Number(url.port),
-    operations: operations.length,
-    auth: describeAuth(operations),
-    sandbox: Boolean(options.sandbox),
-    close: async () => {
-      closeSandbox();
-      await server.close();
-    },
-  };
+}
+
+/** The binding the sandbox is told of in hosted mode: any address, so that its callback policy is the shared one. */
+const HOSTED_BINDING = "0.0.0.0";
+
+/** Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks attached to it. */
+async function hostedService(
+  option: true | HostedOptions,
+  operatorToken: string | undefined,
+): Promise<{ service: HostedService; owned: boolean }> {
+  if (option !== true && option.service) return { service: option.service, owned: false };
+  const { HostedService } = await import("../hosted/index.js");
+  return { service: new HostedService({ ...(option === true ? {} : option), operatorToken }, process.env, true), owned: true };
 }
 
 /**
@@ -141,12 +192,20 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
 export async function startMocks(apis: "all" | Array<string | ApiEntry>, options: MocksOptions = {}): Promise<MockServer[]> {
   const registry = apis === "all" || apis.some((api) => typeof api === "string") ? loadRegistry() : [];
   const entries = apis === "all" ? registry : apis.map((api) => (typeof api === "string" ? findApi(api, registry) : api));
+  // Hosted mode: one service for every mock started, ready once they all listen.
+  let sandbox = options.sandbox;
+  let shared: HostedService | undefined;
+  if (typeof sandbox === "object" && sandbox.hosted) {
+    shared = (await hostedService(sandbox.hosted, sandbox.operatorToken)).service;
+    sandbox = { ...sandbox, hosted: { ...(sandbox.hosted === true ? {} : sandbox.hosted), service: shared } };
+  }
+  const hold = shared?.attach(); // the service lives until every mock started closes, even if one fails now
   const results = await Promise.allSettled(
     entries.map((entry) =>
       startMock(entry, {
         host: options.host,
         cache: options.cache,
-        sandbox: options.sandbox,
+        sandbox,
         port: options.freePorts ? 0 : defaultPort(entry, options.portBase ?? DEFAULT_PORT_BASE),
       }),
     ),
@@ -155,8 +214,11 @@ export async function startMocks(apis: "all" | Array<string | ApiEntry>, options
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) {
     await Promise.allSettled(started.map((m) => m.close()));
+    await hold?.();
     throw failed.reason;
   }
+  shared?.health.ready();
+  await hold?.();
   return started;
 }
 

@@ -46,6 +46,7 @@ import type { Exchange, MockContext } from "./context.js";
 import { createFastPath } from "./fast-path.js";
 import { decodeHere, judgeLarge } from "./judge.js";
 import { LARGE_BODY_BYTES } from "./limits.js";
+import { type ConnectionGuards, guardConnections, guardedServerOptions } from "./listen.js";
 import { mockConfig, silentLogger } from "./prism.js";
 import { BodyError, readBody, refuseBody } from "./receive.js";
 import { ResponseCache } from "./response-cache.js";
@@ -169,10 +170,57 @@ function failed({ request, response }: Exchange, error: Error): void {
   else response.destroy(error);
 }
 
+/** One request once its answer ended (sent whole, or the client gone): what a hosted sandbox logs and counts. */
+export interface ObservedRequest {
+  request: IncomingMessage;
+  status: number;
+  /** From the request's arrival to the end of its answer. */
+  seconds: number;
+  /** The operation Prism routes the request to; undefined where none (404, 405, the control API). */
+  operationId: string | undefined;
+  /** True when the connection closed before the answer was sent whole. */
+  aborted: boolean;
+}
+
+export interface PrismServerOptions {
+  /** `false` turns the response cache off. */
+  cache?: boolean;
+  hooks?: MockHooks;
+  /** Caps and timeouts of the connections (hosted mode); Node's defaults without. */
+  guards?: ConnectionGuards;
+  /** Called once per request when its answer ends (hosted mode's log and metrics); nothing is measured without. */
+  observe?(done: ObservedRequest): void;
+}
+
+/** The operation a request goes to, as Prism's router (its results kept) finds it, for an observer. */
+function operationOf(context: MockContext, request: IncomingMessage): string | undefined {
+  try {
+    const iid = context.router.operation(requestElement(request.method, request.url, request.headers, 0))?.iid; // Prism's operationId
+    return iid === undefined ? undefined : String(iid);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request listener: `handle`, with the observer told of each request's end when there is one. */
+function listener(context: MockContext, observe: PrismServerOptions["observe"]) {
+  if (!observe) return (request: IncomingMessage, response: ServerResponse) => handle(context, request, response);
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const start = process.hrtime.bigint();
+    response.once("close", () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const aborted = !response.writableFinished;
+      observe({ request, status: response.statusCode, seconds, operationId: operationOf(context, request), aborted });
+    });
+    handle(context, request, response);
+  };
+}
+
 /** A server answering with Prism for the given operations; `cache: false` turns the response cache off. */
-export function createPrismServer(operations: Operation[], options: { cache?: boolean; hooks?: MockHooks } = {}): PrismServer {
+export function createPrismServer(operations: Operation[], options: PrismServerOptions = {}): PrismServer {
   const context = createContext(operations, options);
-  const server: Server = createServer((request, response) => handle(context, request, response));
+  const server: Server = createServer(guardedServerOptions(options.guards), listener(context, options.observe));
+  if (options.guards) guardConnections(server, options.guards);
   return {
     listen: (port, host) =>
       new Promise((resolve, reject) => {

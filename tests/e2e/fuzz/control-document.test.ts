@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../../src/document/index.js";
 import { closeMocks, type MockServer, startMocks } from "../../../src/mock/index.js";
-import { CONTROL_DOCUMENT } from "../../../src/sandbox/control.js";
+import { CONTROL_DOCUMENT } from "../../../src/sandbox/control/document.js";
 import { validatorForDocument } from "../../../src/validation/contract.js";
 import { bundled, named } from "../../helpers/registry.js";
 

@@ -1,0 +1,203 @@
+/**
+ * Hosted mode (`mock --sandbox --hosted`, `startMock(alias, { sandbox: { hosted: true } })`): the
+ * sandbox run by a provider for its partners, said explicitly rather than guessed from the bind
+ * address. One `HostedService` serves every mock of a process (the CLI's mocks share one):
+ *
+ * - the operator's token, without which hosted mode does not start (src/sandbox/operator.ts);
+ * - partners and their credentials (./partners.ts), their quotas (./quotas.ts) and request rate
+ *   (./rate-limit.ts);
+ * - the guards of every server's connections (./connections.ts, applied by src/mock/listen.ts);
+ * - the request log (./request-log.ts), the metrics (./metrics.ts) and the health state
+ *   (./health.ts), fed by the mock's per-request hook (`observe`).
+ *
+ * It loads only in hosted mode: a local sandbox never imports pino, prom-client or
+ * rate-limiter-flexible (optional peer dependencies of the package, as Prism is).
+ */
+import type { IncomingMessage } from "node:http";
+import type { DestinationStream } from "pino";
+import type { ConnectionGuards } from "../mock/listen.js";
+import type { ObservedRequest } from "../mock/server.js";
+import { OPERATOR_HEADER, OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
+import { type ConnectionSettings, connectionSettings } from "./connections.js";
+import { Health } from "./health.js";
+import { HostedMetrics } from "./metrics.js";
+import { MemoryPartnerStore, type PartnerRow, Partners, type PartnerStore } from "./partners.js";
+import type { Quotas } from "./quotas.js";
+import { type LimiterFactory, PartnerRateLimiter } from "./rate-limit.js";
+import { OPERATOR, RequestLog, UNISSUED } from "./request-log.js";
+
+export { Health, type HealthState } from "./health.js";
+export { HostedMetrics } from "./metrics.js";
+export { MemoryPartnerStore, Partners, type PartnerStore } from "./partners.js";
+export { DEFAULT_QUOTAS, QUOTAS } from "./quotas.js";
+export { PartnerRateLimiter, tooManyRequests } from "./rate-limit.js";
+export { RequestLog } from "./request-log.js";
+export { CONNECTION_SETTINGS, DEFAULT_CONNECTIONS } from "./connections.js";
+
+/** Where the sandbox's state (and its partners) lives: memory keeps nothing across a restart. */
+export type StoreKind = "memory" | "file" | "postgres";
+
+/** The options of hosted mode (`sandbox: { hosted: { ... } }`); `hosted: true` takes every default. */
+export interface HostedOptions {
+  /** Caps and timeouts of the connections; each one given replaces its default (./connections.ts). */
+  connections?: Partial<ConnectionSettings>;
+  /** Where the JSON log lines go. Default: standard output. */
+  log?: DestinationStream;
+  /** Where partners are kept. Default: memory (the sandbox's durable store once it has one). */
+  partners?: PartnerStore;
+  /** The store the sandbox runs on, as the start notice names it. Default "memory". */
+  store?: StoreKind;
+  /** The rate limiter's counters (default: memory; rate-limiter-flexible's Postgres store to share them). */
+  limiter?: LimiterFactory;
+  /** The service several mocks share: startMocks makes one for all the mocks it starts. */
+  service?: HostedService;
+}
+
+/**
+ * What the credential gate decides for a request to an API (`HostedService.admit`): an issued
+ * credential within its partner's rate goes on (the request is tagged with the partner); one no one
+ * issued, or revoked, gets its API's 401 and creates nothing; one over its rate gets 429.
+ */
+export type Admission =
+  | { outcome: "admitted"; partner: PartnerRow; quotas: Quotas }
+  | { outcome: "unissued" }
+  | { outcome: "limited"; partner: PartnerRow; quotas: Quotas; retryAfterSeconds: number };
+
+/** Hosted mode refused to start; the message says what to give. */
+export class HostedConfigError extends Error {
+  override readonly name = "HostedConfigError";
+}
+
+/** What a missing operator token is told, by where the token may come from. */
+export const NO_OPERATOR_TOKEN = `hosted mode needs an operator token: set $${OPERATOR_TOKEN_ENV} (the CLI also reads --operator-token-file <path>)`;
+
+/** The line that says which store hosted mode runs on and what survives a restart. */
+export function storeNotice(store: StoreKind): string {
+  return store === "memory"
+    ? "store memory: nothing is kept across a restart (partners, their quotas, every partner's state)"
+    : `store ${store}: partners, their quotas and every partner's state are kept across restarts`;
+}
+
+export class HostedService {
+  readonly operator: OperatorToken;
+  readonly partners: Partners;
+  readonly rates: PartnerRateLimiter;
+  readonly metrics: HostedMetrics;
+  readonly log: RequestLog;
+  readonly health = new Health();
+  readonly connections: ConnectionSettings;
+  readonly store: StoreKind;
+  private readonly requesters = new WeakMap<IncomingMessage, string>();
+  private attached = 0;
+  private closing: Promise<void> | undefined;
+
+  /**
+   * The service of `options`, its operator token from `operatorToken` else the environment. Throws
+   * HostedConfigError without a token, TypeError on a token too short, RangeError on a connection
+   * setting out of its bounds.
+   */
+  constructor(
+    options: HostedOptions & { operatorToken?: string } = {},
+    env: NodeJS.ProcessEnv = process.env,
+    /** True when the mocks attached to it close it with the last of them (startMock, startMocks make it so). */
+    readonly closesWithMocks = false,
+  ) {
+    const token = (options.operatorToken ?? env[OPERATOR_TOKEN_ENV] ?? "").trim();
+    if (token === "") throw new HostedConfigError(NO_OPERATOR_TOKEN);
+    this.operator = new OperatorToken(token);
+    this.connections = connectionSettings(options.connections);
+    this.store = options.store ?? "memory";
+    this.partners = new Partners(options.partners ?? new MemoryPartnerStore());
+    this.rates = new PartnerRateLimiter(options.limiter);
+    this.metrics = new HostedMetrics();
+    this.log = new RequestLog({ destination: options.log, secrets: [token] });
+    this.metrics.countPartners(async () => (await this.partners.store.listPartners()).length);
+    this.log.event("sandbox starting", { hosted: true, store: this.store, durable: this.store !== "memory" });
+    this.health.onChange((state) => this.log.event(`sandbox ${state}`, { health: state }));
+  }
+
+  /** Which store the sandbox runs on, and whether it survives a restart. */
+  storeNotice(): string {
+    return storeNotice(this.store);
+  }
+
+  /** The guards of a server's connections, reporting what they refuse to the log and the metrics. */
+  guards(): ConnectionGuards {
+    return {
+      ...this.connections,
+      onRefused: (refusal) => {
+        this.metrics.refused(refusal.reason);
+        this.log.refused(refusal);
+      },
+    };
+  }
+
+  /**
+   * The credential gate: the partner holding the credential whose SHA-256 is `credentialKey` (the
+   * key the sandbox computes for its state), counted against its rate. An admitted request is tagged
+   * with its partner for its log line.
+   */
+  async admit(request: IncomingMessage, credentialKey: string | undefined): Promise<Admission> {
+    const partner = credentialKey === undefined ? undefined : await this.partners.byKey(credentialKey);
+    if (!partner) return { outcome: "unissued" };
+    this.tag(request, partner.id);
+    const quotas = this.partners.quotasOf(partner);
+    const decision = await this.rates.take(partner.id, quotas);
+    return decision.allowed
+      ? { outcome: "admitted", partner, quotas }
+      : { outcome: "limited", partner, quotas, retryAfterSeconds: decision.retryAfterSeconds };
+  }
+
+  /** Marks the request as one of a partner's (the credential gate does, once it found the partner). */
+  tag(request: IncomingMessage, partnerId: string): void {
+    this.requesters.set(request, partnerId);
+  }
+
+  /** Who made a request, for its log line: the partner it was tagged with, the operator, or "unissued". */
+  requester(request: IncomingMessage): string {
+    const partner = this.requesters.get(request);
+    if (partner !== undefined) return partner;
+    const token = request.headers[OPERATOR_HEADER];
+    return token !== undefined && this.operator.matches(token) ? OPERATOR : UNISSUED;
+  }
+
+  /** The per-request hook of API `api`'s server: one log line and the metrics of each request. */
+  observe(api: string): (done: ObservedRequest) => void {
+    return ({ request, status, seconds, operationId, aborted }) => {
+      this.metrics.request({ api, operation: operationId, status, seconds });
+      this.log.request({
+        api,
+        operation: operationId,
+        method: request.method ?? "",
+        target: request.url ?? "",
+        status,
+        ms: seconds * 1000,
+        partner: this.requester(request),
+        headers: request.headers,
+        aborted,
+      });
+    };
+  }
+
+  /** A mock uses the service; the returned function is its release (the last release closes a service that closes with its mocks). */
+  attach(): () => Promise<void> {
+    this.attached++;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      this.attached--;
+      if (this.attached === 0 && this.closesWithMocks) await this.close();
+    };
+  }
+
+  /** Draining, then the log's last lines written (once). */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.health.drain();
+      this.log.event("sandbox stopped");
+      this.closing = this.log.close();
+    }
+    return this.closing;
+  }
+}
