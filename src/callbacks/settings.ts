@@ -64,7 +64,6 @@ export function handlerContext<T>(alias: string, webhook: string, onEvent: OnEve
   return {
     entry,
     info,
-    label,
     validator,
     store,
     onEvent,

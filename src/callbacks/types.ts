@@ -103,8 +103,6 @@ export interface CallbackHandler {
 export interface HandlerSettings {
   entry: ApiEntry;
   info: WebhookInfo;
-  /** `createCallbackHandler(<alias>, <webhook>)`, naming the handler in its errors. */
-  label: string;
   validator: ContractValidator;
   store: IdempotencyStore;
   verify: CallbackHandlerOptions["verify"];
