@@ -72,9 +72,10 @@ const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padSt
 /**
  * A violation as JSON a header can carry: a character Node refuses in a header (above U+00FF, or
  * DEL) written as its JSON escape `\uXXXX`, which reads back as the same string (DEVIATIONS
- * headerEscape: prism-http-server writes it as it is, and Node refuses the header).
+ * headerEscape: prism-http-server writes it as it is, and Node refuses the header). The one
+ * encoder of a finding for sl-violations: the validating proxy's header uses it too (src/proxy/write.ts).
  */
-function headerJson(violation: Violation): string {
+export function headerJson(violation: Violation): string {
   const json = JSON.stringify(violation);
   NOT_IN_HEADER.lastIndex = 0;
   return NOT_IN_HEADER.test(json) ? json.replace(NOT_IN_HEADER, escapeChar) : json;

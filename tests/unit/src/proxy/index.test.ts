@@ -9,8 +9,8 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ProxyExchange, startProxy } from "../../../../src/proxy/index.js";
-import { jsonRequest, operations, requiresCredentials } from "../../../../src/document/index.js";
+import { type ProxyExchange, type ProxyViolation, startProxy } from "../../../../src/proxy/index.js";
+import { jsonRequest, operations, requiresCredentials, responseContents, successResponse } from "../../../../src/document/index.js";
 import { credentialHeaders, requestParams, requestUrl, sendExample, wrongTypedBody } from "../../../../src/testing/requests.js";
 import { bundled, named, registry } from "../../../helpers/registry.js";
 import { type ContractCase, contractCases } from "../cli/cases.js";
@@ -174,5 +174,82 @@ describe("a reporter that throws", () => {
       await proxy.close();
       await new Promise((resolve) => up.server.close(resolve));
     }
+  });
+});
+
+/** The first operation of any API whose success answer is a JSON object that admits no other property (`additionalProperties: false`). */
+const closedObjectCase = bundled.flatMap(({ entry, doc }) =>
+  operations(doc).flatMap((op) => {
+    const { status, response } = successResponse(op);
+    const closed = responseContents(doc, response).some((m) => /json/.test(m.mediaType) && m.schema?.value?.additionalProperties === false);
+    return closed ? [{ alias: entry.alias, doc, op, status }] : [];
+  }),
+)[0];
+
+describe("a finding that quotes text outside Latin-1 (which a header cannot carry as it is)", () => {
+  /** An upstream answering every request with `status`, `type` and `body`. */
+  async function answering(status: number, type: string, body: string) {
+    const server = createServer((_, response) => {
+      response.writeHead(status, { "content-type": type });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return server;
+  }
+
+  async function through(alias: string, server: Server, send: (base: string) => Promise<Response>) {
+    const exchanges: ProxyExchange[] = [];
+    const proxy = await startProxy(alias, {
+      upstream: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      port: 0,
+      onExchange: (e) => exchanges.push(e),
+    });
+    try {
+      const response = await send(proxy.url);
+      return { response, text: await response.text(), exchanges };
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it("an object that admits no other property, answered with one named 名前: the upstream's status, a header that parses back to the finding", async () => {
+    expect(closedObjectCase).toBeDefined();
+    const c = closedObjectCase;
+    const body = JSON.stringify({ 名前: "値 😀" });
+    const server = await answering(c.status, "application/json", body);
+    const { response, text, exchanges } = await through(c.alias, server, (base) => sendExample(base, c.doc, c.op));
+    expect(response.status).toBe(c.status);
+    expect(text).toBe(body);
+    const header = response.headers.get("sl-violations");
+    expect(header).not.toBeNull();
+    // Prism names the property it did not expect (prism-http's convertAjvErrors: "; found '<name>'").
+    const finding = expect.objectContaining({
+      location: ["response", "body"],
+      severity: "Error",
+      message: expect.stringContaining("found '名前'"),
+    });
+    expect(JSON.parse(header!)).toEqual(expect.arrayContaining([finding]));
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ status: c.status });
+    expect(exchanges[0].error).toBeUndefined();
+    expect(JSON.parse(header!)).toEqual(exchanges[0].violations);
+  });
+
+  it("a JSON answer that does not parse, its error quoting an emoji: the upstream's status, a header that parses back to the finding", async () => {
+    const [c] = contractCases;
+    const body = '{"note": 😀}';
+    const server = await answering(c.status, "application/json", body);
+    const { response, text, exchanges } = await through(c.alias, server, (base) => call(c, base));
+    expect(response.status).toBe(c.status);
+    expect(text).toBe(body);
+    const header = response.headers.get("sl-violations");
+    expect(header).not.toBeNull();
+    const parsed = JSON.parse(header!);
+    const finding = parsed.find((v: ProxyViolation) => v.code === "invalid-json");
+    expect(finding).toMatchObject({ location: ["response", "body"], severity: "Error", message: expect.stringContaining('{"note": 😀}') });
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0].error).toBeUndefined();
+    expect(parsed).toEqual(exchanges[0].violations);
   });
 });
