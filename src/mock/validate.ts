@@ -15,7 +15,8 @@
  * instance (server.ts), so Prism's own pipeline and the mock's fast path judge a request alike.
  */
 import { parseMediaType } from "../document/media.js";
-import { LARGE_BODY_BYTES, MAX_UNKNOWN_MEMBERS } from "./limits.js";
+import { LARGE_BODY_BYTES } from "./limits.js";
+import { isNode, type MemberPlan, memberPlan, unknownIn } from "./unknown-members.js";
 import {
   addFormats,
   type AjvInstance,
@@ -46,64 +47,7 @@ import {
 } from "./prism-parts.js";
 import { BODY_BYTES, type Diagnostic, type Either, type Element, JUDGED, type Operation } from "./types.js";
 
-/**
- * Where the mock deliberately answers differently from stock Prism, each applied here
- * or in server.ts and stated in the equivalence test:
- * - `emptyQueryValue`: `?start=` is validated as the empty string (Prism drops empty values and
- *   treats the parameter as absent);
- * - `bearerCase`: the `Bearer` scheme name is case-insensitive (RFC 9110 §11.1; Prism wants `Bearer`);
- * - `malformedContentType`: a Content-Type that is not a media type (`a`, `/`, `;`, `application/json; x`)
- *   on a request with a body is a 415 violation like any unsupported one, and is ignored on a request
- *   without a body (Prism throws and answers 500 "Could not parse MIME type string");
- * - `pathEncoding`: a path parameter that is not valid percent-encoding (`/v1/merchant/%`) is an
- *   invalid parameter (code `encoding`), answered as any invalid request (Prism throws "URI
- *   malformed" and answers 500);
- * - `largeBody`: a body over LARGE_BODY_BYTES is validated up to its first violation, followed by an
- *   Information finding saying so (Prism collects every violation: for 450,000 bad array items that
- *   took seconds and gigabytes);
- * - in the server's stages: `malformedAccept` (an Accept entry that is not a media type, or an
- *   empty one as in `Accept: ,`: 406, not 500; answer.ts), `cors` (no Origin echoed with
- *   credentials), `allow` (405 names the allowed methods), `bodyLimit` (413 sent, then the
- *   connection closed; a declared Content-Length over the limit gets it at once, before any byte of
- *   the body; receive.ts), `jsonDepth` (a JSON body nested deeper than MAX_JSON_DEPTH levels is
- *   refused with the 400 of unparseable JSON, in both modes; Prism parses it, and its worker reply
- *   or state would overflow the stack; receive.ts), `headerEscape` (a character a header cannot
- *   carry, above U+00FF or DEL, in a violation, e.g. a rejected map key, is written in
- *   `sl-violations` as its JSON escape `\uXXXX`, which parses back to the same string; Prism writes
- *   it as it is and Node refuses the header: a 500; write.ts), `violationCap` (at most
- *   MAX_LISTED_VIOLATIONS listed, then a count), `dynamicFallback` (a generated answer,
- *   `Prefer: dynamic=true`, that fails the response's own schema is replaced by the static answer,
- *   the example; Prism sends it with its violations);
- * - `unknownMember`: a member of a request body that its schema does not name, where the schema
- *   names its members and says nothing of others (no `additionalProperties` but `true`, no
- *   `patternProperties`, `propertyNames` or `unevaluatedProperties`), is reported as a Warning
- *   (code `unknown-member`), at most MAX_UNKNOWN_MEMBERS of them, on a request that is otherwise
- *   valid: the request is answered as before, with the warnings in `sl-violations` (Prism accepts
- *   such a member silently, and a misspelt optional member goes unseen);
- * - `invalidJson` (judge.ts): a body that is not JSON (or nested deeper than MAX_JSON_DEPTH), on an
- *   operation that declares a 400 and no 422, is an invalid request of that operation (one finding,
- *   code `invalid_json`): it gets the operation's 400 as any invalid request does, its example or no
- *   body, the finding in `sl-violations` (prism-http-server answers its own `{"error": ...}` body,
- *   which the operation's 400 does not declare); elsewhere, the stock answer.
- */
-export const DEVIATIONS = [
-  "emptyQueryValue",
-  "bearerCase",
-  "malformedContentType",
-  "largeBody",
-  "pathEncoding",
-  "malformedAccept",
-  "cors",
-  "allow",
-  "bodyLimit",
-  "jsonDepth",
-  "headerEscape",
-  "violationCap",
-  "dynamicFallback",
-  "unknownMember",
-  "invalidJson",
-] as const;
-
+export { DEVIATIONS } from "./deviations.js";
 export { LARGE_BODY_BYTES };
 export { BODY_BYTES, type Element, JUDGED };
 
@@ -496,201 +440,6 @@ function validateInputBody(compiledOp: Compiled, element: Element): Diagnostic[]
   return check(validatorFor(schema, "noCoerce", compiledOp.bundle), body, "body");
 }
 
-/* ------------------------------------------------------------------ members the schema does not name */
-
-/**
- * What a body schema names, place by place (DEVIATIONS unknownMember), worked out once per schema:
- * `reports` where an object's schema names its members and says nothing of others, `members` and
- * `items` where something below is checked. A schema's parts (`allOf`, `anyOf`, `oneOf`, `then`,
- * `else`, `dependentSchemas`, `$ref`s into Prism's bundle) together name what any of them names.
- */
-interface MemberPlan {
-  /** True where a member the schema does not name is reported. */
-  reports?: boolean;
-  /** The names the schema gives (where it `reports`), each with the plan of its value (LEAF: nothing to check there). */
-  members?: Map<string, MemberPlan>;
-  items?: MemberPlan;
-}
-
-/** The plan of a named member below which nothing is checked. */
-const LEAF: MemberPlan = Object.freeze({});
-
-type SchemaNode = Record<string, unknown>;
-const isNode = (value: unknown): value is SchemaNode => typeof value === "object" && value !== null && !Array.isArray(value);
-const BUNDLE_REF = "#/__bundled__/";
-
-/** The target of a `$ref` into Prism's bundle (`#/__bundled__/<key>/...`); undefined for any other. */
-function bundleTarget(ref: string, bundle: unknown): SchemaNode | undefined {
-  if (!ref.startsWith(BUNDLE_REF)) return undefined;
-  let here: unknown = bundle;
-  for (const token of ref.slice(BUNDLE_REF.length).split("/")) {
-    if (!isNode(here)) return undefined;
-    here = here[decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~")];
-  }
-  return isNode(here) ? here : undefined;
-}
-
-/** Whether an object valid against `node` may hold members it does not name (an `anyOf` branch like `{ type: object }`). */
-function namesNothing(node: SchemaNode, bundle: unknown): boolean {
-  const parts = new Set<SchemaNode>();
-  partsOf(node, bundle, parts);
-  for (const part of parts) {
-    const { type } = part;
-    if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object"))) return false;
-    if (isNode(part.properties) || part.additionalProperties === false) return false;
-  }
-  return true;
-}
-
-/** `node` and the schemas that apply with it to the same value; `open` is set when an alternative names nothing. */
-function partsOf(node: SchemaNode, bundle: unknown, out: Set<SchemaNode>, flags?: { open: boolean }): void {
-  if (out.has(node)) return;
-  out.add(node);
-  if (typeof node.$ref === "string") {
-    const target = bundleTarget(node.$ref, bundle);
-    if (target) partsOf(target, bundle, out, flags);
-    else if (flags) flags.open = true; // a reference this reading does not follow: it may name anything
-  }
-  if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isNode(part)) partsOf(part, bundle, out, flags);
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const branches = node[key];
-    if (!Array.isArray(branches)) continue;
-    for (const branch of branches) {
-      if (!isNode(branch)) continue;
-      if (flags && namesNothing(branch, bundle)) flags.open = true;
-      partsOf(branch, bundle, out, flags);
-    }
-  }
-  for (const key of ["then", "else"] as const) if (isNode(node[key])) partsOf(node[key] as SchemaNode, bundle, out, flags);
-  if (isNode(node.dependentSchemas)) {
-    for (const part of Object.values(node.dependentSchemas)) if (isNode(part)) partsOf(part, bundle, out, flags);
-  }
-}
-
-/** Plans by body schema object (undefined: nothing to check anywhere below it). */
-const memberPlans = new WeakMap<object, { plan: MemberPlan | undefined }>();
-
-function memberPlan(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
-  let found = memberPlans.get(schema);
-  if (!found) {
-    found = { plan: planOf(schema, bundle) };
-    memberPlans.set(schema, found);
-  }
-  return found.plan;
-}
-
-/** The plan of a body schema: each set of schemas that applies at a place is planned once (recursive schemas included). */
-function planOf(schema: SchemaNode, bundle: unknown): MemberPlan | undefined {
-  const ids = new Map<SchemaNode, number>();
-  const plans = new Map<string, MemberPlan | null>();
-  const idOf = (node: SchemaNode) => {
-    let id = ids.get(node);
-    if (id === undefined) ids.set(node, (id = ids.size));
-    return id;
-  };
-  const build = (nodes: SchemaNode[]): MemberPlan | undefined => {
-    const flags = { open: false };
-    const parts = new Set<SchemaNode>();
-    for (const node of nodes) partsOf(node, bundle, parts, flags);
-    const key = `${flags.open}:${[...parts]
-      .map(idOf)
-      .sort((a, b) => a - b)
-      .join(",")}`;
-    const known = plans.get(key);
-    if (known !== undefined) return known ?? undefined;
-    const plan: MemberPlan = {};
-    plans.set(key, plan); // before its members: a recursive schema finds it
-    // Other members are stated (a map, a pattern, a closed object) or may be named elsewhere: none is reported here.
-    let silent = flags.open;
-    const names = new Set<string>();
-    const byName = new Map<string, SchemaNode[]>();
-    const items: SchemaNode[] = [];
-    for (const part of parts) {
-      const { additionalProperties: other, unevaluatedProperties: unevaluated } = part;
-      if ((other !== undefined && other !== true) || (unevaluated !== undefined && unevaluated !== true)) silent = true;
-      if (part.patternProperties !== undefined || part.propertyNames !== undefined) silent = true;
-      if (isNode(part.properties)) {
-        for (const [name, value] of Object.entries(part.properties)) {
-          names.add(name);
-          if (!isNode(value)) continue;
-          const list = byName.get(name);
-          if (list) list.push(value);
-          else byName.set(name, [value]);
-        }
-      }
-      if (isNode(part.items)) items.push(part.items);
-    }
-    if (!silent && names.size > 0) {
-      plan.reports = true;
-      plan.members = new Map([...names].map((name) => [name, LEAF]));
-    }
-    for (const [name, values] of byName) {
-      const member = build(values);
-      if (member) (plan.members ??= new Map()).set(name, member);
-    }
-    if (items.length > 0) plan.items = build(items);
-    if (plan.reports || plan.members || plan.items) return plan;
-    plans.set(key, null);
-    return undefined;
-  };
-  return build([schema]);
-}
-
-/** The finding that ends a list of MAX_UNKNOWN_MEMBERS unknown members when there are more. */
-const MORE_UNKNOWN_MEMBERS: Diagnostic = Object.freeze({
-  path: ["body"],
-  code: "unknown-members-capped",
-  message: `Request body has more members its schema does not name; the first ${MAX_UNKNOWN_MEMBERS} are listed`,
-  severity: INFORMATION,
-}) as Diagnostic;
-
-/** Where the walk is in the body (reused: the walk is synchronous), and what it found so far (made on the first finding). */
-const walkPath: Array<string | number> = [];
-let walkFound: Diagnostic[] | undefined;
-
-/** Adds to walkFound the members of `value` that `plan` does not name; true once the list is full. */
-function collectUnknown(plan: MemberPlan, value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) {
-    const { items } = plan;
-    if (!items) return false;
-    for (let i = 0; i < value.length; i++) {
-      walkPath.push(i);
-      const full = collectUnknown(items, value[i]);
-      walkPath.pop();
-      if (full) return true;
-    }
-    return false;
-  }
-  const { reports, members } = plan;
-  if (!members) return false;
-  // One pass over the value's own members (a parsed JSON object has no inherited enumerable ones).
-  for (const name in value) {
-    const member = members.get(name);
-    if (member === LEAF) continue;
-    if (member) {
-      walkPath.push(name);
-      const full = collectUnknown(member, (value as Record<string, unknown>)[name]);
-      walkPath.pop();
-      if (full) return true;
-    } else if (reports) {
-      const found = (walkFound ??= []);
-      if (found.length === MAX_UNKNOWN_MEMBERS) {
-        found.push(MORE_UNKNOWN_MEMBERS);
-        return true;
-      }
-      const path = [...walkPath.map(String), name];
-      found.push({
-        path: ["body", ...path],
-        code: "unknown-member",
-        message: `Request body property ${path.join(".")} is not a member its schema names (misspelt?)`,
-        severity: WARNING,
-      });
-    }
-  }
-  return false;
-}
-
 /** The body content validateInputBody read the current request's body by (set on each call; synchronous). */
 let chosen: BodyChoice | undefined;
 
@@ -710,12 +459,7 @@ function unknownMembers(compiledOp: Compiled, element: Element): Diagnostic[] | 
     choice.members = plan;
   }
   if (!plan) return undefined;
-  walkPath.length = 0;
-  walkFound = undefined;
-  collectUnknown(plan, body);
-  const found = walkFound;
-  walkFound = undefined;
-  return found;
+  return unknownIn(plan, body);
 }
 
 function hasError(findings: Diagnostic[] | undefined): boolean {

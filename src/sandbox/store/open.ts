@@ -18,6 +18,9 @@ import { fileURLToPath } from "node:url";
 import { packageRoot } from "../../registry.js";
 import type { DurableBackend } from "./backend.js";
 import type { PostgresOptions } from "./postgres.js";
+import { redactUrl } from "./url.js";
+
+export { redactUrl, urlSecrets } from "./url.js";
 
 export const STORE_ENV = "BANK_API_CONTRACTS_SANDBOX_STORE";
 export const STORE_FORMS = "memory, file:<dir>, postgres://user:password@host:port/database";
@@ -33,40 +36,6 @@ export class StoreAddressError extends Error {
 }
 
 /** Query parameters `pg` reads as secrets (`?password=`, `?sslpassword=`). */
-const SECRET_PARAMETER = /password/i;
-
-/**
- * The secrets `url` carries, as written and decoded: its userinfo's password and the values of its
- * password parameters (each of which `pg` honours).
- */
-export function urlSecrets(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
-  const secrets = [parsed.password];
-  try {
-    secrets.push(decodeURIComponent(parsed.password));
-  } catch {}
-  for (const [name, value] of parsed.searchParams) if (SECRET_PARAMETER.test(name)) secrets.push(value, encodeURIComponent(value));
-  return [...new Set(secrets)].filter((secret) => secret.length > 0);
-}
-
-/** `url` with its password and password parameters replaced by `***` (for messages and logs), even when it is not a valid URL. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    for (const name of [...parsed.searchParams.keys()]) if (SECRET_PARAMETER.test(name)) parsed.searchParams.set(name, "***");
-    return parsed.href;
-  } catch {
-    // Not parsed, the end of the userinfo is unsure: everything from the user's ":" to the last "@" goes.
-    return url.replace(/\/\/([^/:@]*):.*@/, "//$1:***@").replace(/([?&][^=&]*password[^=&]*=)[^&]*/gi, "$1***");
-  }
-}
-
 /** How a message names an address: `memory`, `file:<dir>`, the Postgres URL without its password. */
 export function describeStoreAddress(address: StoreAddress): string {
   if (address.kind === "memory") return "memory";

@@ -41,7 +41,7 @@ import {
   type Row,
   type StoredCredential,
 } from "./backend.js";
-import { redactUrl, urlSecrets } from "./open.js";
+import { redactUrl, urlSecrets } from "./url.js";
 
 export interface PostgresOptions {
   /** Connections at most (1-100; default 10). */
