@@ -34,8 +34,8 @@ export const SANDBOX_REQUESTS: ReadonlyArray<{ alias: string; operationId: strin
 ];
 /**
  * Rounds per request: many short rounds, the two servers alternating, so that a change in the
- * machine's load between rounds weighs on both alike (3 rounds of a few seconds spread 2-3x on a
- * loaded machine, 10 rounds of half a second far less).
+ * machine's load between rounds weighs on both alike (a few long rounds spread far more on a loaded
+ * machine than many short ones).
  */
 const ROUNDS = 10;
 const MIN_ROUND_SECONDS = 0.5;

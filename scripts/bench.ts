@@ -1,13 +1,17 @@
 /**
- * `npm run bench [-- --only <parts>] [--duration S] [--load-duration S] [--out FILE]`: measures the
- * mock, the clients and the pipeline over every API of the registry and writes bench/RESULTS.md.
- * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
- * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
+ * `npm run bench [-- --only <parts>] [--duration S] [--load-duration S] [--apis a,b] [--out FILE]`:
+ * measures the mock, the clients and the pipeline over every API of the registry and merges each
+ * part's section into bench/RESULTS.md (scripts/bench-results.ts): the parts run replace their own
+ * sections, with the command, the time and the load average they were measured at; the others are
+ * kept. Each figure is measured side by side with its ceiling or baseline in the same run and
+ * reported as a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
  * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, isolation,
  * startup, client, typecheck, load, pipeline.
- * Bad arguments: one line and a hint, exit 2. A part that fails is reported in its section, the
- * others are still measured and the report written; the run then exits 1.
+ * Bad arguments, or an --out file the bench did not write: one line and a hint, exit 2, before any
+ * measurement. A part that fails is logged and the others are still measured and written; its
+ * earlier section is kept (or, when there is none, a section saying it failed is written); the run
+ * then exits 1.
  */
 import { cpus, loadavg, release, type } from "node:os";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -44,6 +48,7 @@ import { defaultCacheDir } from "../src/mock/operations-cache.js";
 import { operations } from "../src/document/index.js";
 import { repoRoot } from "../src/registry.js";
 import { clientSection, measureClientCost } from "./bench-client.js";
+import { commandLine, mergeSections, parseResults, ResultsFileError, renderResults, type Section } from "./bench-results.js";
 import { isEntryPoint, misuse, runCommand, script } from "./lib/cli.js";
 
 /** Rounds per throughput cell (each variant runs once per round, for duration / ROUNDS seconds). */
@@ -60,6 +65,9 @@ const INVALID_FLOOR = 0.6;
 const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
 const BAD_ITEMS = 450_000;
+/** Defaults of --duration and --load-duration, in seconds. */
+const DEFAULT_DURATION = 5;
+const DEFAULT_LOAD_DURATION = 20;
 const PARTS = ["throughput", "findings", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
@@ -735,7 +743,18 @@ const runners: Record<Part, () => Promise<void>> = {
   load,
   pipeline,
 };
-/** Runs the parts `given` asks for and writes the report; the exit code. */
+/** The sections already in the report, or a misuse naming the file and line when it is not the bench's. */
+function readReport(file: string, command: Command): Section[] {
+  if (!existsSync(file)) return [];
+  try {
+    return parseResults(readFileSync(file, "utf8"), relative(process.cwd(), file), PARTS);
+  } catch (error) {
+    if (error instanceof ResultsFileError) misuse(command, error.message);
+    throw error;
+  }
+}
+
+/** Runs the parts `given` asks for and merges their sections into the report; the exit code. */
 async function bench(given: { only?: string[]; duration: number; loadDuration: number; out: string; apis?: string[] }, command: Command) {
   const unknown = (given.only ?? []).filter((p) => !PARTS.includes(p as Part));
   if (unknown.length > 0) misuse(command, `unknown part(s) ${unknown.join(", ")}; known: ${PARTS.join(", ")}`);
@@ -749,36 +768,53 @@ async function bench(given: { only?: string[]; duration: number; loadDuration: n
   apis = bundledApis().filter((api) => !options.apis || options.apis.includes(api.entry.alias));
   if (apis.length === 0) misuse(command, "--apis names no registered API");
   registry = apis.map((a) => a.entry);
-  const startedAt = new Date();
-  const load0 = loadavg()[0];
+  // Checked before measuring: a report the bench did not write is refused, not overwritten an hour later.
+  const before = readReport(options.out, command);
+  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), ${type()} ${release()}, Node ${process.version}`;
+  const fresh: Section[] = [];
   // A part that fails is reported in its place; the others are still measured and written.
   const failed: string[] = [];
   for (const part of PARTS) {
     if (!options.parts.has(part)) continue;
+    const started = new Date().toISOString();
+    const load0 = loadavg()[0];
+    const from = sections.length;
+    let failure: true | undefined;
     try {
       await runners[part]();
     } catch (error) {
       failed.push(part);
+      failure = true;
       log(`${part} failed: ${(error as Error).stack ?? error}`);
       sections.push(`## ${part}\n\n**Failed**: ${String((error as Error).message ?? error).split("\n")[0]}`);
     }
+    const record = {
+      command: commandLine(given, { duration: DEFAULT_DURATION, loadDuration: DEFAULT_LOAD_DURATION }),
+      started,
+      ended: new Date().toISOString(),
+      load: [Number(load0.toFixed(2)), Number(loadavg()[0].toFixed(2))] as [number, number],
+      machine,
+      apis: registry.map((e) => e.alias),
+      ...(failure ? { failed: failure } : {}),
+    };
+    fresh.push({ part, record, body: sections.slice(from).join("\n\n") });
   }
-  const header = [
-    "# Benchmark results",
-    "",
-    `Written by \`npm run bench\` (scripts/bench.ts) on ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
-    "",
-    `- Machine: ${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? "unknown"}), ${type()} ${release()}`,
-    `- Node ${process.version}`,
-    `- Registry: ${registry.length} APIs (${registry.map((e) => e.alias).join(", ")})`,
-    `- Load average (1 min) at the start: ${load0.toFixed(2)}, at the end: ${loadavg()[0].toFixed(2)}; other work on the machine`,
-    "  slows a figure and its ceiling alike, which is why every figure is a ratio measured side by side.",
-    `- Parts run: ${[...options.parts].join(", ")}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
-    "",
-  ].join("\n");
+  // Read again: another run may have written its parts meanwhile.
+  let existing = before;
+  try {
+    existing = readReport(options.out, command);
+  } catch {
+    log(
+      `${relative(process.cwd(), options.out)} changed during the run and is no longer the bench's; merging into what it held at the start`,
+    );
+  }
   mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, `${header}\n${sections.join("\n\n")}\n`);
-  log(`wrote ${relative(process.cwd(), options.out)}`);
+  const temporary = `${options.out}.${process.pid}.tmp`;
+  writeFileSync(temporary, renderResults(mergeSections(existing, fresh, PARTS)));
+  renameSync(temporary, options.out);
+  log(
+    `wrote ${relative(process.cwd(), options.out)} (${fresh.map((s) => s.part).join(", ")}${failed.length ? `; failed, earlier section kept where there was one: ${failed.join(", ")}` : ""})`,
+  );
   return failed.length ? 1 : 0;
 }
 
@@ -786,9 +822,9 @@ function program() {
   return script("bench")
     .description("Measure the mock, the clients and the pipeline over every API of the registry, and write bench/RESULTS.md")
     .option("--only <parts>", `comma-separated parts to run (default: all): ${PARTS.join(",")}`, list)
-    .option("--duration <s>", "seconds per throughput and client measurement", seconds, 5)
-    .option("--load-duration <s>", "seconds of load on each mock", seconds, 20)
-    .option("--out <file>", "report to write", join(repoRoot, "bench/RESULTS.md"))
+    .option("--duration <s>", "seconds per throughput and client measurement", seconds, DEFAULT_DURATION)
+    .option("--load-duration <s>", "seconds of load on each mock", seconds, DEFAULT_LOAD_DURATION)
+    .option("--out <file>", "report to merge the parts' sections into", join(repoRoot, "bench/RESULTS.md"))
     .option("--apis <a,b>", "measure only these APIs (aliases; default: every registered one)", list)
     .action(bench);
 }

@@ -1,43 +1,35 @@
 /**
  * `npm run bench:instructions [-- <alias>...] [--requests N] [--time R] [--client] [--server]`: the machine instructions the sandbox's
  * engine spends per request, for the requests the bench's sandbox part measures (scripts/bench-sandbox.ts
- * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on this kind of
- * machine (the same loop took 70 to 143 µs a request between identical runs). For judging a change to
- * the engine; the bench's side-by-side ratio stays the figure of the goal.
+ * SANDBOX_REQUESTS): a count that varies far less from run to run than times do on a small shared
+ * machine. For judging a change to the engine; the bench's side-by-side ratio stays the figure of the
+ * goal. Why counts, and how they were chosen: docs/adr/0008-counting-instructions.md.
  *
  * Each request is run in this process without HTTP: the engine's `answer` and `validateAnswer` hooks
  * and the answer written as JSON, each request distinct (scripts/bench-measure.ts distinctRequest), the
  * credentials cycled as the bench cycles them. Under valgrind (cachegrind, no cache simulation) with
  * V8 single-threaded and predictable, it counts the instructions of two runs, of N and 2N requests
  * after the same warm-up, and reports their difference over N: start-up and warm-up cancel out. N is
- * 5,000 by default: a garbage collection that falls in one run's extra requests and not in the other's
- * swings a shorter window (with 1,000, disbursement gave 395k to 451k between runs; with 5,000 two runs
- * on an otherwise quiet machine agree within about 3%). The count still depends on the machine's load:
- * V8 sizes its heap and times its collections by the clock, which valgrind slows, so the same code
- * counted 364k while the machine was quiet and 398k while a test run shared it. (With V8's
- * --predictable-gc-schedule, tried and not kept, two versions of the engine counted the other way
- * round from what paired timings showed.) Compare counts taken alike, and a small difference by
- * paired timings as well: `--time R` runs the same requests R times without valgrind, a process each,
- * and prints the CPU µs per request (the lower quartile, the least disturbed, with the lowest, median
- * and highest); run it in two checkouts in turn.
+ * 5,000 by default, long enough that a garbage collection falling in one run's window and not the
+ * other's does not swing the count. The count still follows the machine's load (V8 times its
+ * collections by the clock, which valgrind slows): compare counts taken alike, and a small difference
+ * by paired timings as well: `--time R` runs the same requests R times without valgrind, a process
+ * each, and prints the CPU µs per request (the lower quartile, the least disturbed, with the lowest,
+ * median and highest); run it in two checkouts in turn.
  *
  * `--client [alias...]`: the same count for the bench's client part (scripts/bench-client.ts): for
  * each API's representative operations, the instructions per call of plain openapi-fetch and of the
  * generated client (its defaults: retry policy, time limit, redirect rule, body bound), both against
  * the stub fetch of the bench's stub run (the answer a mock gave the request, no socket), the calls
- * one after another after the same warm-up; N is 3,000 calls by default (with 1,000 a count came
- * out up to 90% higher, most likely from late compilation and collection in the second run's extra
- * calls). Their ratio is the client row's goal measured without the timing's noise (openapi-fetch
- * against itself moves 5-14% between timed rounds on this machine).
+ * one after another after the same warm-up; N is 3,000 calls by default, enough for late compilation
+ * and collection to settle. Their ratio is the client row's goal measured without the timing's noise.
  *
  * `--server [alias...]`: the bench's sandbox ratio counted instead of timed. For each of the bench's
  * sandbox requests, a whole mock server process (src/mock/index.ts startMock, the response cache
  * off) in static mode and one in sandbox mode, each under valgrind, answer the same distinct
  * requests over HTTP, one after another, from this process (not counted); the count per request is
  * the difference between a server that answered N more and one that answered 2N more after the same
- * warm-up (N is 5,000 by default: with 2,000, the counts came out higher and uneven, most likely from
- * late compilation in the runs' extra requests; Pay 1.3.0's static server 153k and 144k, against
- * 124k with 5,000). Everything the server process does is counted (HTTP, judging,
+ * warm-up (N is 5,000 by default). Everything the server process does is counted (HTTP, judging,
  * the answer, the engine, garbage collection on its one thread); the kernel's work (the socket's
  * system calls) is not. V8's memory reducer is off for these runs: at valgrind's pace a server
  * allocates so slowly by the clock that the reducer would take it for idle and run full

@@ -1,9 +1,11 @@
 /**
  * The partners' guides: every `docs/guides/*.md` (Markdown that reads on its own on GitHub),
- * rendered into `guides/<name>.html`, whatever files are there. Links are rewritten for the site:
+ * rendered into `guides/<name>.html`, whatever files are there, except the folder's index
+ * (`README.md`), whose place on the site is `guides/index.html`. Links are rewritten for the site:
  *
- * - to another guide (`clients.md#retries`): its page (`clients.html#retries`); to a guide that is
- *   not in the folder (yet): the file in the repository, so that no link on the site is broken;
+ * - to another guide (`clients.md#retries`): its page (`clients.html#retries`); to the folder's index:
+ *   `index.html`; to a guide that is not in the folder (yet): the file in the repository, so that no
+ *   link on the site is broken;
  * - to a service changelog (`../../specs/<service>/CHANGELOG.md`): its page on the site;
  * - to any other file of the repository (`../../bench/RESULTS.md`): the file in the repository
  *   (package.json `repository`);
@@ -18,15 +20,20 @@ import { basename, join, posix } from "node:path";
 import { Marked, type Tokens } from "marked";
 
 export const GUIDES_DIR = "docs/guides";
+/** The folder's index for readers of the repository and the package (the site makes its own, guides/index.html). */
+export const INDEX_FILE = "README.md";
 
 /** The reading order of the guides the home page and the bar list; any other guide follows, by name. */
 export const GUIDE_ORDER = [
   "quick-start",
   "installing",
   "clients",
+  "retries",
   "apis",
   "contract-testing",
   "sandbox",
+  "sandbox-test-values",
+  "sandbox-apis",
   "shared-sandbox",
   "callbacks",
   "workflows",
@@ -54,7 +61,7 @@ export interface Guide {
 export function findGuides(dir: string): Guide[] {
   if (!existsSync(dir)) return [];
   const names = readdirSync(dir)
-    .filter((f) => f.endsWith(".md") && !f.startsWith("."))
+    .filter((f) => f.endsWith(".md") && !f.startsWith(".") && f !== INDEX_FILE)
     .map((f) => basename(f, ".md"));
   const rank = (name: string) => (GUIDE_ORDER.includes(name) ? GUIDE_ORDER.indexOf(name) : GUIDE_ORDER.length);
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -104,6 +111,7 @@ export function siteLink(href: string, context: LinkContext): string {
   const fromRoot = posix.normalize(posix.join(GUIDES_DIR, path));
   const guide = /^docs\/guides\/([^/]+)\.md$/.exec(fromRoot);
   if (guide && context.guides.has(guide[1])) return `${guide[1]}.html${hash}`;
+  if (fromRoot === `${GUIDES_DIR}/${INDEX_FILE}`) return `index.html${hash}`;
   const changelog = /^specs\/([^/]+)\/CHANGELOG\.md$/.exec(fromRoot);
   if (changelog && context.changelogs.has(changelog[1])) return `../changelogs/${changelog[1]}.html${hash}`;
   if (fromRoot.startsWith("..")) return href;

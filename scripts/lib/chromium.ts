@@ -1,7 +1,8 @@
 /**
  * Debian's Chromium, as the docs benchmark (scripts/docs/bench.ts) and the docs site's browser
- * tests launch it: where it is (`CHROMIUM_PATH` overrides) and the flags DESIGN.md gives. Without
- * the background-networking flags Chromium calls Google's hosts at start.
+ * tests launch it: where it is (`CHROMIUM_PATH` overrides) and its flags: headless, without the
+ * sandbox a container cannot give it, and without background networking, without which Chromium
+ * calls Google's hosts at start (the site's tests fail on any request outside the machine).
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

@@ -377,8 +377,9 @@ type FetchFunction = (input: Request, init?: RequestInit) => Promise<Response>;
  * What openapi-fetch builds for each call instead of a Request (its `Request` option): it keeps the
  * URL, method, headers and body as given, and builds the real Request (a body stream, an
  * AbortSignal) only when something asks for more, such as a middleware reading the body or an
- * injected fetch. Without it a call built two Requests (openapi-fetch's and fetch's own copy),
- * which cost about 15% of a call's time against a fast server. It passes `instanceof Request`, and
+ * injected fetch. Without it a call built two Requests (openapi-fetch's and fetch's own copy), a
+ * large share of a call's time against a fast server (docs/adr/0006-client-deadline-and-fetch.md).
+ * It passes `instanceof Request`, and
  * every Request member not defined here comes from the real Request.
  */
 class DeferredRequest {

@@ -280,11 +280,11 @@ type AbortListener = (this: unknown, event: { type: "abort" }) => void;
  *    that ends leaves its slot; the timer is never cleared, it finds the slot empty);
  *  - no AbortController or EventTarget per call: it is itself the signal, an object with what fetch
  *    reads of one (`aborted`, `reason`, `addEventListener`/`removeEventListener` for "abort"), which
- *    fetch accepts as it accepts a polyfilled AbortSignal. With a real AbortSignal (an
- *    AbortController made per call, and fetch's listener added to that EventTarget for every
- *    request) a call cost about a seventh more CPU against a local server than with none; with this
- *    one, no more than with none (measured side by side, Node 20). Here a listener is one array slot. A Request built from it (an injected `fetch`, a followed redirect) carries fetch's
- *    own AbortSignal, which follows this one.
+ *    fetch accepts as it accepts a polyfilled AbortSignal. A real AbortSignal (an AbortController
+ *    made per call, and fetch's listener added to that EventTarget for every request) adds
+ *    noticeably to a call's CPU; this one adds nothing over no signal, since a listener is one array
+ *    slot (docs/adr/0006-client-deadline-and-fetch.md). A Request built from it (an injected `fetch`,
+ *    a followed redirect) carries fetch's own AbortSignal, which follows this one.
  *
  * A caller's own `signal` is followed by a listener on it, removed when the call ends.
  */

@@ -221,8 +221,8 @@ interface Outgoing {
  * Ends an answer without a body, with the bytes that setting each header and calling `end()` writes
  * (Node adds `Content-Length: 0` after its own Date and connection headers where the status and
  * method allow a body), through `writeHead` with the headers in one array: setting them one by one
- * (`setHeader`, each name and value checked, kept in a map, then written) cost several microseconds
- * an answer, on every answer without a body (most 4xx of these specs). tests/unit/src/mock/write.test.ts
+ * (`setHeader`, each name and value checked, kept in a map, then written) costs more than the rest
+ * of such an answer, and most 4xx of these specs have no body. tests/unit/src/mock/write.test.ts
  * compares the bytes of both ways. Where Node does not have that member (another version), headers
  * are set one by one, as before.
  */

@@ -18,7 +18,7 @@ const API_KEY: SourceAuth = { option: "apiKey", header: "x-api-key", value: (k) 
 
 /**
  * Every API's generated client factories and how each authenticates, written by hand from the source
- * documents (DESIGN.md's registry table: Pay and balance retrieval use `Authorization: Bearer`, the
+ * documents (Pay and balance retrieval use `Authorization: Bearer`, the
  * others the `x-api-key` header), so that no test takes them from the generated code.
  */
 export const SOURCE_AUTH: Array<[alias: string, factories: string[], auth: SourceAuth]> = [

@@ -1,6 +1,6 @@
 /**
  * Debian's Chromium driven by playwright-core, for the docs site's browser tests: launched once per
- * run with the flags DESIGN.md gives (tests/setup/browser.ts) and connected to from each worker; a
+ * run with the flags of scripts/lib/chromium.ts (tests/setup/browser.ts) and connected to from each worker; a
  * page in a fresh context with a recorder of every request, console error and page error; waits
  * that the page itself ends (a MutationObserver), not polls. A missing Chromium is a failure that
  * says how to install it, never a skip.

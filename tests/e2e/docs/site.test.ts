@@ -75,7 +75,7 @@ const apis: Api[] = registry.map((entry) => {
 const guidesDir = join(registryPath ? join(registryPath, "..") : repoRoot, "docs/guides");
 const guides = existsSync(guidesDir)
   ? readdirSync(guidesDir)
-      .filter((f) => f.endsWith(".md"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md") // the folder's index: the site's guides/index.html
       .map((f) => ({ name: f.slice(0, -3), source: readFileSync(join(guidesDir, f), "utf8") }))
   : [];
 

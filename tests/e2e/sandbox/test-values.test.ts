@@ -1,5 +1,5 @@
 /**
- * Every row of the test-value table in docs/guides/sandbox.md, run as a partner would: the
+ * Every row of the test-value table in docs/guides/sandbox-test-values.md, run as a partner would: the
  * operation's example request with the row's value, sent with a fresh credential; after the row's
  * delay on the sandbox clock, the new record has the row's status (or the answer has the row's HTTP
  * status). The table and the declarations must agree: each row is a declared test value (or a
@@ -26,9 +26,9 @@ interface Row {
 }
 
 function tableRows(): Row[] {
-  const lines = readFileSync(join(repoRoot, "docs/guides/sandbox.md"), "utf8").split("\n");
+  const lines = readFileSync(join(repoRoot, "docs/guides/sandbox-test-values.md"), "utf8").split("\n");
   const marker = lines.findIndex((line) => line.startsWith("<!-- tests/e2e/sandbox/test-values.test.ts"));
-  if (marker === -1) throw new Error("docs/guides/sandbox.md has no test-value table marker");
+  if (marker === -1) throw new Error("docs/guides/sandbox-test-values.md has no test-value table marker");
   const rows: Row[] = [];
   for (const line of lines.slice(marker + 3)) {
     if (!line.startsWith("|")) break;
@@ -91,7 +91,7 @@ it("the table lists every declared test value, and each row is one", () => {
     const [alias] = entry.split(" ");
     expect(
       rows.some((r) => r.alias === alias && entry.includes(JSON.stringify(r.value))),
-      `${entry} has no row in docs/guides/sandbox.md`,
+      `${entry} has no row in docs/guides/sandbox-test-values.md`,
     ).toBe(true);
   }
 });

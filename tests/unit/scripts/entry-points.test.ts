@@ -18,8 +18,8 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(27);
-  expect(probed).toHaveLength(27);
+  expect(entries).toHaveLength(28);
+  expect(probed).toHaveLength(28);
   expect(commandLines).toHaveLength(17);
 });
 

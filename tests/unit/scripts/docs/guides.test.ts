@@ -28,6 +28,7 @@ describe("guides", () => {
       ["installing.md", "# Installing\n\n<!-- a marker -->\nInstall [the package](x.md) with `npm`.\n\n```sh\nnpm i\n```\n"],
       ["quick-start.md", "# Quick start\n\nFrom nothing to a call.\n"],
       ["notes.txt", "not a guide"],
+      ["README.md", "# The guides\n\nThe folder's index.\n"],
     ])
       writeFileSync(join(dir, name), text);
     const guides = findGuides(dir);
@@ -39,6 +40,7 @@ describe("guides", () => {
 
   it("points links at the site's pages, or at the repository for what the site does not hold", () => {
     expect(siteLink("clients.md#retries", context)).toBe("clients.html#retries");
+    expect(siteLink("README.md#start", context)).toBe("index.html#start");
     expect(siteLink("sandbox.md", context)).toBe("https://github.com/owner/repo/blob/main/docs/guides/sandbox.md");
     expect(siteLink("../../specs/pay/CHANGELOG.md", context)).toBe("../changelogs/pay.html");
     expect(siteLink("../../bench/RESULTS.md", context)).toBe("https://github.com/owner/repo/blob/main/bench/RESULTS.md");

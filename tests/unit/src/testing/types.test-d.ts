@@ -3,7 +3,7 @@
  * operationIds are the registry's literal types, so a typo in `startMock`, `createValidator`,
  * `toMatchContract` or the matcher's declaration fails to compile; plain strings pass only with a
  * registry of one's own (`createValidator(alias, { registry })`). The expected aliases are the
- * registry's table in DESIGN.md, written out by hand.
+ * registry's aliases (redocly.yaml), written out by hand.
  */
 import { expectTypeOf } from "vitest";
 import {
