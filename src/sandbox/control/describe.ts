@@ -9,13 +9,13 @@ import { relative } from "node:path";
 import { responseKey } from "../../document/index.js";
 import { packageRoot } from "../../registry.js";
 import { cite } from "../../sources.js";
-import { KINDS } from "../declaration.js";
+import { KINDS, type TestValueDeclaration } from "../declaration.js";
 import type { EngineContext } from "../engine/context.js";
 import { statusValues } from "../engine/lifecycle.js";
 import { LIMITS } from "../store/limits.js";
 
 /** LIMITS members that are the operator's settings (options of the sandbox): shown in GET /_sandbox's `settings`, to the operator. */
-const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQueue", "deliveryQueueTotal"]);
+const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQueue", "deliveryQueueLocal", "deliveryQueueTotal"]);
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The error statuses (400-599) an operation declares; a range (`4XX`) or `default` stands for each status it covers. */
@@ -32,6 +32,17 @@ export function errorStatuses(engine: EngineContext, operationId: string): numbe
     }
   }
   return out;
+}
+
+/**
+ * A test value's member as a partner writes it in the request: `item_id`, `customer.email`, and for
+ * an item of a create with `each` the list and the item's member (`disbursements[].description`).
+ */
+function memberName(engine: EngineContext, value: TestValueDeclaration): string {
+  const path = value.member.slice(value.member.indexOf(".") + 1);
+  if (!value.member.startsWith("$item.")) return path;
+  const each = engine.declaration?.operations[value.operation]?.each ?? "";
+  return `${each.slice(each.indexOf(".") + 1)}[].${path}`;
 }
 
 /** The declaration's resources, as the description lists them. */
@@ -63,8 +74,13 @@ function resourcesOf(engine: EngineContext) {
       ? {
           test_values: r.testValues.map((v) => ({
             name: v.name,
-            action: v.move,
+            operation_id: v.operation,
+            member: memberName(engine, v),
+            value: v.value,
+            ...(v.move === undefined ? {} : { action: v.move }),
             ...(v.after ? { after_seconds: v.after } : {}),
+            ...(v.status === undefined ? {} : { status: v.status }),
+            ...(v.refuse === undefined ? {} : { refuse: v.refuse }),
             description: v.description,
           })),
         }
@@ -75,6 +91,7 @@ function resourcesOf(engine: EngineContext) {
       url: c.url,
       registrable: JSON.stringify(c.url).includes("$callbackUrl"),
       source: cite(c.source),
+      ...(c.convention ? { convention: cite(c.convention) } : {}),
     })),
   }));
 }
