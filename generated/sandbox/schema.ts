@@ -609,6 +609,28 @@ export interface components {
             source?: string;
             /** @description The error statuses (400-599) it declares, which `POST /_sandbox/errors` accepts. */
             error_statuses: number[];
+            /** @description What the sandbox chose for it where the sources say nothing. */
+            convention?: string;
+            /** @description The rules that refuse a whole request, in the order they are tried: its status and reason (in the body where the status declares one with a member for it, else in `sl-violations`, code `sandbox-refusal`). Nothing is stored. */
+            refusals?: components["schemas"]["RuleDescription"][];
+            /** @description The rules of single items of a create: an item one holds for is not created and its result carries the error (`code`, `detail` as its message); the other items are created. */
+            item_errors?: components["schemas"]["RuleDescription"][];
+        };
+        /** @description A rule of the sandbox that refuses a request or an item. */
+        RuleDescription: {
+            /**
+             * Format: int32
+             * @description The status it answers (a whole request's refusal).
+             */
+            status?: number;
+            /** @description The error's code (an item's error). */
+            code?: string;
+            /** @description The reason, as the answer gives it; for a move refused by its status, which statuses it moves from. */
+            detail: string;
+            /** @description Where the sources state it. */
+            source?: string;
+            /** @description The sandbox's choice where the sources say nothing. */
+            convention?: string;
         };
         /** @description A credential's sandbox clock. */
         Clock: {

@@ -9,8 +9,9 @@ import { relative } from "node:path";
 import { responseKey } from "../../document/index.js";
 import { packageRoot } from "../../registry.js";
 import { cite } from "../../sources.js";
-import { KINDS, type TestValueDeclaration } from "../declaration.js";
+import { KINDS, type OperationDeclaration, type TestValueDeclaration } from "../declaration.js";
 import type { EngineContext } from "../engine/context.js";
+import { movesOnlyFrom } from "../engine/apply.js";
 import { statusValues } from "../engine/lifecycle.js";
 import { LIMITS } from "../store/limits.js";
 
@@ -43,6 +44,47 @@ function memberName(engine: EngineContext, value: TestValueDeclaration): string 
   if (!value.member.startsWith("$item.")) return path;
   const each = engine.declaration?.operations[value.operation]?.each ?? "";
   return `${each.slice(each.indexOf(".") + 1)}[].${path}`;
+}
+
+/** A rule's reason and where it comes from, as partners read them (the documents by title). */
+const ruleView = (rule: { detail: string; source?: string; convention?: string }) => ({
+  detail: rule.detail,
+  ...(rule.source ? { source: cite(rule.source) } : {}),
+  ...(rule.convention ? { convention: cite(rule.convention) } : {}),
+});
+
+/**
+ * An operation's convention and the rules a partner meets before meeting them: the refusals of a
+ * whole request in the order the engine tries them (`refuse`, the refusing test values, an update's
+ * `status.from`), and the errors of single items (`reject`).
+ */
+function rulesOf(declared: OperationDeclaration) {
+  const refusals = [
+    ...(declared.refuse ?? []).map((r) => ({ status: r.status, ...ruleView({ ...r, source: r.source ?? declared.source }) })),
+    ...(declared.testValues ?? [])
+      .filter((v) => v.refuse !== undefined)
+      .map((v) => ({
+        status: v.refuse!,
+        ...ruleView({ detail: v.detail!, source: v.source ?? declared.source, convention: v.convention }),
+      })),
+    ...(declared.status?.from
+      ? [
+          {
+            status: declared.status.refuse ?? 409,
+            ...ruleView({
+              detail: movesOnlyFrom(declared, declared.status.from),
+              source: declared.status.source ?? declared.source,
+              convention: declared.status.convention,
+            }),
+          },
+        ]
+      : []),
+  ];
+  return {
+    ...(declared.convention ? { convention: cite(declared.convention) } : {}),
+    ...(refusals.length > 0 ? { refusals } : {}),
+    ...(declared.reject?.length ? { item_errors: declared.reject.map((r) => ({ code: r.code, ...ruleView(r) })) } : {}),
+  };
 }
 
 /** The declaration's resources, as the description lists them. */
@@ -112,6 +154,7 @@ export function describe(engine: EngineContext, operator = false) {
       sandbox: declared && (KINDS as readonly string[]).includes(declared.kind) ? declared.kind : "static",
       ...(declared ? { resource: declared.resource, source: cite(declared.source) } : {}),
       error_statuses: errorStatuses(engine, op.operationId),
+      ...(declared ? rulesOf(declared) : {}),
     };
   });
   const limits = Object.fromEntries(

@@ -206,10 +206,7 @@ function update({ engine, state, op, declared, resource, base }: Applying): Appl
     if (value !== undefined && value !== null) {
       const current = record.data[resource.status.field];
       if (declared.status.from && !declared.status.from.includes(current))
-        return statusRefusal(
-          declared,
-          `${op.operationId} moves ${article(resource.name)} ${resource.name} only from ${declared.status.from.join(", ")}; this one is ${current}`,
-        );
+        return statusRefusal(declared, `${movesOnlyFrom(declared, declared.status.from)}; this one is ${current}`);
       target = String(value);
     }
   }
@@ -231,7 +228,9 @@ function update({ engine, state, op, declared, resource, base }: Applying): Appl
 const statusRefusal = (declared: OperationDeclaration, detail: string): Refusal =>
   new Refusal(declared.status?.refuse ?? 409, detail, declared.status?.source ?? declared.source, declared.status?.convention);
 
-const article = (noun: string) => (/^[aeiou]/i.test(noun) ? "an" : "a");
+/** The rule of an update's `status.from`, as its refusal states it. */
+export const movesOnlyFrom = (declared: OperationDeclaration, from: string[]): string =>
+  `${declared.operationId} moves ${/^[aeiou]/i.test(declared.resource) ? "an" : "a"} ${declared.resource} only from ${from.join(", ")}`;
 
 /** The operation's effects on singletons whose `when` holds: members set and unset. */
 function applyEffects(engine: EngineContext, state: CredentialState, effects: OperationDeclaration["effects"], ctx: TemplateContext) {

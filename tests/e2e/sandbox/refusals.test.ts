@@ -284,3 +284,44 @@ describe("disbursement: an item that breaks a rule gets result.error in a 200 an
     expect((await control.state()).resources.disbursement ?? []).toEqual([]);
   });
 });
+
+describe("GET /_sandbox lists each operation's rules before a partner meets them", () => {
+  type Rule = { status?: number; code?: string; detail: string; source?: string; convention?: string };
+  const rulesOf = async (alias: string, operationId: string) => {
+    const { control } = await partner(alias);
+    const operation = (await control.describe()).operations.find((o) => o.operation_id === operationId) as
+      | { refusals?: Rule[]; item_errors?: Rule[] }
+      | undefined;
+    return { refusals: operation?.refusals ?? [], itemErrors: operation?.item_errors ?? [] };
+  };
+  const cited = (rule: Rule) => `${rule.source ?? ""} ${rule.convention ?? ""}`;
+
+  it("a whole request's refusals: their status, reason and source by the document's title", async () => {
+    const statement = await rulesOf("statement@1.0.0", "initStatement");
+    expect(statement.refusals).toEqual([expect.objectContaining({ status: 400, detail: expect.stringMatching(/DUMMY_BANK_PERSONAL/) })]);
+    expect(cited(statement.refusals[0])).toContain(DIRECT);
+    const invoice = await rulesOf("pay@1.3.0", "updateInvoiceStatus");
+    expect(invoice.refusals).toEqual([expect.objectContaining({ status: 400, detail: expect.stringMatching(/only from Flagged/) })]);
+    expect(cited(invoice.refusals[0])).toContain(PAY);
+    expect(invoice.refusals[0].convention).toMatch(/400/);
+    const checkoutRules = await rulesOf("payment-initiation@1.0.0", "createCheckout");
+    expect(checkoutRules.refusals.map((r) => [r.status, r.detail])).toEqual([[400, expect.stringMatching(/expiry_date_time/)]]);
+    const inquiry = await rulesOf("disbursement@1.0.0", "inquireBankAccount");
+    expect(inquiry.refusals.map((r) => [r.status, r.detail])).toEqual([
+      [400, expect.stringMatching(/Indonesian/)],
+      [400, expect.stringMatching(/no such account/i)],
+    ]);
+    for (const rule of [...statement.refusals, ...invoice.refusals, ...checkoutRules.refusals, ...inquiry.refusals])
+      expect(cited(rule)).not.toMatch(/\d{3}_[0-9a-f]{16}\.txt/);
+  });
+
+  it("a create's item errors: their code and reason", async () => {
+    const { refusals, itemErrors } = await rulesOf("disbursement@1.0.0", "createDisbursements");
+    expect(refusals).toEqual([]);
+    expect(itemErrors.map((r) => [r.code, r.detail])).toEqual([
+      ["DUPLICATE_REFERENCE_ID", expect.stringMatching(/reference_id must be unique/)],
+      ["ADDRESS_REQUIRED", expect.stringMatching(/address/)],
+    ]);
+    for (const rule of itemErrors) expect(cited(rule)).toContain("Disbursement and Account Opening Interface");
+  });
+});
