@@ -171,21 +171,21 @@ describe("$percent", () => {
 });
 
 describe("$before", () => {
-  const before = (a: unknown, b: unknown) => evaluate({ $before: ["$request.a", "$request.b"] }, { request: { a, b } });
+  const earlier = (a: unknown, b: unknown) => evaluate({ $before: ["$request.a", "$request.b"] }, { request: { a, b } });
   const jan1 = Date.UTC(2026, 0, 1);
   it("is true when both are times and the first is earlier: instants, {seconds, nanos} and ISO 8601 alike", () => {
-    expect(before({ seconds: jan1 / 1000 - 1, nanos: 0 }, new Instant(jan1))).toBe(true);
-    expect(before("2025-12-31T23:59:59.999Z", { seconds: jan1 / 1000, nanos: 0 })).toBe(true);
-    expect(before(new Instant(jan1), "2026-01-01T00:00:00.001Z")).toBe(true);
-    expect(before({ seconds: String(jan1 / 1000), nanos: 999_000_000 }, new Instant(jan1 + 1000))).toBe(true);
+    expect(earlier({ seconds: jan1 / 1000 - 1, nanos: 0 }, new Instant(jan1))).toBe(true);
+    expect(earlier("2025-12-31T23:59:59.999Z", { seconds: jan1 / 1000, nanos: 0 })).toBe(true);
+    expect(earlier(new Instant(jan1), "2026-01-01T00:00:00.001Z")).toBe(true);
+    expect(earlier({ seconds: String(jan1 / 1000), nanos: 999_000_000 }, new Instant(jan1 + 1000))).toBe(true);
   });
   it("is false for the same time, a later one, or anything that is no time (a missing one is before nothing)", () => {
-    expect(before(new Instant(jan1), { seconds: jan1 / 1000, nanos: 0 })).toBe(false);
-    expect(before("2026-01-02", new Instant(jan1))).toBe(false);
-    expect(before(undefined, new Instant(jan1))).toBe(false);
-    expect(before(new Instant(jan1), undefined)).toBe(false);
-    expect(before("yesterday", new Instant(jan1))).toBe(false);
-    expect(before(0, new Instant(jan1))).toBe(false);
+    expect(earlier(new Instant(jan1), { seconds: jan1 / 1000, nanos: 0 })).toBe(false);
+    expect(earlier("2026-01-02", new Instant(jan1))).toBe(false);
+    expect(earlier(undefined, new Instant(jan1))).toBe(false);
+    expect(earlier(new Instant(jan1), undefined)).toBe(false);
+    expect(earlier("yesterday", new Instant(jan1))).toBe(false);
+    expect(earlier(0, new Instant(jan1))).toBe(false);
   });
   it("compares with the context's clock ($now)", () => {
     const now = new Instant(jan1);
