@@ -223,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Resend an event
-         * @description Delivers the event's callbacks again, with the event's Idempotency-Key (a receiver that processed it already must not process it again), once none of its deliveries is pending. Refused 409 while one is, or when the event raised no callback.
+         * @description Delivers the event's callbacks again, with the event's payload and Idempotency-Key (a receiver that processed it already must not process it again), once none of its deliveries is pending, to the callback URL the rule gives now: the merchant's current `webhook_url`, the URL registered now (an event whose callback was skipped for want of a URL is delivered once one is set). Takes no body, `{}` or `{"deliver_twice": true}`, as the actions. Refused 409 while a delivery is pending, or when the event raised no callback.
          */
         post: operations["sendEventAgain"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Queue an error status, a latency or a dropped connection
-         * @description The next `count` calls (default 1) of `operation_id` with this credential answer `status` (any status 400-599), with the body the operation declares for it (its first example, or none); a status the operation does not declare (429, 502, 503, 504...) gets a problem+json body, and the `sl-violations` header names it as undeclared. `retry_after` adds a `Retry-After` header (seconds). `latency_ms` (at most 30000) delays the answer; `drop: true` closes the connection without an answer. A rule forces at least one of `status`, `latency_ms` and `drop: true`, and a drop answers no status (the schema says both); `operation_id` must be an operation of this mock's API (400 naming them otherwise), and at most 20 rules wait per credential (409 beyond). A call Prism judges invalid keeps Prism's answer and does not use up a queued status.
+         * @description The next `count` calls (default 1) of `operation_id` with this credential answer `status` (any status 400-599), with the body the operation declares for it (its first example, or none); a status the operation does not declare (429, 502, 503, 504...) gets a problem+json body, and the `sl-violations` header names it as undeclared. `retry_after` adds a `Retry-After` header (seconds). `latency_ms` (at most 30000) delays the answer. `drop` closes the connection without an answer: `"before"` (or `true`) before the request is processed, so nothing is stored or sent; `"after"` once it is processed (records stored, events raised, callbacks queued), the answer lost: the case that makes retrying a POST unsafe. A rule forces at least one of `status`, `latency_ms` and `drop`, and a drop answers no status (the schema says both); `operation_id` must be an operation of this mock's API (400 naming them otherwise), and at most 20 rules wait per credential (409 beyond). A call Prism judges invalid keeps Prism's answer and does not use up a queued status.
          */
         post: operations["createError"];
         /**
@@ -547,17 +547,30 @@ export interface components {
                     convention?: string;
                 }[];
             };
-            /** @description Request values that produce an outcome without the control API (docs/guides/sandbox.md). */
+            /** @description Request values that produce an outcome without the control API (docs/guides/sandbox-test-values.md). One rule for all: the member equals the value, compared without regard to case. */
             test_values?: {
                 /** @description Its name. */
                 name: string;
+                /** @description The operation whose requests it reads. */
+                operation_id: string;
+                /** @description The request member to send it in, dotted; `list[].member` for a member of every item of a list (`disbursements[].description`). */
+                member: string;
+                /** @description The value, compared without regard to case. */
+                value: string;
                 /** @description The action it takes on the new record. */
-                action: string;
+                action?: string;
                 /**
                  * Format: int32
                  * @description Seconds on the sandbox clock before it does (absent: at once).
                  */
                 after_seconds?: number;
+                /** @description The status the record is created in (no event). */
+                status?: string;
+                /**
+                 * Format: int32
+                 * @description The status the request is refused with (nothing is stored).
+                 */
+                refuse?: number;
                 /** @description The value to send and what happens. */
                 description: string;
             }[];
@@ -573,6 +586,8 @@ export interface components {
                 registrable?: boolean;
                 /** @description Where the sources state it. */
                 source?: string;
+                /** @description Where the sandbox chose: the payload, the URL. */
+                convention?: string;
             }[];
         };
         /** @description What the sandbox does for one operation. */
@@ -594,6 +609,28 @@ export interface components {
             source?: string;
             /** @description The error statuses (400-599) it declares: forced with `POST /_sandbox/errors`, each answers the body declared for it. The control API forces any other status 400-599 too, with a problem+json body that `sl-violations` names as undeclared. */
             error_statuses: number[];
+            /** @description What the sandbox chose for it where the sources say nothing. */
+            convention?: string;
+            /** @description The rules that refuse a whole request, in the order they are tried: its status and reason (in the body where the status declares one with a member for it, else in `sl-violations`, code `sandbox-refusal`). Nothing is stored. */
+            refusals?: components["schemas"]["RuleDescription"][];
+            /** @description The rules of single items of a create: an item one holds for is not created and its result carries the error (`code`, `detail` as its message); the other items are created. */
+            item_errors?: components["schemas"]["RuleDescription"][];
+        };
+        /** @description A rule of the sandbox that refuses a request or an item. */
+        RuleDescription: {
+            /**
+             * Format: int32
+             * @description The status it answers (a whole request's refusal).
+             */
+            status?: number;
+            /** @description The error's code (an item's error). */
+            code?: string;
+            /** @description The reason, as the answer gives it; for a move refused by its status, which statuses it moves from. */
+            detail: string;
+            /** @description Where the sources state it. */
+            source?: string;
+            /** @description The sandbox's choice where the sources say nothing. */
+            convention?: string;
         };
         /** @description A credential's sandbox clock. */
         Clock: {
@@ -885,8 +922,8 @@ export interface components {
              * @description Milliseconds to wait before answering.
              */
             latency_ms?: number;
-            /** @description Close the connection without an answer (then no `status`). */
-            drop?: boolean;
+            /** @description Close the connection without an answer: `before` the request is processed (nothing stored), or `after` it is (stored, its answer lost). `true` is `before`; `false` drops nothing. */
+            drop?: boolean | ("before" | "after");
             /**
              * Format: int32
              * @description How many calls answer it.
@@ -920,8 +957,11 @@ export interface components {
              * @description The delay it adds.
              */
             latency_ms?: number;
-            /** @description True when it drops the connection. */
-            drop?: boolean;
+            /**
+             * @description When it drops the connection: before the request is processed, or after (its answer lost).
+             * @enum {string}
+             */
+            drop?: "before" | "after";
         };
         /** @description The queued error statuses, in the order they apply. */
         ErrorRuleList: {
@@ -1342,7 +1382,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionRequest"];
+            };
+        };
         responses: {
             /** @description The event and its new deliveries. */
             200: {

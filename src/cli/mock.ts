@@ -169,7 +169,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
     )
     .option(
       "--sandbox-queue <n>",
-      `sandbox: callbacks waiting to be delivered per credential (default ${LIMITS.deliveryQueue})`,
+      `sandbox: callbacks waiting to be delivered per credential (default ${LIMITS.deliveryQueueLocal} on a loopback binding, ${LIMITS.deliveryQueue} otherwise)`,
       integer("--sandbox-queue", SHARED_BOUNDS.deliveryQueue.min, SHARED_BOUNDS.deliveryQueue.max),
     )
     .option(

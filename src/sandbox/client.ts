@@ -80,8 +80,8 @@ export interface SandboxControl<A extends Api = undefined> {
   ): Promise<SandboxSchemas["StatusMove"]>;
   /** The credential's events (one per status change), optionally of one resource or record. */
   events(filter?: { resource?: SandboxResource<A>; resourceId?: string }): Promise<SandboxSchemas["Event"][]>;
-  /** Delivers an event's callbacks again, with its Idempotency-Key. */
-  resendEvent(eventId: string): Promise<SandboxSchemas["Resend"]>;
+  /** Delivers an event's callbacks again, with its payload and Idempotency-Key, to the URL registered now (`deliverTwice`: each twice). */
+  resendEvent(eventId: string, options?: { deliverTwice?: boolean }): Promise<SandboxSchemas["Resend"]>;
   registerCallback(webhook: string, url: string): Promise<SandboxSchemas["Callback"]>;
   callbacks(): Promise<SandboxSchemas["CallbackList"]>;
   forgetCallback(webhook: string): Promise<SandboxSchemas["ResetResult"]>;
@@ -153,7 +153,13 @@ export function sandboxControl<A extends Api = undefined>(
           }),
         )
       ).events,
-    resendEvent: (eventId) => unwrap(client.POST("/_sandbox/events/{id}/resend", { params: { path: { id: eventId } } })),
+    resendEvent: (eventId, { deliverTwice } = {}) =>
+      unwrap(
+        client.POST("/_sandbox/events/{id}/resend", {
+          params: { path: { id: eventId } },
+          ...(deliverTwice === undefined ? {} : { body: { deliver_twice: deliverTwice } }),
+        }),
+      ),
     registerCallback: (webhook, url) =>
       unwrap(client.PUT("/_sandbox/callbacks/{webhook}", { params: { path: { webhook } }, body: { url } })),
     callbacks: () => unwrap(client.GET("/_sandbox/callbacks")),

@@ -51,18 +51,29 @@ export interface StatusDeclaration {
 }
 
 /**
- * A test value: a request for which `when` (a template) is truthy makes the new record take the
- * move `move` at once, or `after` seconds later on the sandbox clock. The sandbox's own convention,
- * documented in docs/guides/sandbox.md.
+ * A test value: a request whose `member` equals `value` (compared as text without regard to case, the
+ * one rule of every test value: `when` is built from them, never declared) gets one outcome: the new
+ * record takes the move `move` at once or `after` seconds later on the sandbox clock; or it is
+ * created in `status` (no event); or the request is refused `refuse` with `detail`. The sandbox's own
+ * convention, listed by GET /_sandbox and documented in docs/guides/sandbox-test-values.md.
  */
 export interface TestValueDeclaration {
   name: string;
-  when: Json;
-  move: string;
+  /** The operation whose requests it reads (one of the declaration's operations on this resource). */
+  operation: string;
+  /** Where the value is: `$request.<path>`, or `$item.<path>` for an item of a create with `each`. */
+  member: string;
+  value: string;
+  move?: string;
   after?: number;
+  status?: string;
+  refuse?: number;
+  detail?: string;
   description: string;
   convention?: string;
   source?: string;
+  /** `{ $eq: [member, value], ci: true }`, made by the declaration's reader. */
+  when: Json;
 }
 
 export interface ResourceDeclaration {
@@ -81,7 +92,7 @@ export interface ResourceDeclaration {
   /** Members set when the record enters a status (`"*"`: any status change), templates. */
   on?: Record<string, { set: Json; source?: string; convention?: string }>;
   callbacks: CallbackDeclaration[];
-  /** Test values: request values that produce an outcome (./engine/apply.ts applies them on create). */
+  /** Test values: request values that produce an outcome (./engine/apply.ts applies them). */
   testValues: TestValueDeclaration[];
 }
 
@@ -106,9 +117,28 @@ export interface OperationDeclaration {
   effects?: Array<{ when?: Json; resource: string; set?: Json; unset?: string[] }>;
   /** Requests the service refuses: the first rule whose `when` holds answers `status` (nothing is stored). */
   refuse?: Array<{ when: Json; status: number; detail: string; source?: string; convention?: string }>;
+  /**
+   * create with `each`: items the service does not create, each with its error: the first rule whose
+   * `when` holds for an item (`$item`, evaluated after the order's earlier items were created) makes
+   * its outcome `{ item, error: { code, message: detail } }` in `$outcomes`; the other items are created.
+   */
+  reject?: RejectDeclaration[];
+  /** The resource's test values that name this operation (made by the declaration's reader). */
+  testValues?: TestValueDeclaration[];
   /** list: each record listed takes this action (a template, `$item` the record) where its lifecycle allows it. */
   advance?: Json;
   answer?: Json;
+}
+
+/** A rule of single items of a create with `each` (./engine/apply.ts): an item for which `when` holds is not created. */
+export interface RejectDeclaration {
+  when: Json;
+  /** The error's code in the item's outcome. */
+  code: string;
+  /** The error's message: the rule. */
+  detail: string;
+  source?: string;
+  convention?: string;
 }
 
 export interface Declaration {
@@ -193,13 +223,18 @@ export const DECLARATION_SCHEMA = {
             type: "array",
             items: {
               type: "object",
-              required: ["name", "when", "move", "description", "convention"],
+              required: ["name", "operation", "member", "value", "description", "convention"],
               additionalProperties: false,
               properties: {
                 name: { type: "string", pattern: "^[a-z][a-z0-9_]*$" },
-                when: TEMPLATE,
+                operation: { type: "string" },
+                member: { type: "string", pattern: "^\\$(request|item)(\\.[^.\\s{}]+)+$" },
+                value: { type: "string", minLength: 1 },
                 move: { type: "string" },
                 after: { type: "integer", minimum: 0, maximum: 86_400 },
+                status: { type: "string" },
+                refuse: { type: "integer", minimum: 400, maximum: 599 },
+                detail: { type: "string" },
                 description: { type: "string" },
                 source: SOURCE,
                 convention: { type: "string" },
@@ -315,6 +350,22 @@ export const DECLARATION_SCHEMA = {
                 when: TEMPLATE,
                 status: { type: "integer", minimum: 400, maximum: 599 },
                 detail: { type: "string" },
+                source: SOURCE,
+                convention: { type: "string" },
+              },
+            },
+          },
+          reject: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["when", "code", "detail"],
+              anyOf: [{ required: ["source"] }, { required: ["convention"] }],
+              additionalProperties: false,
+              properties: {
+                when: TEMPLATE,
+                code: { type: "string", minLength: 1 },
+                detail: { type: "string", minLength: 1 },
                 source: SOURCE,
                 convention: { type: "string" },
               },

@@ -36,6 +36,7 @@ export {
   type Kind,
   type MoveDeclaration,
   type OperationDeclaration,
+  type RejectDeclaration,
   type ResourceDeclaration,
   type StatusDeclaration,
   type TestValueDeclaration,
@@ -131,6 +132,7 @@ export function loadDeclaration(path: string, doc: Doc, given?: SpecValidator): 
   const operations: Record<string, OperationDeclaration> = {};
   for (const [operationId, o] of Object.entries<Json>(raw.operations))
     operations[operationId] = readOperation(operationId, o, resources, checking);
+  linkTestValues(resources, operations, checking);
   if (problems.length > 0) throw new DeclarationError(`${shown}: invalid sandbox declaration:\n  ${problems.join("\n  ")}`);
   return { path, resources, operations, where };
 }
@@ -176,7 +178,8 @@ function readResource(name: string, r: Json, checking: Checking): ResourceDeclar
     expiry: r.expiry,
     on: r.on,
     callbacks: r.callbacks ?? [],
-    testValues: r.testValues ?? [],
+    // The one rule of every test value: the member equals the value, compared without regard to case.
+    testValues: (r.testValues ?? []).map((value: Json) => ({ ...value, when: { $eq: [value.member, value.value], ci: true } })),
   };
   if (r.status?.moves)
     resource.status = {
@@ -205,8 +208,21 @@ function readResource(name: string, r: Json, checking: Checking): ResourceDeclar
   checkExpiry(resource, member, checkStatus, checking);
   resource.testValues.forEach((value, i) => {
     const at = `${member}.testValues.${i}`;
-    if (!resource.status?.moves?.[value.move]) checking.problem(`${at}.move`, `"${value.move}" is not a move of status.moves`);
-    checkTemplateAt(value.when, `${at}.when`, checking);
+    const outcomes = (["move", "status", "refuse"] as const).filter((key) => value[key] !== undefined);
+    if (outcomes.length !== 1)
+      checking.problem(
+        at,
+        `a test value has one outcome: move (and after), status, or refuse (and detail); got ${outcomes.join(", ") || "none"}`,
+      );
+    if (value.move !== undefined && !resource.status?.moves?.[value.move])
+      checking.problem(`${at}.move`, `"${value.move}" is not a move of status.moves`);
+    if (value.after !== undefined && value.move === undefined) checking.problem(`${at}.after`, "only a move waits `after` seconds");
+    if (value.status !== undefined) checkStatus(value.status, `${at}.status`);
+    if ((value.refuse === undefined) !== (value.detail === undefined))
+      checking.problem(
+        `${at}.${value.refuse === undefined ? "refuse" : "detail"}`,
+        "a refusing test value gives both `refuse` and `detail`",
+      );
   });
   for (const [status, rule] of Object.entries(resource.on ?? {})) {
     if (!resource.status) checking.problem(`${member}.on`, "status rules need a status");
@@ -314,6 +330,8 @@ function readOperation(
   if (operation.kind === "create" && operation.record === undefined) problem(member, "a create needs `record`");
   if (operation.kind === "delete" && resource.singleton) problem(`${member}.kind`, `${resource.name} is a singleton and cannot be deleted`);
   if (operation.each !== undefined && operation.kind !== "create") problem(`${member}.each`, "only a create makes one record per item");
+  if (operation.reject !== undefined && (operation.kind !== "create" || operation.each === undefined))
+    problem(`${member}.reject`, "only a create with `each` rejects single items (`refuse` refuses a whole request)");
   if (operation.advance !== undefined && operation.kind !== "list")
     problem(`${member}.advance`, "only a list advances the records it lists");
   if (operation.status) {
@@ -338,11 +356,47 @@ function readOperation(
     ["limit", operation.limit],
     ["effects", operation.effects],
     ["refuse", operation.refuse],
+    ["reject", operation.reject],
     ["advance", operation.advance],
     ["answer", operation.answer],
   ];
   for (const [key, template] of templates) checkTemplateAt(template, `${member}.${key}`, checking);
   return operation;
+}
+
+/**
+ * Each test value given to the operation it names (`OperationDeclaration.testValues`), with the
+ * problems of a value that does not fit it: an operation of another resource or none, a move or a
+ * status on an operation that creates nothing, `$item` on an operation without `each`, a refusal
+ * read from an item.
+ */
+function linkTestValues(
+  resources: Record<string, ResourceDeclaration>,
+  operations: Record<string, OperationDeclaration>,
+  { problem }: Checking,
+): void {
+  for (const resource of Object.values(resources)) {
+    resource.testValues.forEach((value, i) => {
+      const at = `resources.${resource.name}.testValues.${i}`;
+      const operation = Object.hasOwn(operations, value.operation) ? operations[value.operation] : undefined;
+      if (operation?.resource !== resource.name) {
+        const own = Object.values(operations).filter((o) => o.resource === resource.name);
+        problem(
+          `${at}.operation`,
+          `"${value.operation}" is not an operation of ${resource.name} in this declaration (${own.map((o) => o.operationId).join(", ") || "none"})`,
+        );
+        return;
+      }
+      if ((value.move !== undefined || value.status !== undefined) && operation.kind !== "create")
+        problem(at, `${value.operation} is a ${operation.kind}: only a create's new record takes a move or a status`);
+      const fromItem = value.member.startsWith("$item.");
+      if (fromItem && operation.each === undefined)
+        problem(`${at}.member`, `${value.operation} has no \`each\`: read the value from $request`);
+      if (fromItem && value.refuse !== undefined)
+        problem(`${at}.member`, "a refusal answers the whole request: read its value from $request");
+      (operation.testValues ??= []).push(value);
+    });
+  }
 }
 
 /** The declaration of an API, or undefined when it has none (then the sandbox keeps no resources for it). */

@@ -11,6 +11,18 @@ export interface SandboxAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * A refusal's reason that no member of the body carries (the status declares no body, or none with
+   * a member for it): reported in `sl-violations` as an entry of its own (engine/answer.ts).
+   */
+  reason?: RefusalReason;
+}
+
+/** Why a request was refused: the rule, and where it comes from (a `<file>:<line>` source, the sandbox's convention). */
+export interface RefusalReason {
+  detail: string;
+  source?: string;
+  convention?: string;
 }
 
 export const PROBLEM_TYPE = "application/problem+json";

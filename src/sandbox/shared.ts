@@ -5,7 +5,7 @@
  * the operator allows (./targets.ts), the operations over every credential need the operator's token
  * (./operator.ts), and one memory budget (./store/limits.ts SandboxBudget) bounds every credential's
  * records together. The eviction rule's idle window and the delivery queue's bounds are options too
- * (SHARED_BOUNDS), checked here.
+ * (SHARED_BOUNDS), checked here; a local sandbox lets more callbacks of a credential wait by default.
  */
 import { OperatorToken } from "./operator.js";
 import type { QueueBounds } from "./delivery/deliverer.js";
@@ -33,7 +33,10 @@ export interface SharedSandboxOptions {
    * more recently never does (the newcomer gets 507). Default LIMITS.evictIdleSeconds (600).
    */
   evictIdleSeconds?: number;
-  /** Callbacks waiting to be delivered per credential. Default LIMITS.deliveryQueue (20). */
+  /**
+   * Callbacks waiting to be delivered per credential. Default: on a loopback binding
+   * LIMITS.deliveryQueueLocal (200, at most the total), otherwise LIMITS.deliveryQueue (20).
+   */
   deliveryQueue?: number;
   /** Callbacks waiting to be delivered per mock, every credential together. Default LIMITS.deliveryQueueTotal (500). */
   deliveryQueueTotal?: number;
@@ -69,17 +72,18 @@ function bounded(name: keyof typeof SHARED_BOUNDS, value: number | undefined, fa
  * longer than the total).
  */
 export function sharedSettings(options: SharedSandboxOptions, env: NodeJS.ProcessEnv = process.env): SharedSettings {
-  const queue = {
-    perCredential: bounded("deliveryQueue", options.deliveryQueue, LIMITS.deliveryQueue),
-    total: bounded("deliveryQueueTotal", options.deliveryQueueTotal, LIMITS.deliveryQueueTotal),
-  };
+  const targets = new TargetPolicy({
+    binding: options.binding,
+    callbackAllow: parseCallbackAllow(options.callbackAllow ?? env[CALLBACK_ALLOW_ENV]),
+  });
+  const total = bounded("deliveryQueueTotal", options.deliveryQueueTotal, LIMITS.deliveryQueueTotal);
+  // A local sandbox serves one developer: a longer queue by default, never longer than the total.
+  const perCredential = targets.mode === "local" ? Math.min(LIMITS.deliveryQueueLocal, total) : LIMITS.deliveryQueue;
+  const queue = { perCredential: bounded("deliveryQueue", options.deliveryQueue, perCredential), total };
   if (queue.perCredential > queue.total)
     throw new RangeError(`the sandbox's deliveryQueue (${queue.perCredential}) must not exceed its deliveryQueueTotal (${queue.total})`);
   return {
-    targets: new TargetPolicy({
-      binding: options.binding,
-      callbackAllow: parseCallbackAllow(options.callbackAllow ?? env[CALLBACK_ALLOW_ENV]),
-    }),
+    targets,
     operator: OperatorToken.from(options.operatorToken, env),
     budget: options.budget ?? DEFAULT_BUDGET,
     evictIdleSeconds: bounded("evictIdleSeconds", options.evictIdleSeconds, LIMITS.evictIdleSeconds),

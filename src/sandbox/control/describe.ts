@@ -9,13 +9,14 @@ import { relative } from "node:path";
 import { responseKey } from "../../document/index.js";
 import { packageRoot } from "../../registry.js";
 import { cite } from "../../sources.js";
-import { KINDS } from "../declaration.js";
+import { KINDS, type OperationDeclaration, type TestValueDeclaration } from "../declaration.js";
 import type { EngineContext } from "../engine/context.js";
+import { movesOnlyFrom } from "../engine/apply.js";
 import { statusValues } from "../engine/lifecycle.js";
 import { LIMITS } from "../store/limits.js";
 
 /** LIMITS members that are the operator's settings (options of the sandbox): shown in GET /_sandbox's `settings`, to the operator. */
-const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQueue", "deliveryQueueTotal"]);
+const OPERATOR_SETTINGS = new Set(["evictIdleSeconds", "memoryBytes", "deliveryQueue", "deliveryQueueLocal", "deliveryQueueTotal"]);
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The error statuses (400-599) an operation declares; a range (`4XX`) or `default` stands for each status it covers. */
@@ -32,6 +33,58 @@ export function errorStatuses(engine: EngineContext, operationId: string): numbe
     }
   }
   return out;
+}
+
+/**
+ * A test value's member as a partner writes it in the request: `item_id`, `customer.email`, and for
+ * an item of a create with `each` the list and the item's member (`disbursements[].description`).
+ */
+function memberName(engine: EngineContext, value: TestValueDeclaration): string {
+  const path = value.member.slice(value.member.indexOf(".") + 1);
+  if (!value.member.startsWith("$item.")) return path;
+  const each = engine.declaration?.operations[value.operation]?.each ?? "";
+  return `${each.slice(each.indexOf(".") + 1)}[].${path}`;
+}
+
+/** A rule's reason and where it comes from, as partners read them (the documents by title). */
+const ruleView = (rule: { detail: string; source?: string; convention?: string }) => ({
+  detail: rule.detail,
+  ...(rule.source ? { source: cite(rule.source) } : {}),
+  ...(rule.convention ? { convention: cite(rule.convention) } : {}),
+});
+
+/**
+ * An operation's convention and the rules a partner meets before meeting them: the refusals of a
+ * whole request in the order the engine tries them (`refuse`, the refusing test values, an update's
+ * `status.from`), and the errors of single items (`reject`).
+ */
+function rulesOf(declared: OperationDeclaration) {
+  const refusals = [
+    ...(declared.refuse ?? []).map((r) => ({ status: r.status, ...ruleView({ ...r, source: r.source ?? declared.source }) })),
+    ...(declared.testValues ?? [])
+      .filter((v) => v.refuse !== undefined)
+      .map((v) => ({
+        status: v.refuse!,
+        ...ruleView({ detail: v.detail!, source: v.source ?? declared.source, convention: v.convention }),
+      })),
+    ...(declared.status?.from
+      ? [
+          {
+            status: declared.status.refuse ?? 409,
+            ...ruleView({
+              detail: movesOnlyFrom(declared, declared.status.from),
+              source: declared.status.source ?? declared.source,
+              convention: declared.status.convention,
+            }),
+          },
+        ]
+      : []),
+  ];
+  return {
+    ...(declared.convention ? { convention: cite(declared.convention) } : {}),
+    ...(refusals.length > 0 ? { refusals } : {}),
+    ...(declared.reject?.length ? { item_errors: declared.reject.map((r) => ({ code: r.code, ...ruleView(r) })) } : {}),
+  };
 }
 
 /** The declaration's resources, as the description lists them. */
@@ -63,8 +116,13 @@ function resourcesOf(engine: EngineContext) {
       ? {
           test_values: r.testValues.map((v) => ({
             name: v.name,
-            action: v.move,
+            operation_id: v.operation,
+            member: memberName(engine, v),
+            value: v.value,
+            ...(v.move === undefined ? {} : { action: v.move }),
             ...(v.after ? { after_seconds: v.after } : {}),
+            ...(v.status === undefined ? {} : { status: v.status }),
+            ...(v.refuse === undefined ? {} : { refuse: v.refuse }),
             description: v.description,
           })),
         }
@@ -75,6 +133,7 @@ function resourcesOf(engine: EngineContext) {
       url: c.url,
       registrable: JSON.stringify(c.url).includes("$callbackUrl"),
       source: cite(c.source),
+      ...(c.convention ? { convention: cite(c.convention) } : {}),
     })),
   }));
 }
@@ -95,6 +154,7 @@ export function describe(engine: EngineContext, operator = false) {
       sandbox: declared && (KINDS as readonly string[]).includes(declared.kind) ? declared.kind : "static",
       ...(declared ? { resource: declared.resource, source: cite(declared.source) } : {}),
       error_statuses: errorStatuses(engine, op.operationId),
+      ...(declared ? rulesOf(declared) : {}),
     };
   });
   const limits = Object.fromEntries(

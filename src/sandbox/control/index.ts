@@ -10,8 +10,9 @@
  * wrong and whose `field` names the member.
  *
  * A request of the API itself is the control API's only for a latency or a drop queued for it
- * (POST /_sandbox/errors): a latency is waited (then the request goes on), a drop closes the
- * connection without an answer.
+ * (POST /_sandbox/errors): a latency is waited (then the request goes on); a drop "before" closes the
+ * connection without an answer before the request is processed, a drop "after" lets it be processed
+ * (Prism's judgement, the engine's change) and closes the connection in place of writing its answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EngineContext } from "../engine/context.js";
@@ -43,7 +44,7 @@ export class ControlApi {
   /** Answers a request under /_sandbox/ and returns true; for any other request, applies a queued latency or drop. */
   async handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> {
     const url = new URL(request.url ?? "/", "http://sandbox.invalid");
-    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return this.transport(request, url);
+    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return this.transport(request, response, url);
     try {
       const result = await this.call(request, url, body);
       if ("text" in result) write(response, result.status, result.contentType, result.text);
@@ -112,10 +113,11 @@ export class ControlApi {
   }
 
   /**
-   * A request of the API itself: a queued latency is waited (then the request goes on) and a queued
-   * drop closes the connection without an answer. Costs nothing while no such rule is queued.
+   * A request of the API itself: a queued latency is waited (then the request goes on); a queued
+   * drop "before" closes the connection at once, a drop "after" once the request is processed,
+   * without its answer. Costs nothing while no such rule is queued.
    */
-  private async transport(request: IncomingMessage, url: URL): Promise<boolean> {
+  private async transport(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
     const queued = queuedTransport(
       this.engine,
       request.method ?? "GET",
@@ -126,12 +128,30 @@ export class ControlApi {
     const rule = queued instanceof Promise ? await queued : queued;
     if (!rule) return false;
     if (rule.latencyMs) await new Promise((resolve) => setTimeout(resolve, rule.latencyMs));
+    if (rule.drop === "after") {
+      withholdAnswer(request, response);
+      return false;
+    }
     if (rule.drop) {
       request.socket.destroy();
       return true;
     }
     return false;
   }
+}
+
+/**
+ * The request goes on (Prism judges it, the engine answers it from state, storing what it creates,
+ * synchronously or once a durable store wrote it) and the mock writes its answer through `response`:
+ * writing it closes the connection instead, so that nothing of the answer reaches the client.
+ */
+function withholdAnswer(request: IncomingMessage, response: ServerResponse): void {
+  const close = () => {
+    request.socket.destroy();
+    return response;
+  };
+  response.write = (() => close() && false) as ServerResponse["write"];
+  response.end = close as ServerResponse["end"];
 }
 
 /** Writes an answer whole, with its length. */

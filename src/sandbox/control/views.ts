@@ -86,7 +86,7 @@ export const errorView = (rule: ErrorRule) => ({
   remaining: rule.remaining,
   ...(rule.retryAfter === undefined ? {} : { retry_after: rule.retryAfter }),
   ...(rule.latencyMs === undefined ? {} : { latency_ms: rule.latencyMs }),
-  ...(rule.drop ? { drop: true } : {}),
+  ...(rule.drop ? { drop: rule.drop === "after" ? "after" : "before" } : {}),
 });
 
 export function stateView(engine: EngineContext, state: CredentialState) {

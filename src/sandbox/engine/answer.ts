@@ -3,15 +3,18 @@
  * (members it does not declare left out, times rendered: ../shape.ts); the answer of a status the
  * operation declares (its example, else no body) or does not (a problem+json body: ../problem.ts);
  * a refusal's answer; and the check of an answer against the contract (`validateAnswer`: its
- * findings as `sl-violations`, the 507 of a bound reached reported as the sandbox's own).
+ * findings as `sl-violations`, the 507 of a bound reached reported as the sandbox's own, and a
+ * refusal's reason that no body member carries as an entry of code `sandbox-refusal`).
  */
 import { type Operation, pickMediaContent, responseContents, responseKey } from "../../document/index.js";
 import { admittedTypes, resolveSchema } from "../../document/schema.js";
 import type { ContractViolation } from "../../validation/contract.js";
-import { problem, type SandboxAnswer } from "../problem.js";
+import { cite } from "../../sources.js";
+import { problem, type RefusalReason, type SandboxAnswer } from "../problem.js";
 import { plain, shape } from "../shape.js";
 import type { LimitError } from "../store/limits.js";
 import { isPlainObject, type Json } from "../values.js";
+import type { Refusal } from "./apply.js";
 import type { EngineContext } from "./context.js";
 
 /** An sl-violations entry, as Prism writes them. */
@@ -74,12 +77,15 @@ export function declaredAnswer(engine: EngineContext, op: Operation, status: num
 }
 
 /**
- * A refusal's answer (`refuse`, `status.refuse`): on a status the operation declares, a body
- * shaped by its schema (the example's members, if any) with the reason in the member the schema
- * has for one (REASON_MEMBERS); where it has none, or declares no body (a body would break the
- * contract), as declaredAnswer: the example, or no body. An undeclared status: a problem+json body.
+ * A refusal's answer (`refuse`, `status.refuse`, a `refuse` test value): on a status the operation
+ * declares, a body shaped by its schema (the example's members, if any) with the reason in the
+ * member the schema has for one (REASON_MEMBERS); where it has none, or declares no body (a body
+ * would break the contract), as declaredAnswer (the example, or no body) with the reason kept beside
+ * the answer for `validateAnswer`, which reports it as an `sl-violations` entry of its own. An
+ * undeclared status: a problem+json body whose `detail` is the reason.
  */
-export function refusalAnswer(engine: EngineContext, op: Operation, status: number, detail?: string): SandboxAnswer {
+export function refusalAnswer(engine: EngineContext, op: Operation, refusal: Refusal): SandboxAnswer {
+  const { status, detail } = refusal;
   const doc = engine.doc;
   const key = responseKey(op, status);
   if (!key || detail === undefined) return declaredAnswer(engine, op, status, detail);
@@ -96,7 +102,28 @@ export function refusalAnswer(engine: EngineContext, op: Operation, status: numb
       return { status, headers: { "Content-Type": media.mediaType }, body: shape(doc, body, media.schema.value, media.schema.at) };
     }
   }
-  return declaredAnswer(engine, op, status, detail);
+  const answer = declaredAnswer(engine, op, status);
+  answer.reason = { detail, source: refusal.source, convention: refusal.convention };
+  return answer;
+}
+
+/**
+ * A refusal's reason as an `sl-violations` entry (code `sandbox-refusal`): the rule, then where it
+ * comes from, the provider's document by its title (src/sources.ts `cite`) and, where the rule or
+ * its status is the sandbox's own, its convention. Severity Information: the answer keeps the
+ * contract, only the reason travels beside it.
+ */
+export function refusalViolation(reason: RefusalReason): AnswerViolation {
+  const from = [
+    ...(reason.source ? [cite(reason.source)] : []),
+    ...(reason.convention ? [`the sandbox's convention: ${cite(reason.convention)}`] : []),
+  ];
+  return {
+    location: ["request"],
+    severity: "Information",
+    code: "sandbox-refusal",
+    message: from.length > 0 ? `${reason.detail} (${from.join("; ")})` : reason.detail,
+  };
 }
 
 /** The findings of the contract validator on an answer, as sl-violations. */
@@ -116,9 +143,11 @@ export function validateAnswer(engine: EngineContext, operationId: string, answe
   }
   // The common case, a body the schema accepts, by the operation's check alone; anything else
   // (a finding, no schema, no body) by the contract validator, which words the findings.
-  if (answerCheck(engine, operationId, answer.status)?.(answer.body)) return NO_VIOLATIONS;
+  if (answer.reason === undefined && answerCheck(engine, operationId, answer.status)?.(answer.body)) return NO_VIOLATIONS;
   const { violations } = engine.validator.validateResponse({ operationId, status: answer.status, body: answer.body });
-  return toSlViolations(violations);
+  const findings = toSlViolations(violations);
+  if (answer.reason !== undefined) findings.push(refusalViolation(answer.reason));
+  return findings;
 }
 
 /**

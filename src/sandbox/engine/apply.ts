@@ -1,10 +1,12 @@
 /**
  * Stage 3, apply: what a declared operation does to the credential's records (the declaration's
  * `operations`): a create builds records from the request (one per item with `each`), applies the
- * effects on singletons and the first test value that holds; a read or an action finds the record;
- * a list filters, orders, advances and limits; an update merges and may move the status; a delete
- * removes; an answer keeps nothing. Refusals (`refuse`, `status.from`) are decided here before
- * anything is stored. The result is the answer's body as the declaration builds it (not yet shaped,
+ * effects on singletons and the operation's test values (the status a record is created in, its
+ * move); a read or an action finds the record; a list filters, orders, advances and limits; an
+ * update merges and may move the status; a delete removes; an answer keeps nothing. Refusals
+ * (`refuse`, a `refuse` test value, `status.from`) are decided here before anything is stored; a
+ * create with `each` leaves out the items a `reject` rule holds for, each with its error in
+ * `$outcomes`. The result is the answer's body as the declaration builds it (not yet shaped,
  * ./answer.ts), NOT_FOUND, or a Refusal; a bound reached throws a LimitError.
  */
 import type { Operation } from "../../document/index.js";
@@ -23,11 +25,17 @@ import { findRecord, freshId, singleton, templateContext } from "./records.js";
 /** The answer of an operation whose record does not exist (its declared 404). */
 export const NOT_FOUND = Symbol("not found");
 
-/** A request the service refuses: answered `status` with `detail`, nothing stored. */
+/**
+ * A request the service refuses: answered `status` with `detail`, nothing stored. `source` (a
+ * `<file>:<line>` of the provider's documents) and `convention` (the sandbox's reason, where the rule
+ * or its status is its own) say where the rule comes from (./answer.ts words them for the partner).
+ */
 export class Refusal {
   constructor(
     readonly status: number,
     readonly detail?: string,
+    readonly source?: string,
+    readonly convention?: string,
   ) {}
 }
 
@@ -58,7 +66,12 @@ export function apply(
   const resource = engine.resource(declared.resource);
   const base = templateContext(engine, state, request, params);
   for (const refusal of declared.refuse ?? NO_RULES) {
-    if (evaluate(refusal.when, base)) return new Refusal(refusal.status, refusal.detail);
+    if (evaluate(refusal.when, base))
+      return new Refusal(refusal.status, refusal.detail, refusal.source ?? declared.source, refusal.convention);
+  }
+  for (const value of declared.testValues ?? NO_RULES) {
+    if (value.refuse !== undefined && evaluate(value.when, base))
+      return new Refusal(value.refuse, value.detail, value.source ?? declared.source, value.convention);
   }
   const applying: Applying = { engine, state, op, declared, resource, base };
   switch (declared.kind) {
@@ -96,12 +109,24 @@ function create({ engine, state, declared, resource, base }: Applying): Json {
   const listed: Json = declared.each === undefined ? [undefined] : (evaluate(declared.each, base) ?? []);
   const items: Json[] = Array.isArray(listed) ? listed : [];
   const created: StoredRecord[] = [];
+  // With `each`: each item's outcome, its record or the rule it breaks (`reject`), in the request's order.
+  const outcomes: Json[] | undefined = declared.each === undefined ? undefined : [];
+  const rejects = declared.reject ?? NO_RULES;
   let expiry: Instant | undefined;
   const idField = resource.id.field;
-  const status = resource.status?.initial;
+  const initial = resource.status?.initial;
   for (let index = 0; index < items.length; index++) {
+    const item = items[index];
     const id = freshId(state, resource);
-    const itemCtx: TemplateContext = { ...base, id, item: items[index], index, status, shared };
+    const itemCtx: TemplateContext = { ...base, id, item, index, status: initial, shared };
+    // The order's earlier items are stored already: a rule reading the records sees them.
+    const broken = rejects.length === 0 ? undefined : rejects.find((rule) => evaluate(rule.when, itemCtx));
+    if (broken) {
+      outcomes!.push({ item, error: { code: broken.code, message: broken.detail } });
+      continue;
+    }
+    const status = resource.status ? createdStatus(resource, declared, itemCtx) : undefined;
+    itemCtx.status = status;
     const expiresAt = expiryOf(resource, itemCtx, now);
     expiry ??= expiresAt === undefined ? undefined : new Instant(expiresAt);
     itemCtx.expiry = expiresAt === undefined ? undefined : new Instant(expiresAt);
@@ -112,12 +137,13 @@ function create({ engine, state, declared, resource, base }: Applying): Json {
     data[idField] = id;
     const record = state.add(resource.name, id, data, expiresAt);
     if (expiresAt !== undefined) state.wakeBy(expiresAt);
-    if (declared.effects?.length || resource.testValues.length) {
+    if (declared.effects?.length || declared.testValues?.length) {
       itemCtx.record = data;
       applyEffects(engine, state, declared.effects, itemCtx);
-      applyTestValues(engine, state, resource, record, itemCtx);
+      applyTestValues(engine, state, declared, record, itemCtx);
     }
     created.push(record);
+    outcomes?.push({ record: data });
   }
   const records: Json[] = new Array(created.length);
   for (let i = 0; i < created.length; i++) records[i] = created[i].data;
@@ -126,6 +152,7 @@ function create({ engine, state, declared, resource, base }: Applying): Json {
     id: created[0]?.id,
     record: created[0]?.data,
     records,
+    outcomes,
     expiry,
     shared,
   });
@@ -179,10 +206,7 @@ function update({ engine, state, op, declared, resource, base }: Applying): Appl
     if (value !== undefined && value !== null) {
       const current = record.data[resource.status.field];
       if (declared.status.from && !declared.status.from.includes(current))
-        return new Refusal(
-          declared.status.refuse ?? 409,
-          `${op.operationId} moves a ${resource.name} only from ${declared.status.from.join(", ")}; this one is ${current}`,
-        );
+        return statusRefusal(declared, `${movesOnlyFrom(declared, declared.status.from)}; this one is ${current}`);
       target = String(value);
     }
   }
@@ -194,11 +218,19 @@ function update({ engine, state, op, declared, resource, base }: Applying): Appl
       moveStatus(engine, state, record, target, { cause: op.operationId });
     } catch (error) {
       if (!(error instanceof MoveRefused)) throw error;
-      return new Refusal(declared.status?.refuse ?? 409, error.message);
+      return statusRefusal(declared, error.message);
     }
   }
   return evaluate(declared.answer ?? "$record", { ...ctx, record: record.data });
 }
+
+/** The refusal of an update's status move (`status.from`, or a move the lifecycle does not allow): `status.refuse`, else 409. */
+const statusRefusal = (declared: OperationDeclaration, detail: string): Refusal =>
+  new Refusal(declared.status?.refuse ?? 409, detail, declared.status?.source ?? declared.source, declared.status?.convention);
+
+/** The rule of an update's `status.from`, as its refusal states it. */
+export const movesOnlyFrom = (declared: OperationDeclaration, from: string[]): string =>
+  `${declared.operationId} moves ${/^[aeiou]/i.test(declared.resource) ? "an" : "a"} ${declared.resource} only from ${from.join(", ")}`;
 
 /** The operation's effects on singletons whose `when` holds: members set and unset. */
 function applyEffects(engine: EngineContext, state: CredentialState, effects: OperationDeclaration["effects"], ctx: TemplateContext) {
@@ -211,22 +243,28 @@ function applyEffects(engine: EngineContext, state: CredentialState, effects: Op
   }
 }
 
+/** The status a new record is created in: the first `status` test value of the operation that holds, else the resource's initial. */
+function createdStatus(resource: ResourceDeclaration, declared: OperationDeclaration, ctx: TemplateContext): string {
+  for (const value of declared.testValues ?? NO_RULES) if (value.status !== undefined && evaluate(value.when, ctx)) return value.status;
+  return resource.status!.initial;
+}
+
 /**
- * The first test value of the resource whose `when` holds for a new record: its move, at once or
+ * The first `move` test value of the operation that holds for a new record: its move, at once or
  * `after` seconds later on the sandbox clock (./clock.ts).
  */
 function applyTestValues(
   engine: EngineContext,
   state: CredentialState,
-  resource: ResourceDeclaration,
+  declared: OperationDeclaration,
   record: StoredRecord,
   ctx: TemplateContext,
 ): void {
-  const value = resource.testValues.find((v) => evaluate(v.when, ctx));
+  const value = declared.testValues?.find((v) => v.move !== undefined && evaluate(v.when, ctx));
   if (!value) return;
   const cause = `test value ${value.name}`;
-  if (value.after) scheduleMove(engine, state, record, value.move, value.after, cause);
-  else moveStatus(engine, state, record, { action: value.move }, { cause });
+  if (value.after) scheduleMove(engine, state, record, value.move!, value.after, cause);
+  else moveStatus(engine, state, record, { action: value.move! }, { cause });
 }
 
 /**

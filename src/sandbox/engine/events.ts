@@ -18,7 +18,7 @@ import type { DeliveryEntry, EventCallback, SandboxEvent, StoredRecord } from ".
 import { evaluate, type TemplateContext } from "../template/index.js";
 import type { Json } from "../values.js";
 import type { EngineContext } from "./context.js";
-import { view } from "./records.js";
+import { templateContext, view } from "./records.js";
 
 export function newEvent(fields: Omit<SandboxEvent, "id" | "idempotencyKey" | "callbacks" | "deliveries">): SandboxEvent {
   return { id: newId("evt_"), idempotencyKey: randomUUID(), callbacks: [], deliveries: [], ...fields };
@@ -102,6 +102,33 @@ function buildCallback(
   const built = evaluate(payload, eventCtx);
   const shaped = media?.schema ? shape(doc, built, media.schema.value, media.schema.at) : plain(built);
   return { webhook, url: typeof target === "string" ? target : undefined, payload: shaped };
+}
+
+/**
+ * The URL an event's callback goes to now: its rule's `url` evaluated on the state as it is (the
+ * record now, or none if deleted; the merchant's current `webhook_url`; the URL registered now), with
+ * the event's change; the URL the event was raised with when the rule is gone.
+ */
+export function callbackUrlNow(
+  engine: EngineContext,
+  state: CredentialState,
+  event: SandboxEvent,
+  callback: EventCallback,
+): string | undefined {
+  const rule = engine.declaration?.resources[event.resource]?.callbacks.find((c) => c.webhook === callback.webhook);
+  if (!rule) return callback.url;
+  const record = state.get(event.resource, event.resourceId);
+  const ctx: TemplateContext = {
+    ...templateContext(engine, state, undefined, {}),
+    id: event.resourceId,
+    record: record?.data,
+    view: record ? view(engine, record) : undefined,
+    status: event.to,
+    event: { from: event.from, to: event.to, cause: event.cause },
+    callbackUrl: state.callbackUrls.get(callback.webhook),
+  };
+  const url = evaluate(rule.url, ctx);
+  return typeof url === "string" ? url : undefined;
 }
 
 /** Queues one delivery of an event's callback, with the event's Idempotency-Key (a first delivery or a resend). */

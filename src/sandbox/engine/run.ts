@@ -77,7 +77,7 @@ function answerOnState(engine: EngineContext, resolved: Resolved, state: Credent
     answer = state.atomically(() => {
       const body = apply(engine, state, op, declared, request.body, params);
       if (body === NOT_FOUND) throw new Rollback(declaredAnswer(engine, op, 404));
-      if (isRefusal(body)) throw new Rollback(refusalAnswer(engine, op, body.status, body.detail));
+      if (isRefusal(body)) throw new Rollback(refusalAnswer(engine, op, body));
       return { status: request.status, body: shapeAnswer(engine, op, request.status, body) };
     });
   } catch (error) {

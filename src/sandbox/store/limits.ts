@@ -30,8 +30,13 @@ export const LIMITS = {
   evictIdleSeconds: 600,
   /** The default memory budget of the sandbox (records' and events' JSON bytes), shared by every store of the process. */
   memoryBytes: 256 * 1024 * 1024,
-  /** Callbacks waiting to be delivered (or retried), per credential and per mock instance. */
+  /**
+   * Callbacks waiting to be delivered (or retried), per credential on a shared sandbox and on a local
+   * one (bound to loopback: one developer, whose test may pay a few hundred invoices at once; as many
+   * as the events and delivery log entries a credential keeps), and per mock instance.
+   */
   deliveryQueue: 20,
+  deliveryQueueLocal: 200,
   deliveryQueueTotal: 500,
 } as const;
 

@@ -33,7 +33,8 @@ export interface ErrorRule {
   remaining: number;
   retryAfter?: number;
   latencyMs?: number;
-  drop?: boolean;
+  /** Close the connection before the request is processed, or after (its answer lost); `true`, an earlier form, is "before". */
+  drop?: "before" | "after" | true;
 }
 
 /** A move a test value scheduled for later on the credential's clock (the record as it was then: its id and seq). */

@@ -41,6 +41,8 @@ export function checkTemplate(template: Json, path = ""): Array<[string, string]
     problems.push([at("$each"), "must be a reference to a list, e.g. $request.items"]);
   if (operators[0] === "$eq" && !(Array.isArray(template.$eq) && template.$eq.length === 2))
     problems.push([at("$eq"), "must be a list of two templates"]);
+  if (operators[0] === "$before" && !(Array.isArray(template.$before) && template.$before.length === 2))
+    problems.push([at("$before"), "must be a list of two templates: two times"]);
   if ((operators[0] === "$add" || operators[0] === "$sub") && !Array.isArray(template[operators[0]]))
     problems.push([at(operators[0]), "must be a list of templates"]);
   if (operators[0] === "$percent" && !(Array.isArray(template.$percent) && template.$percent.length === 2))

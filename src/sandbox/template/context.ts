@@ -10,6 +10,11 @@ export interface TemplateContext {
   id?: string;
   record?: Json;
   records?: Json[];
+  /**
+   * create with `each` and `reject`: the request's items in order, each `{ record }` (the record made
+   * from it) or `{ item, error: { code, message } }` (the item, not created, and the rule it breaks).
+   */
+  outcomes?: Json[];
   /** The record rendered by the resource's schema (for callback payloads). */
   view?: Json;
   request?: Json;
@@ -46,6 +51,7 @@ export function fullContext(values: TemplateContext): TemplateContext {
     id: values.id,
     record: values.record,
     records: values.records,
+    outcomes: values.outcomes,
     view: values.view,
     request: values.request,
     params: values.params,

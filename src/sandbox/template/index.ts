@@ -4,7 +4,7 @@
  * A template is plain YAML/JSON data; these forms are evaluated, everything else is literal:
  *
  * - `$name` or `$name.path.to.member` (a string starting with `$`): a value of the context:
- *   `$id`, `$record`, `$records`, `$count`, `$view`, `$request`, `$params`, `$item`, `$index`,
+ *   `$id`, `$record`, `$records`, `$outcomes`, `$count`, `$view`, `$request`, `$params`, `$item`, `$index`,
  *   `$now`, `$expiry`, `$status`, `$event`, `$shared`, `$callbackUrl`, `$next`, `$resource.<name>` (a
  *   singleton's record), `$all.<name>` (every record of a resource);
  * - `"text {$id} text"`: a string with references interpolated;
@@ -26,7 +26,9 @@
  *   amount, rounded half up, as a string (undefined when either is not so); `{ $size: ref }`: a list's
  *   length; `{ $lookup: template, in: { key: value }, otherwise?: template }`: the value for a key
  *   (the key itself when absent and no `otherwise`); `{ $date: template, end?: true }`: the instant a
- *   `{year, month, day}` object names (its day's start, or its last millisecond with `end`).
+ *   `{year, month, day}` object names (its day's start, or its last millisecond with `end`);
+ *   `{ $before: [template, template] }`: true when both values are times (an instant, `{seconds,
+ *   nanos}` or ISO 8601) and the first is earlier, else false (a missing time is before nothing).
  *
  * An undefined value leaves its member out. Times are `Instant`s until an answer is shaped
  * (../shape.ts renders them as the schema at their place asks: `{seconds, nanos}` or ISO 8601).

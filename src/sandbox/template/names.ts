@@ -9,6 +9,7 @@ export const ROOTS = [
   "id",
   "record",
   "records",
+  "outcomes",
   "count",
   "view",
   "request",
@@ -45,6 +46,7 @@ export const OPERATORS = [
   "$size",
   "$lookup",
   "$date",
+  "$before",
 ] as const;
 export const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 

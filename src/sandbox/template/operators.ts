@@ -4,7 +4,7 @@
  * (./compile.ts `compiled`). What each operator does is in ./index.ts.
  */
 import { newId } from "../ids.js";
-import { Instant, isPlainObject, type Json } from "../values.js";
+import { Instant, isPlainObject, type Json, toInstant } from "../values.js";
 import type { Compiled } from "./context.js";
 import { INTERPOLATION, operatorOf } from "./names.js";
 import { itemContext, memberPath, ownFunction, parseReference, scalarText } from "./source.js";
@@ -236,6 +236,16 @@ const compileDate: OperatorCompiler = (template, compile) => {
   };
 };
 
+/** Two times (Instants, `{seconds, nanos}`, ISO 8601): true when the first is earlier than the second; false when either is no time. */
+const compileBefore: OperatorCompiler = (template, compile) => {
+  const [a, b] = (template.$before as Json[]).map((operand) => compile(operand));
+  return (ctx) => {
+    const first = toInstant(a(ctx));
+    const second = first === undefined ? undefined : toInstant(b(ctx));
+    return first !== undefined && second !== undefined && first.ms < second.ms;
+  };
+};
+
 const compileSize: OperatorCompiler = (template, compile) => {
   const sized = compile(template.$size);
   return (ctx) => {
@@ -305,6 +315,7 @@ export const OPERATOR_COMPILERS: Readonly<Record<string, OperatorCompiler>> = {
   $sub: compileSum("$sub"),
   $percent: compilePercent,
   $date: compileDate,
+  $before: compileBefore,
   $size: compileSize,
   $lookup: compileLookup,
   $match: compileMatch,

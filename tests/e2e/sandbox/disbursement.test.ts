@@ -41,24 +41,30 @@ const item = (reference: string, extra: Record<string, unknown> = {}) => ({
 const credentials = { UBP_CLIENT: { identifier: "client", secret: "secret" } };
 
 describe("disbursement@1.0.0", () => {
-  it("refuses a reference_id already used by the merchant (400) and stores nothing of the request", async () => {
+  it("keeps reference_id unique per merchant: a reference used before is that item's error, another merchant may use it", async () => {
     const { control, call } = partner();
     expect((await call("createDisbursements", { credentials, disbursements: [item("ref-1")] })).status).toBe(200);
     const duplicate = await call("createDisbursements", { credentials, disbursements: [item("ref-2"), item("ref-1")] });
-    expect(duplicate.status).toBe(400);
-    expect((await control.state()).resources.disbursement).toHaveLength(1);
+    expect(duplicate.status).toBe(200);
+    expect(duplicate.body.result.map((r: { result: Record<string, unknown> }) => Object.keys(r.result))).toEqual([["success"], ["error"]]);
+    expect((await control.state()).resources.disbursement).toHaveLength(2);
     // Another merchant (credential) may use the same reference.
-    expect((await partner().call("createDisbursements", { credentials, disbursements: [item("ref-1")] })).status).toBe(200);
+    const other = await partner().call("createDisbursements", { credentials, disbursements: [item("ref-1")] });
+    expect(other.status).toBe(200);
+    expect(other.body.result[0].result).toEqual({ success: true });
   });
 
-  it("requires the destination address for a Philippine bank", async () => {
+  it("a Philippine destination needs its address: without it the item errors, with it the item is created", async () => {
     const { call } = partner();
     const philippine = item("ref-ph", { destination_account: { bank: "PH_UB", number: "3333", holder_name: "Juan" } });
-    expect((await call("createDisbursements", { credentials, disbursements: [philippine] })).status).toBe(400);
+    const refused = await call("createDisbursements", { credentials, disbursements: [philippine] });
+    expect(refused.status).toBe(200);
+    expect(refused.body.result[0].result.error).toEqual([{ code: expect.any(String), message: expect.stringMatching(/address/) }]);
     const address = { line1: "1 Ayala Ave", city: "Makati", province: "Metro Manila", zip_code: "1226", country: "PH" };
     const withAddress = item("ref-ph", { destination_account: { bank: "PH_UB", number: "3333", holder_name: "Juan", address } });
     const created = await call("createDisbursements", { credentials, disbursements: [withAddress] });
     expect(created.status).toBe(200);
+    expect(created.body.result[0].result).toEqual({ success: true });
     expect(created.body.result[0].disbursement.destination_account.address).toMatchObject({ city: "Makati" });
   });
 

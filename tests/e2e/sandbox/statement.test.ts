@@ -41,9 +41,12 @@ describe(alias, () => {
     expect(dummy.status).toBe(200);
     const other = await call("initStatement", { body: { country: "ID", bank_codes: ["DUMMY_BANK_PERSONAL", "BCA_PERSONAL"] } });
     expect(other.status).toBe(400);
-    // The 400 declares no body: none is sent (a body, even the refusal's reason, would break the contract).
+    // The 400 declares no body: none is sent (a body, even the refusal's reason, would break the
+    // contract); the reason travels as the one sl-violations entry, of the sandbox's own code.
     expect(other.body).toBeUndefined();
-    expect(other.violations).toEqual([]);
+    expect(other.violations).toEqual([
+      { location: ["request"], severity: "Information", code: "sandbox-refusal", message: expect.stringMatching(/DUMMY_BANK_PERSONAL/) },
+    ]);
     expect((await control.state()).resources.statement).toHaveLength(1);
     expect((await call("initStatement", { body: { country: "ID" } })).status).toBe(200);
   });

@@ -100,7 +100,7 @@ describe.each(bundled.map((b) => [b.entry.alias, b] as const))("%s", (alias, { e
         }
         return send(mock.url, alias, operationId, { credential, path, query, body });
       };
-      // The creates ran above (twice, a reference the service keeps unique would be refused).
+      // The creates ran above (twice, a reference the service keeps unique would error item by item).
       const ordered = [
         ...all.filter((o) => !["create", "delete"].includes(declared(o.operationId)?.kind ?? "")),
         ...all.filter((o) => declared(o.operationId)?.kind === "delete"),

@@ -1,7 +1,8 @@
 /**
  * POST /_sandbox/errors (createError): a status (any 400-599), a Retry-After, a latency (at most
- * MAX_LATENCY_MS) or a dropped connection queued for the next calls of one of the API's operations
- * (at most LIMITS.errorRules rules a credential).
+ * MAX_LATENCY_MS) or a dropped connection (before the request is processed, or after: `true` is
+ * "before") queued for the next calls of one of the API's operations (at most LIMITS.errorRules
+ * rules a credential).
  */
 import { newId } from "../../ids.js";
 import { LIMITS, MAX_LATENCY_MS } from "../../store/limits.js";
@@ -24,10 +25,11 @@ export const createError: ControlHandler = {
           "operation_id",
         );
       }
-      if (body.status === undefined && body.latency_ms === undefined && body.drop !== true) {
-        throw new ControlError(400, "say what to force: a status, latency_ms, or drop: true", "status");
+      const drop: ErrorRule["drop"] = body.drop === true || body.drop === "before" ? "before" : body.drop === "after" ? "after" : undefined;
+      if (body.status === undefined && body.latency_ms === undefined && drop === undefined) {
+        throw new ControlError(400, 'say what to force: a status, latency_ms, or drop ("before" or "after")', "status");
       }
-      if (body.drop === true && body.status !== undefined)
+      if (drop !== undefined && body.status !== undefined)
         throw new ControlError(400, "a dropped connection answers no status: give drop or status, not both", "drop");
       if (state.errors.length >= LIMITS.errorRules) {
         throw new ControlError(
@@ -42,7 +44,7 @@ export const createError: ControlHandler = {
         remaining: (body.count as number | undefined) ?? 1,
         ...(body.retry_after === undefined ? {} : { retryAfter: body.retry_after as number }),
         ...(body.latency_ms === undefined ? {} : { latencyMs: Math.min(MAX_LATENCY_MS, body.latency_ms as number) }),
-        ...(body.drop === true ? { drop: true } : {}),
+        ...(drop === undefined ? {} : { drop }),
       };
       state.addErrorRule(rule);
       if (rule.latencyMs || rule.drop) engine.transportArmed = true;

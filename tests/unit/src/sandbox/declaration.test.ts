@@ -116,8 +116,53 @@ describe("a broken declaration", () => {
       "Parcel",
       "resources.order.schema: #/components/schemas/Parcel is not a schema of the API's document",
     ],
+    [
+      "a test value with two outcomes",
+      fixture.replace(
+        '        move: pay\n        description: "`merchant_id: m-paid`',
+        '        move: pay\n        status: PAID\n        description: "`merchant_id: m-paid`',
+      ),
+      "- name: paid_at_once",
+      "resources.order.testValues.0: a test value has one outcome: move (and after), status, or refuse (and detail); got move, status",
+    ],
+    [
+      "a test value's status the resource does not have",
+      fixture.replace(
+        '        move: pay\n        description: "`merchant_id: m-paid`',
+        '        status: SHIPPED\n        description: "`merchant_id: m-paid`',
+      ),
+      "status: SHIPPED",
+      'resources.order.testValues.0.status: "SHIPPED" is not a status #/components/schemas/Order allows',
+    ],
+    [
+      "a test value of an operation the declaration does not have",
+      fixture.replace("operation: createOrder", "operation: shipOrder"),
+      "operation: shipOrder",
+      'resources.order.testValues.0.operation: "shipOrder" is not an operation of order in this declaration (createOrder, listOrders, getOrder, updateOrder, deleteOrder)',
+    ],
+    [
+      "a test value whose move is on an operation that creates nothing",
+      fixture.replace("operation: createOrder", "operation: listOrders"),
+      "- name: paid_at_once",
+      "resources.order.testValues.0: listOrders is a list: only a create's new record takes a move or a status",
+    ],
+    [
+      "a test value read from an item of a create without each",
+      fixture.replace("member: $request.merchant_id", "member: $item.merchant_id"),
+      "$item.merchant_id",
+      "resources.order.testValues.0.member: createOrder has no `each`: read the value from $request",
+    ],
+    [
+      "a reject rule on a create without each",
+      fixture.replace(
+        "    kind: create\n",
+        "    kind: create\n    reject:\n      - { when: true, code: TAKEN, detail: taken, convention: fixture }\n",
+      ),
+      "reject:",
+      "operations.createOrder.reject: only a create with `each` rejects single items",
+    ],
   ];
-  it("has the expected number of cases", () => expect(cases).toHaveLength(10));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(16));
   it.each(cases)("%s is refused with file:line and member", (name, text, needle, message) => {
     const load = broken(name.replaceAll(" ", "-"), text);
     let error: Error | undefined;

@@ -208,7 +208,7 @@ describe("the operator's settings", () => {
   it("are checked against their bounds: one out of them, or a queue per credential longer than the total, is refused by name", () => {
     expect(sharedSettings({}, {})).toMatchObject({
       evictIdleSeconds: LIMITS.evictIdleSeconds,
-      queue: { perCredential: LIMITS.deliveryQueue, total: LIMITS.deliveryQueueTotal },
+      queue: { perCredential: LIMITS.deliveryQueueLocal, total: LIMITS.deliveryQueueTotal },
     });
     for (const [name, { min, max }] of Object.entries(SHARED_BOUNDS)) {
       for (const bad of [min - 1, max + 1, 1.5]) {
@@ -220,6 +220,20 @@ describe("the operator's settings", () => {
     expect(() => sharedSettings({ deliveryQueue: 30, deliveryQueueTotal: 20 }, {})).toThrow(
       "the sandbox's deliveryQueue (30) must not exceed its deliveryQueueTotal (20)",
     );
+  });
+
+  it("the queue per credential: 200 callbacks on a local sandbox (loopback), 20 on a shared one, at most the total; an option wins", () => {
+    const perCredential = (options: Parameters<typeof sharedSettings>[0]) => sharedSettings(options, {}).queue.perCredential;
+    expect(perCredential({})).toBe(200);
+    expect(perCredential({ binding: "127.0.0.1" })).toBe(200);
+    expect(perCredential({ binding: "::1" })).toBe(200);
+    expect(perCredential({ binding: "localhost" })).toBe(200);
+    expect(perCredential({ binding: "0.0.0.0" })).toBe(20);
+    expect(perCredential({ binding: "10.1.2.3" })).toBe(20);
+    expect(perCredential({ deliveryQueueTotal: 50 })).toBe(50);
+    expect(perCredential({ binding: "0.0.0.0", deliveryQueue: 300 })).toBe(300);
+    expect(perCredential({ deliveryQueue: 5 })).toBe(5);
+    expect(sharedSettings({}, {}).queue.total).toBe(500);
   });
 
   it("evictIdleSeconds: a credential idle that long gives way to a newcomer at the credential limit, one used more recently never does", async () => {

@@ -291,6 +291,33 @@ describe("bad input gets a 4xx naming the member", () => {
       detail: /drop: must be false/,
     },
     {
+      name: "error: a drop after processing with a status",
+      method: "POST",
+      path: "/_sandbox/errors",
+      body: { operation_id: "getPing", status: 503, drop: "after" },
+      status: 400,
+      field: "drop",
+      detail: /not both/,
+    },
+    {
+      name: "error: drop false forces nothing",
+      method: "POST",
+      path: "/_sandbox/errors",
+      body: { operation_id: "getPing", drop: false },
+      status: 400,
+      field: "status",
+      detail: /say what to force/,
+    },
+    {
+      name: "error: a drop neither before nor after",
+      method: "POST",
+      path: "/_sandbox/errors",
+      body: { operation_id: "getPing", drop: "later" },
+      status: 400,
+      field: "drop",
+      detail: /drop/,
+    },
+    {
       name: "error: count 0",
       method: "POST",
       path: "/_sandbox/errors",
@@ -324,7 +351,7 @@ describe("bad input gets a 4xx naming the member", () => {
     },
   ];
 
-  it("has the expected number of cases", () => expect(cases).toHaveLength(27));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(30));
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (_, c) => {
     const answer = await call(mock.url, c.method, c.path.replace("{id}", orderId), {

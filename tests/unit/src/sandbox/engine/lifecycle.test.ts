@@ -141,12 +141,26 @@ describe("test values", () => {
 });
 
 describe("forced latency and drops", () => {
-  it("drops the connection of the next call, then answers normally", async () => {
+  it("drops the connection of the next call before it is processed (drop: true is before), then answers normally", async () => {
     const { headers, control } = fresh();
-    await control.force({ operation_id: "createOrder", drop: true });
+    expect(await control.force({ operation_id: "createOrder", drop: true })).toMatchObject({ drop: "before", remaining: 1 });
     await expect(createOrder(headers)).rejects.toThrow();
+    expect((await control.state()).resources.order ?? []).toEqual([]);
     expect((await createOrder(headers)).status).toBe(200);
     expect((await control.state()).resources.order).toHaveLength(1);
+  });
+
+  it("drops the connection of the next call after it is processed: the order is stored, its answer lost, its event raised", async () => {
+    const { headers, control } = fresh();
+    expect(await control.force({ operation_id: "createOrder", drop: "after" })).toMatchObject({ drop: "after", remaining: 1 });
+    await expect(createOrder(headers, "m-paid")).rejects.toThrow();
+    const [order] = (await control.state()).resources.order!;
+    // The test value m-paid paid it at once: the request ran whole, its event included.
+    expect(order.status).toBe("PAID");
+    expect((await control.events({ resource: "order", resourceId: order.id })).map((e) => e.to)).toEqual(["PAID"]);
+    expect((await control.errors()).errors).toEqual([]);
+    expect((await createOrder(headers)).status).toBe(200);
+    expect((await control.state()).resources.order).toHaveLength(2);
   });
 
   it("delays the next call by the latency asked", async () => {

@@ -170,6 +170,47 @@ describe("$percent", () => {
   });
 });
 
+describe("$before", () => {
+  const earlier = (a: unknown, b: unknown) => evaluate({ $before: ["$request.a", "$request.b"] }, { request: { a, b } });
+  const jan1 = Date.UTC(2026, 0, 1);
+  it("is true when both are times and the first is earlier: instants, {seconds, nanos} and ISO 8601 alike", () => {
+    expect(earlier({ seconds: jan1 / 1000 - 1, nanos: 0 }, new Instant(jan1))).toBe(true);
+    expect(earlier("2025-12-31T23:59:59.999Z", { seconds: jan1 / 1000, nanos: 0 })).toBe(true);
+    expect(earlier(new Instant(jan1), "2026-01-01T00:00:00.001Z")).toBe(true);
+    expect(earlier({ seconds: String(jan1 / 1000), nanos: 999_000_000 }, new Instant(jan1 + 1000))).toBe(true);
+  });
+  it("is false for the same time, a later one, or anything that is no time (a missing one is before nothing)", () => {
+    expect(earlier(new Instant(jan1), { seconds: jan1 / 1000, nanos: 0 })).toBe(false);
+    expect(earlier("2026-01-02", new Instant(jan1))).toBe(false);
+    expect(earlier(undefined, new Instant(jan1))).toBe(false);
+    expect(earlier(new Instant(jan1), undefined)).toBe(false);
+    expect(earlier("yesterday", new Instant(jan1))).toBe(false);
+    expect(earlier(0, new Instant(jan1))).toBe(false);
+  });
+  it("compares with the context's clock ($now)", () => {
+    const now = new Instant(jan1);
+    expect(evaluate({ $before: ["$request.at", "$now"] }, { now, request: { at: "2025-06-01T00:00:00Z" } })).toBe(true);
+    expect(evaluate({ $before: ["$request.at", "$now"] }, { now, request: { at: "2026-06-01T00:00:00Z" } })).toBe(false);
+  });
+  it("takes a list of two templates", () => {
+    expect(checkTemplate({ $before: ["$request.at"] })).toEqual([["$before", "must be a list of two templates: two times"]]);
+    expect(checkTemplate({ $before: "$request.at" })).toEqual([["$before", "must be a list of two templates: two times"]]);
+    expect(checkTemplate({ $before: ["$request.at", "$now"] })).toEqual([]);
+  });
+});
+
+describe("$outcomes", () => {
+  it("is a root references read: each item's record or its error, in order", () => {
+    const outcomes = [{ record: { id: "d1" } }, { item: { ref: "r2" }, error: { code: "DUP", message: "used" } }];
+    const template = {
+      $each: "$outcomes",
+      as: { $if: "$item.error", value: { ref: "$item.item.ref", code: "$item.error.code" }, otherwise: "$item.record.id" },
+    };
+    expect(checkTemplate(template)).toEqual([]);
+    expect(evaluate(template, { outcomes })).toEqual(["d1", { ref: "r2", code: "DUP" }]);
+  });
+});
+
 describe("checkTemplate", () => {
   const cases: Array<[string, unknown, string[]]> = [
     ["a valid template", { a: "$request.x", b: { $each: "$records", as: "$item" }, c: "u/{$id}" }, []],
