@@ -45,7 +45,9 @@ export interface MockOptions {
   cache?: boolean;
   /**
    * Sandbox mode: answers from state kept per credential, a control API under `/_sandbox/`,
-   * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy).
+   * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy, where
+   * the state lives: `store: "file:<dir>"` or `"postgres://..."` keeps it between runs, opened at
+   * start; default the BANK_API_CONTRACTS_SANDBOX_STORE environment variable, else memory).
    * Default false: the static contract mock.
    */
   sandbox?: boolean | SandboxOptions;
@@ -62,6 +64,13 @@ export interface MockServer {
   auth: string[];
   /** True in sandbox mode. */
   sandbox: boolean;
+  /** In sandbox mode, where the state lives: `memory`, `file:<dir>`, or the Postgres URL without its password. */
+  store?: string;
+  /**
+   * Stops accepting connections; in sandbox mode the requests in flight are answered first (within
+   * a bound), then the sandbox stops (a durable store keeps queued callbacks and delayed moves for
+   * the next start); resolves once the server is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -101,21 +110,24 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
   const operations = options.specPath === undefined ? await cachedOperations(specPath, loadOperations) : await loadOperations(specPath);
   let hooks: MockHooks | undefined;
-  let closeSandbox = () => {};
+  let closeSandbox = async () => {};
+  let store: string | undefined;
   if (options.sandbox) {
-    // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
+    // Its declaration is checked now (and a durable store opened); its engine and control API are
+    // made on first use, or now with a durable store (src/sandbox/start.ts).
     const { startSandbox } = await import("../sandbox/start.js");
     const sandboxOptions = { binding: host, ...(options.sandbox === true ? {} : options.sandbox) };
     const sandbox = await startSandbox(entry, sandboxOptions, specPath);
     hooks = sandbox.hooks;
     closeSandbox = sandbox.close;
+    store = sandbox.store;
   }
   const server = createPrismServer(operations, { cache: options.cache, hooks });
   let address: string;
   try {
     address = await listenOrExplain(server, entry.alias, port, host);
   } catch (error) {
-    closeSandbox();
+    await closeSandbox();
     throw error;
   }
   const url = new URL(address);
@@ -126,9 +138,13 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     operations: operations.length,
     auth: describeAuth(operations),
     sandbox: Boolean(options.sandbox),
+    ...(store === undefined ? {} : { store }),
     close: async () => {
-      closeSandbox();
-      await server.close();
+      // No new connection; the sandbox's requests in flight are answered before it stops.
+      const closed = server.close();
+      closed.catch(() => {}); // seen below, once the sandbox has stopped
+      await closeSandbox();
+      await closed;
     },
   };
 }

@@ -11,6 +11,7 @@ import type { ContractViolation } from "../../validation/contract.js";
 import { problem, type SandboxAnswer } from "../problem.js";
 import { plain, shape } from "../shape.js";
 import type { LimitError } from "../store/limits.js";
+import type { StoreUnavailable } from "../store/store.js";
 import { isPlainObject, type Json } from "../values.js";
 import type { EngineContext } from "./context.js";
 
@@ -49,6 +50,13 @@ export function toSlViolations(violations: ContractViolation[]): AnswerViolation
 
 /** The answer when a sandbox bound is reached (its own status, reported as a deviation by validateAnswer). */
 export const limitAnswer = (error: LimitError): SandboxAnswer => problem(507, error.message, { title: "Sandbox limit reached" });
+
+/** A durable store that could not keep a request's changes: 503, to be retried (nothing was changed, nothing acknowledged). */
+export function storeAnswer(error: StoreUnavailable): SandboxAnswer {
+  const answer = problem(503, error.message, { title: "Sandbox store unavailable" });
+  answer.headers = { ...answer.headers, "Retry-After": "1" };
+  return answer;
+}
 
 /** The body built for the operation's `status`, shaped to its JSON response schema (rendered plain where it declares none). */
 export function shapeAnswer(engine: EngineContext, op: Operation, status: number, body: Json): Json {
