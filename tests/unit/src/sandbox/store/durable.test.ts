@@ -106,7 +106,13 @@ const answer = async (sandbox: Sandbox, operationId: string, path: string, body:
 const order = (merchant = "m-1") => ({ merchant_id: merchant, amount: { cur: "PHP", amt: "1.00" } });
 
 /** A control call through the `intercept` hook; its status, headers and parsed body. */
-async function control(sandbox: Sandbox, method: string, url: string, body?: unknown, headers = credential("durable")) {
+async function control(
+  sandbox: Sandbox,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = credential("durable"),
+) {
   const written: { status?: number; headers?: Record<string, string>; body?: string } = {};
   const response = {
     writeHead(status: number, head: Record<string, string>) {
