@@ -16,8 +16,10 @@
  * - With a durable store (`file:<dir>`, `postgres://...`: the `store` option, else the environment
  *   variable BANK_API_CONTRACTS_SANDBOX_STORE; ./store/open.ts): the store is opened at start (a
  *   store that cannot be opened fails the start, naming it), shared by the process's sandboxes on
- *   the same address, each API in its own namespace; and the engine is made at start too, so that
- *   what was left due (queued callbacks, delayed moves) is carried out without waiting for a request.
+ *   the same address, each API in its own namespace. When the store holds work ahead (queued
+ *   callbacks, delayed moves) the engine is made at start, so that it is carried out without
+ *   waiting for a request; on a shared store (Postgres), where another instance may leave some, the
+ *   store is looked at every DURABLE_DEFAULTS.pollMs until a request or such work makes the engine.
  * - Stopping (`close`): requests the sandbox is answering finish first (at most DRAIN_MS), then the
  *   engine stops (./engine/context.ts `close`: a durable store keeps what waits) and the store is
  *   given back.
@@ -35,7 +37,12 @@ import type { Sandbox } from "./index.js";
 import type { SandboxOptions } from "./options.js";
 import { sharedSettings } from "./shared.js";
 import { LIMITS } from "./store/limits.js";
+import type { DurableBackend } from "./store/backend.js";
+import type { BackendLease } from "./store/open.js";
 import type { StateStore, StateStoreOptions } from "./store/store.js";
+
+/** How often a shared durable store is looked at for work ahead before the engine is made (./store/durable.ts DURABLE_DEFAULTS.pollMs). */
+const LOOK_MS = 250;
 
 /** How long stopping waits for the requests the sandbox is answering. */
 export const DRAIN_MS = 10_000;
@@ -165,7 +172,15 @@ function inFlight() {
 }
 
 /** The store option's maker: a durable store's opened (shared per process), or the option as it is. */
-async function openStore(entry: ApiEntry, options: SandboxOptions) {
+async function openStore(
+  entry: ApiEntry,
+  options: SandboxOptions,
+): Promise<{
+  store: SandboxOptions["store"];
+  shown: string;
+  lease?: BackendLease;
+  backend?: DurableBackend;
+}> {
   if (typeof options.store === "function") return { store: options.store, shown: "memory" };
   const { acquireBackend, describeStoreAddress, storeAddressFrom } = await import("./store/open.js");
   const address = storeAddressFrom(options.store, process.env, "the sandbox's store option");
@@ -176,7 +191,7 @@ async function openStore(entry: ApiEntry, options: SandboxOptions) {
     await backend.open();
     const { DurableStore } = await import("./store/durable.js");
     const store = (storeOptions: StateStoreOptions): StateStore => new DurableStore(backend, storeOptions);
-    return { store, shown: describeStoreAddress(address), lease };
+    return { store, shown: describeStoreAddress(address), lease, backend };
   } catch (error) {
     await lease.release();
     throw error;
@@ -223,19 +238,39 @@ export async function startSandbox(
     validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),
     maxBodyBytes: LIMITS.recordBytes,
   };
-  // A durable store's engine at once: what was left due is carried out without waiting for a request.
-  if (opened.lease) {
+  // A durable store with work ahead: the engine at once, which carries it out without waiting for a request.
+  let looking: NodeJS.Timeout | undefined;
+  if (opened.backend && opened.lease) {
+    const backend = opened.backend;
+    const workAhead = async () => (await backend.scheduled(1)).length > 0;
     try {
-      await ready();
+      if (await workAhead()) await ready();
     } catch (error) {
       await opened.lease.release();
       throw error;
+    }
+    if (!making && backend.shared) {
+      let busy = false;
+      looking = setInterval(async () => {
+        if (making || closed) return clearInterval(looking);
+        if (busy) return;
+        busy = true;
+        try {
+          if (await workAhead()) ready().catch(() => {}); // a request that needs it meets the failure
+        } catch {
+          // Looked at again at the next tick (the engine's store logs what fails once it runs).
+        } finally {
+          busy = false;
+        }
+      }, LOOK_MS);
+      looking.unref();
     }
   }
   return {
     hooks,
     close: async () => {
       closed = true;
+      clearInterval(looking);
       await calls.idle(DRAIN_MS);
       const made = sandbox ?? (await making?.catch(() => undefined));
       await made?.close();
