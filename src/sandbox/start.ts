@@ -229,10 +229,17 @@ export async function startSandbox(
   };
   const ready = () => (making ??= make());
   const calls = inFlight();
+  const durable = opened.lease !== undefined;
   const hooks: MockHooks = {
-    intercept: (request, response, body) => calls.track(ready().then((made) => made.hooks.intercept!(request, response, body))),
-    // As createSandbox's: the control API's paths, and every request once a latency or drop rule was queued.
-    mayIntercept: (request) => sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
+    intercept: (request, response, body) => {
+      // Counted until its answer is written: a request the hook passes on goes through Prism, then `answer`.
+      if (typeof response.once === "function" && !response.writableFinished)
+        calls.track(new Promise<void>((resolve) => response.once("close", () => resolve())));
+      return ready().then((made) => made.hooks.intercept!(request, response, body));
+    },
+    // As createSandbox's: the control API's paths, and every request once a latency or drop rule was
+    // queued; with a durable store every request, so that stopping waits for each whole.
+    mayIntercept: (request) => durable || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
     answer: (judged) => calls.track(sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
     // Asked only of an answer the `answer` hook gave: the sandbox is made by then.
     validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),
