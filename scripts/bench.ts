@@ -4,8 +4,8 @@
  * Each figure is measured side by side with its ceiling or baseline in the same run and reported as
  * a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
- * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, isolation,
- * startup, client, typecheck, load, pipeline.
+ * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, store
+ * (bench-store.ts), isolation, startup, client, typecheck, load, pipeline.
  * Bad arguments: one line and a hint, exit 2. A part that fails is reported in its section, the
  * others are still measured and the report written; the run then exits 1.
  */
@@ -38,6 +38,7 @@ import {
 } from "./bench-measure.js";
 import { findingsSection } from "./bench-findings.js";
 import { sandboxSection } from "./bench-sandbox.js";
+import { storeSection } from "./bench-store.js";
 import { freePortRange } from "./lib/ports.js";
 import { LARGE_BODY_BYTES } from "../src/mock/judge.js";
 import { defaultCacheDir } from "../src/mock/operations-cache.js";
@@ -60,7 +61,7 @@ const INVALID_FLOOR = 0.6;
 const STARTUP_TARGET_MS = 1000;
 /** Items of the array in the isolation part's bad request. */
 const BAD_ITEMS = 450_000;
-const PARTS = ["throughput", "findings", "sandbox", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
+const PARTS = ["throughput", "findings", "sandbox", "store", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
 type Part = (typeof PARTS)[number];
 
 interface BenchOptions {
@@ -728,6 +729,10 @@ const runners: Record<Part, () => Promise<void>> = {
     sections.push(await findingsSection(apis, log));
   },
   sandbox: sandboxThroughput,
+  store: async () => {
+    log("store");
+    sections.push(await storeSection({ duration: options.duration, log }));
+  },
   isolation,
   startup,
   client,
