@@ -6,11 +6,16 @@
  *
  * - `memory` (the default): the in-memory states are the whole truth; nothing here is used, and a
  *   request costs what it cost before there were other stores.
- * - `file:<dir>`: an embedded durable store on one machine (one process). Every state is loaded at
- *   start; each request's changes are written, and the answer is sent only once they are durable.
+ * - `file:<dir>`: an embedded durable store on one machine (one process). A state is read when it
+ *   is first needed and kept in memory (./durable.ts); each request's changes are written, and the
+ *   answer is sent only once they are durable.
  * - `postgres://...`: any number of sandbox processes on one database act as one. A request runs
  *   holding its credential (a lock every instance respects), on a copy brought up to date when
  *   another instance changed it, and its changes are committed before the answer is sent.
+ *
+ * One store holds the states of every API of a process (its mocks), each in a namespace of its own
+ * (`scope`, named by the API's alias), on the store's one connection (one LMDB environment, one
+ * Postgres pool).
  *
  * A credential's state is a set of rows: one `meta` row (clock offset, callback URLs, queued error
  * rules, id sequence, delayed moves...), one row per record, per event and per delivery (the log
