@@ -202,6 +202,12 @@ export class DurableStore implements StateStore {
     }
     if (outcome.result === MISSING) {
       fresh?.release();
+      // Reset through another instance since this one read it: what this process had of it goes.
+      const gone = entry.state;
+      if (gone && outcome.version !== entry.version) {
+        this.forget(entry);
+        this.onDrop?.(gone);
+      }
       return MISSING;
     }
     if (fresh) {

@@ -184,6 +184,10 @@ describe("a durable store under the sandbox", () => {
     // b holds the credential's state at the version before the pay: the store hands it the new one.
     expect((await answer(b.sandbox, "getOrder", `/v1/order/${id}`)).body.status).toBe("PAID");
     expect((await control(b.sandbox, "POST", `/_sandbox/resources/order/${id}/actions/pay`)).status).toBe(409);
+    // A reset through one instance: gone through the other too.
+    expect((await control(a.sandbox, "DELETE", "/_sandbox/state")).body).toEqual({ reset: 1 });
+    expect((await answer(b.sandbox, "getOrder", `/v1/order/${id}`)).status).toBe(404);
+    expect((await control(b.sandbox, "GET", "/_sandbox/events")).body).toEqual({ events: [] });
   });
 
   it("keeps a bounded number of states in memory, and reads one that left back on its next request", async () => {
