@@ -43,6 +43,8 @@ export interface DurableStoreOptions extends StateStoreOptions {
   claimLeaseMs?: number;
   /** Credentials kept in memory at most (default LIMITS.credentials). */
   cacheCredentials?: number;
+  /** Works waiting on one credential at most (default DURABLE_DEFAULTS.queuePerCredential). */
+  queuePerCredential?: number;
   /** Where a failed poll is told (one line); default: standard error. */
   log?: (line: string) => void;
 }
@@ -52,6 +54,8 @@ export const DURABLE_DEFAULTS = {
   pollMs: 250,
   /** Long enough for the work found to be taken into this instance's schedulers and leased there. */
   claimLeaseMs: 5_000,
+  /** Works waiting on one credential at most (its requests in flight in this process); beyond, 503. */
+  queuePerCredential: 1000,
 } as const;
 
 /**
@@ -104,6 +108,7 @@ export class DurableStore implements StateStore {
   private readonly pollMs: number;
   private readonly claimLeaseMs: number;
   private readonly cacheCredentials: number;
+  private readonly queuePerCredential: number;
   private readonly log: (line: string) => void;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -121,6 +126,7 @@ export class DurableStore implements StateStore {
     this.pollMs = options.pollMs ?? DURABLE_DEFAULTS.pollMs;
     this.claimLeaseMs = options.claimLeaseMs ?? DURABLE_DEFAULTS.claimLeaseMs;
     this.cacheCredentials = options.cacheCredentials ?? LIMITS.credentials;
+    this.queuePerCredential = options.queuePerCredential ?? DURABLE_DEFAULTS.queuePerCredential;
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
@@ -142,6 +148,12 @@ export class DurableStore implements StateStore {
   /** Queues `step` behind the credential's earlier work. */
   private queue<T>(key: string, step: (entry: Entry) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new StoreUnavailable("the sandbox is stopping: its store is closed"));
+    if ((this.entries.get(key)?.queued ?? 0) >= this.queuePerCredential)
+      return Promise.reject(
+        new StoreUnavailable(
+          `${this.queuePerCredential} requests of this credential are already waiting for the store, the sandbox's limit; retry later`,
+        ),
+      );
     let entry = this.entries.get(key);
     if (entry)
       this.entries.delete(key); // to the young end

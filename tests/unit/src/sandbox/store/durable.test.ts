@@ -175,6 +175,16 @@ describe("a durable store under the sandbox", () => {
     expect(listed.map((o: { order_id: string }) => o.order_id)).toEqual(answers.map((a) => a.body.order_id));
   });
 
+  it("bounds the requests waiting on one credential: one beyond is answered 503, the others as usual", async () => {
+    const { sandbox } = await sandboxOn(await fileStore(), { queuePerCredential: 3 });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => answer(sandbox, "createOrder", "/v1/order", order())));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 503]);
+    expect(answers[3]!.body.detail).toBe(
+      "3 requests of this credential are already waiting for the store, the sandbox's limit; retry later",
+    );
+    expect((await answer(sandbox, "listOrders", "/v1/order")).body.orders).toHaveLength(3);
+  });
+
   it("reads back what another instance changed: a copy in memory is brought up to date", async () => {
     const root = await fileStore();
     const [a, b] = [await sandboxOn(root), await sandboxOn(root)];
