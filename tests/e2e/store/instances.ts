@@ -205,8 +205,9 @@ export function restartScenario(start: () => Promise<Instance>, instances: Insta
       const credential = "restart";
       expect((await payCall(current, credential, "createMerchant", { body: { name: "Shop", webhook_url: hook.url } })).status).toBe(200);
       const now = (await payCall(current, credential, "createInvoice", { body: invoiceBody() })).body.invoice_id;
-      const created = Date.now();
       const later = (await payCall(current, credential, "createInvoice", { body: invoiceBody("sandbox_paid") })).body.invoice_id;
+      // Created by the time it was answered: its move is due 5 s after, at the latest.
+      const created = Date.now();
       await control(current, credential).act("invoice", now, "pay");
       const [first] = await hook.count(1);
       expect(first!.body).toMatchObject({ invoice_id: now, status: "Success" });
