@@ -4,8 +4,9 @@
  * in flight and a delayed move ahead; the guide's pg_dump and pg_restore lines in between, the tables
  * dropped first), then two instances on one database acting as one: what is created, moved,
  * registered or queued through one is seen through the other at once; 20 concurrent updates paying
- * one invoice, split over both, let exactly one through; and an instance killed while a receiver
- * holds its callback attempt leaves the delivery to the other, made with the event's same key.
+ * one invoice, split over both, let exactly one through; a credential's bound holds over both; and
+ * an instance killed while a receiver holds its callback attempt leaves the delivery to the other,
+ * made with the event's same key.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -113,6 +114,17 @@ describe("postgres: two instances on one database act as one", { timeout: 120_00
     expect(statuses.filter((status) => status === 400)).toHaveLength(19);
     const events = await control(a, credential).events({ resourceId: id });
     expect(events.map((event) => event.type)).toEqual(["invoice.flag", "invoice.pay"]);
+  });
+
+  it("holds a credential's bounds across instances: 20 error rules queued through both, the 21st refused", async () => {
+    const credential = "bounded";
+    for (let i = 0; i < 20; i++) await control(i % 2 ? a : b, credential).queueError("createInvoice", 500, 1);
+    const refused = await control(a, credential)
+      .queueError("createInvoice", 500, 1)
+      .catch((error: Error & { status?: number }) => error);
+    expect(refused).toMatchObject({ status: 409 });
+    expect((refused as Error).message).toMatch(/20 error rules are queued for this credential, the limit/);
+    expect((await control(b, credential).errors()).errors).toHaveLength(20);
   });
 
   it("leaves the callback of an instance killed during its attempt to the other, made with the event's key", async () => {
