@@ -156,6 +156,10 @@ describe("a durable store under the sandbox", () => {
     expect(refused.status).toBe(503);
     expect(refused.headers).toMatchObject({ "Content-Type": "application/problem+json", "Retry-After": "1" });
     expect(refused.body).toMatchObject({ status: 503, title: "Sandbox store unavailable", detail: expect.stringContaining("disk full") });
+    // createOrder declares no 503: sl-violations names the sandbox's own answer.
+    expect(sandbox.hooks.validateAnswer!({ iid: "createOrder" } as never, refused as never)).toEqual([
+      expect.objectContaining({ location: ["response", "status"], code: "sandbox-store" }),
+    ]);
     // A control call: 503 problem+json too.
     const registered = await control(sandbox, "PUT", "/_sandbox/callbacks/orderPaid", { url: "http://127.0.0.1:9/hook" });
     expect(registered).toMatchObject({ status: 503, body: { title: "Sandbox store unavailable" } });
