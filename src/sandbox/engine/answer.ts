@@ -13,6 +13,7 @@ import { cite } from "../../sources.js";
 import { problem, type RefusalReason, type SandboxAnswer } from "../problem.js";
 import { plain, shape } from "../shape.js";
 import type { LimitError } from "../store/limits.js";
+import type { StoreUnavailable } from "../store/store.js";
 import { isPlainObject, type Json } from "../values.js";
 import type { Refusal } from "./apply.js";
 import type { EngineContext } from "./context.js";
@@ -52,6 +53,16 @@ export function toSlViolations(violations: ContractViolation[]): AnswerViolation
 
 /** The answer when a sandbox bound is reached (its own status, reported as a deviation by validateAnswer). */
 export const limitAnswer = (error: LimitError): SandboxAnswer => problem(507, error.message, { title: "Sandbox limit reached" });
+
+/** The title of a durable store's 503 (a forced 503 has the status's own). */
+const STORE_TITLE = "Sandbox store unavailable";
+
+/** A durable store that could not keep a request's changes: 503, to be retried (nothing was changed, nothing acknowledged). */
+export function storeAnswer(error: StoreUnavailable): SandboxAnswer {
+  const answer = problem(503, error.message, { title: STORE_TITLE });
+  answer.headers = { ...answer.headers, "Retry-After": "1" };
+  return answer;
+}
 
 /** The body built for the operation's `status`, shaped to its JSON response schema (rendered plain where it declares none). */
 export function shapeAnswer(engine: EngineContext, op: Operation, status: number, body: Json): Json {
@@ -138,6 +149,19 @@ export function validateAnswer(engine: EngineContext, operationId: string, answe
         severity: "Error",
         code: "sandbox-limit",
         message: `507 is the sandbox's own answer when one of its bounds is reached (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
+      },
+    ];
+  }
+  if (answer.status === 503 && (answer.body as { title?: unknown } | undefined)?.title === STORE_TITLE) {
+    // The sandbox's own answer when its store cannot write: a deviation when the operation does not declare 503.
+    const op = engine.operation(operationId);
+    if (op && responseKey(op, 503) !== undefined) return [];
+    return [
+      {
+        location: ["response", "status"],
+        severity: "Error",
+        code: "sandbox-store",
+        message: `503 is the sandbox's own answer when its store cannot keep a request's changes (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
       },
     ];
   }

@@ -508,11 +508,44 @@ export class CredentialState {
 
   /**
    * The rows changed since the last call (or since `track`), as ./backend.ts writes them: the rows
-   * put with their values now, the rows gone; and when the credential next has work due.
+   * put with their values now, the rows gone; and, when any changed, when the credential next has
+   * work due (none changed: no `wakeAt`, which leaves the stored one). Only the rows marked are
+   * written out, whatever the state holds besides.
    */
   takeChanges(): ChangeSet {
     if (!this.tracked) throw new Error(`credential ${this.label}: takeChanges() needs a tracked state (track() first)`);
-    return this.tracked.take(() => new Map(this.rows().map((row) => [`${row.collection}:${row.id}`, row])), this.nextWork());
+    return this.tracked.take(
+      (collection, id) => this.row(collection, id),
+      () => this.nextWork(),
+    );
+  }
+
+  /** Whether the state is tracked (a durable store's). */
+  get isTracked(): boolean {
+    return this.tracked !== undefined;
+  }
+
+  /** One row of the state as it is now; undefined when it has none of that id. */
+  row(collection: Collection, id: string): Row | undefined {
+    switch (collection) {
+      case "meta":
+        return id === META_ID ? metaRow(this.meta()) : undefined;
+      case "record": {
+        const slash = id.indexOf("/");
+        const record = slash < 0 ? undefined : this.get(id.slice(0, slash), id.slice(slash + 1));
+        return record && recordRow(record);
+      }
+      case "event": {
+        const kept = this.kept.find((k) => k.event.id === id);
+        return kept && eventRow(kept);
+      }
+      case "delivery": {
+        const pending = this.pending.find((p) => p.entry.id === id);
+        const logged = this.log.find((entry) => entry.id === id);
+        const entry = logged ?? pending?.entry;
+        return entry && deliveryRow(entry, logged !== undefined, pending);
+      }
+    }
   }
 
   /** Every row of the state. */
