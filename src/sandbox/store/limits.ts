@@ -78,3 +78,40 @@ export class LimitError extends Error {
 
 /** No room for a new credential: every state is in recent use. Answered 507 with the message. */
 export class CapacityError extends LimitError {}
+
+/** What a credential holds, as its bounds count it. */
+export interface Held {
+  count: number;
+  bytes: number;
+  eventBytes: number;
+}
+
+/**
+ * Throws a LimitError naming the bound when `added` more would not fit what `held` holds: one
+ * record's size, the records and bytes of a credential, the shared memory budget.
+ */
+export function checkRoom(
+  held: Held,
+  budget: SandboxBudget,
+  added: { addedBytes: number; addedRecords: number; recordBytes: number },
+): void {
+  const { addedBytes, addedRecords, recordBytes } = added;
+  if (recordBytes > LIMITS.recordBytes) {
+    throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
+  }
+  if (held.count + addedRecords > LIMITS.records) {
+    throw new LimitError(
+      `this credential holds ${held.count} records, the sandbox's limit; reset its state (DELETE /_sandbox/state) to make room`,
+    );
+  }
+  if (held.bytes + held.eventBytes + addedBytes > LIMITS.bytes) {
+    throw new LimitError(
+      `this credential's records and events would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
+    );
+  }
+  if (addedBytes > 0 && !budget.fits(addedBytes)) {
+    throw new LimitError(
+      `the sandbox's memory budget (${budget.limit} bytes for every credential together) is used up; reset states you no longer need (DELETE /_sandbox/state) or ask its operator for a larger budget`,
+    );
+  }
+}

@@ -19,7 +19,7 @@ import { hash } from "node:crypto";
 import type { Json } from "../values.js";
 import type { ChangeSet, Collection, Row, StoredCredential } from "./backend.js";
 import { ChangeTracker } from "./changes.js";
-import { LIMITS, LimitError, SandboxBudget } from "./limits.js";
+import { checkRoom, LIMITS, SandboxBudget } from "./limits.js";
 import { count, type IndexKey, type KeptIndex, measure, type RecordIndex, remeasure } from "./records.js";
 import { deliveryRow, eventRow, META_ID, type Meta, metaRow, readRows, recordRow, recordRowId } from "./rows.js";
 import type { DeliveryEntry, ErrorRule, KeptEvent, PendingDelivery, SandboxEvent, ScheduledMove, StoredRecord } from "./types.js";
@@ -317,24 +317,7 @@ export class CredentialState {
   }
 
   private checkRoom(addedBytes: number, addedRecords: number, recordBytes = addedBytes): void {
-    if (recordBytes > LIMITS.recordBytes) {
-      throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
-    }
-    if (this.count + addedRecords > LIMITS.records) {
-      throw new LimitError(
-        `this credential holds ${this.count} records, the sandbox's limit; reset its state (DELETE /_sandbox/state) to make room`,
-      );
-    }
-    if (this.bytes + this.eventBytes + addedBytes > LIMITS.bytes) {
-      throw new LimitError(
-        `this credential's records and events would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
-      );
-    }
-    if (addedBytes > 0 && !this.budget.fits(addedBytes)) {
-      throw new LimitError(
-        `the sandbox's memory budget (${this.budget.limit} bytes for every credential together) is used up; reset states you no longer need (DELETE /_sandbox/state) or ask its operator for a larger budget`,
-      );
-    }
+    checkRoom(this, this.budget, { addedBytes, addedRecords, recordBytes });
   }
 
   /** Records of a resource in creation order. */

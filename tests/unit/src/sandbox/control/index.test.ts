@@ -297,7 +297,7 @@ describe("bad input gets a 4xx naming the member", () => {
       body: { operation_id: "getPing", status: 503, drop: "after" },
       status: 400,
       field: "drop",
-      detail: /not both/,
+      detail: /drop: must be false/,
     },
     {
       name: "error: drop false forces nothing",
@@ -305,8 +305,8 @@ describe("bad input gets a 4xx naming the member", () => {
       path: "/_sandbox/errors",
       body: { operation_id: "getPing", drop: false },
       status: 400,
-      field: "status",
-      detail: /say what to force/,
+      field: "drop",
+      detail: /status: is required; latency_ms: is required; drop: must be one of true, "before", "after"/,
     },
     {
       name: "error: a drop neither before nor after",
