@@ -5,11 +5,13 @@
  * over both is answered 429 problem+json with `Retry-After` (`tooManyRequests`), so that one partner
  * never takes the service from the others.
  *
- * The counts live in the limiter's store: memory now (one process); the library's Postgres store
- * (RateLimiterPostgres, same interface) makes a limit hold across instances, given as `limiter`.
+ * The counts live in the limiter's store: memory (one process) by default; the library's Postgres
+ * store (RateLimiterPostgres, same interface), given as `limiter`, makes a limit hold across
+ * instances on one database.
  */
 import { BurstyRateLimiter, type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import type { HookAnswer, Violation } from "../mock/types.js";
+import { rateLimitAnswer } from "../sandbox/engine/answer.js";
+import type { SandboxAnswer } from "../sandbox/problem.js";
 import type { Quotas } from "./quotas.js";
 
 /** The window of the burst allowance, in seconds. */
@@ -61,37 +63,22 @@ export class PartnerRateLimiter {
   }
 }
 
+/** What a partner over its rate is told: its rate, its burst, and when to retry. */
+export function rateDetail(quotas: Pick<Quotas, "requestsPerSecond" | "burst">, retryAfterSeconds: number): string {
+  return (
+    `this partner's request rate is ${quotas.requestsPerSecond} per second` +
+    `${quotas.burst > 0 ? ` with ${quotas.burst} more within ${BURST_WINDOW_SECONDS} s` : ""}: retry after ${retryAfterSeconds} s`
+  );
+}
+
 /**
- * The answer to a request over its partner's rate, and its `sl-violations` entry, as the sandbox
- * reports its own 507 (src/sandbox/engine/answer.ts `limitAnswer`, `validateAnswer`): problem+json with
- * `Retry-After`; the entry names 429 as the sandbox's own answer unless the operation declares it
- * (`declared`), when it keeps the contract and there is none.
+ * The answer to a request over its partner's rate, as the sandbox answers its own 507
+ * (src/sandbox/engine/answer.ts `rateLimitAnswer`): 429 problem+json with `Retry-After`; the
+ * sandbox's `validateAnswer` names it in `sl-violations` where the operation does not declare 429.
  */
 export function tooManyRequests(options: {
-  operationId: string;
   retryAfterSeconds: number;
   quotas: Pick<Quotas, "requestsPerSecond" | "burst">;
-  declared: boolean;
-}): { answer: HookAnswer; violations: Violation[] } {
-  const { operationId, retryAfterSeconds, quotas, declared } = options;
-  const detail =
-    `this partner's request rate is ${quotas.requestsPerSecond} per second` +
-    `${quotas.burst > 0 ? ` with ${quotas.burst} more within ${BURST_WINDOW_SECONDS} s` : ""}: retry after ${retryAfterSeconds} s`;
-  return {
-    answer: {
-      status: 429,
-      headers: { "Content-Type": "application/problem+json", "Retry-After": String(retryAfterSeconds) },
-      body: { type: "about:blank", title: "Sandbox rate limit reached", status: 429, detail },
-    },
-    violations: declared
-      ? []
-      : [
-          {
-            location: ["response", "status"],
-            severity: "Error",
-            code: "sandbox-rate-limit",
-            message: `429 is the sandbox's own answer when a partner's request rate is reached (not a status ${operationId} declares): ${detail}`,
-          },
-        ],
-  };
+}): SandboxAnswer {
+  return rateLimitAnswer(rateDetail(options.quotas, options.retryAfterSeconds), options.retryAfterSeconds);
 }

@@ -55,11 +55,12 @@ export interface MockOptions {
 /**
  * The sandbox's options, and hosted mode: `hosted: true` (or its options, src/hosted/index.ts) runs
  * the sandbox for a provider's partners: it needs the operator's token (`operatorToken`, else the
- * BANK_API_CONTRACTS_OPERATOR_TOKEN environment variable) and fails to start without one, applies the
- * shared callback policy whatever the interface, guards the connections, and logs and counts every
- * request. Default: not hosted.
+ * BANK_API_CONTRACTS_OPERATOR_TOKEN environment variable) and fails to start without one, serves
+ * only the credentials its operator issues (`POST /_sandbox/partners`), bounds each partner by its
+ * quotas, applies the shared callback policy whatever the interface, guards the connections, and
+ * logs and counts every request. Default: not hosted.
  */
-export interface MockSandboxOptions extends SandboxOptions {
+export interface MockSandboxOptions extends Omit<SandboxOptions, "hosted"> {
   hosted?: boolean | HostedOptions;
 }
 
@@ -124,9 +125,8 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     if (options.sandbox) {
       // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
       const { startSandbox } = await import("../sandbox/start.js");
-      // Hosted mode is shared whatever the interface: the sandbox's callback policy decides by the
-      // binding it is given, so it is given the any-address one.
-      const sandboxOptions = { binding: hosted ? HOSTED_BINDING : host, ...given };
+      // Hosted mode: the sandbox is given the service (its gate, quotas, metrics), and is shared whatever the interface.
+      const sandboxOptions = { binding: host, ...given, ...(hosted ? { hosted: { service: hosted } } : {}) };
       const sandbox = await startSandbox(entry, sandboxOptions, specPath);
       hooks = sandbox.hooks;
       closeSandbox = sandbox.close;
@@ -170,9 +170,6 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     throw error;
   }
 }
-
-/** The binding the sandbox is told of in hosted mode: any address, so that its callback policy is the shared one. */
-const HOSTED_BINDING = "0.0.0.0";
 
 /** Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks attached to it. */
 async function hostedService(

@@ -23,6 +23,7 @@ import type { MockHooks } from "../mock/types.js";
 import { cachedDocument, mark, marked, versionAbove } from "../mock/operations-cache.js";
 import type { ApiEntry } from "../registry.js";
 import { bytesHash, declarationPath } from "./declaration-file.js";
+import { hostedService } from "./hosting.js";
 import type { Sandbox } from "./index.js";
 import type { SandboxOptions } from "./options.js";
 import { sharedSettings } from "./shared.js";
@@ -131,6 +132,7 @@ export async function startSandbox(
   cacheDir?: string,
 ): Promise<StartedSandbox> {
   sharedSettings(options); // bad options fail the start, as they did when the engine was made then
+  const hosted = hostedService(options.hosted, entry.alias) !== undefined; // hosted mode comes with its service
   const path = options.declarationPath ?? declarationPath(entry);
   const passed = await checkDeclaration(path, specPath, cacheDir);
   let sandbox: Sandbox | undefined;
@@ -148,8 +150,9 @@ export async function startSandbox(
   const ready = () => (making ??= make());
   const hooks: MockHooks = {
     intercept: async (request, response, body) => (await ready()).hooks.intercept!(request, response, body),
-    // As createSandbox's: the control API's paths, and every request once a latency or drop rule was queued.
-    mayIntercept: (request) => sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
+    // As createSandbox's: the control API's paths, and every request once a latency or drop rule was
+    // queued; in hosted mode every request (the credential gate).
+    mayIntercept: (request) => hosted || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
     answer: (judged) => (sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
     // Asked only of an answer the `answer` hook gave: the sandbox is made by then.
     validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),

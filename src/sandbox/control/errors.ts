@@ -19,6 +19,8 @@ export class ControlError extends Error {
     readonly extra?: Record<string, unknown>,
     /** The problem's title, where it is not the status's reason phrase. */
     readonly title?: string,
+    /** Headers of the answer (e.g. `Retry-After`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -36,8 +38,10 @@ export function problemOf(error: unknown): SandboxAnswer {
           : error instanceof MoveRefused
             ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
             : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
-  return problem(failure.status, failure.message, {
+  const answer = problem(failure.status, failure.message, {
     title: failure.title,
     members: { ...(failure.field ? { field: failure.field } : {}), ...failure.extra },
   });
+  if (failure.headers) answer.headers = { ...answer.headers, ...failure.headers };
+  return answer;
 }

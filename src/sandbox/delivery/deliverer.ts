@@ -21,8 +21,12 @@
  *
  * The queue is bounded (`queue`, the sandbox's options; by default LIMITS.deliveryQueue events per
  * credential and LIMITS.deliveryQueueTotal per mock): an event beyond is logged as failed and not
- * sent. Resetting or dropping a credential's state (`cancel`) cancels what was queued for it, the
- * attempt in flight included.
+ * sent; a hosted sandbox's partner has its own quota of waiting callbacks instead of the
+ * per-credential bound (the budget's `boundsOf`, ../store/limits.ts). Resetting or dropping a
+ * credential's state (`cancel`) cancels what was queued for it, the attempt in flight included.
+ *
+ * How each delivery ended (delivered, failed, skipped, or refused by the callback policy) is told to
+ * `onOutcome` when one is set (a hosted sandbox's metrics).
  */
 import { randomUUID } from "node:crypto";
 import { sendCallback } from "../../callbacks/send.js";
@@ -38,6 +42,9 @@ const LEASE_GRACE_MS = 5000;
 
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const CANCELLED = "the credential's state was reset or dropped before the delivery succeeded";
+
+/** How a delivery ended, as a hosted sandbox's metrics count it. */
+export type DeliveryOutcome = "delivered" | "failed" | "skipped" | "refused";
 
 export interface QueueBounds {
   perCredential: number;
@@ -101,6 +108,8 @@ export class Deliverer {
   private readonly scheduler = new Scheduler((key) => this.due(key));
   private idlers: Array<() => void> = [];
   private closed = false;
+  /** Told how each delivery ended (a hosted sandbox's metrics); nothing is counted without it. */
+  onOutcome: ((outcome: DeliveryOutcome) => void) | undefined = undefined;
 
   constructor(private readonly options: DelivererOptions) {
     this.policy = boundedRetry(options.retry);
@@ -140,6 +149,7 @@ export class Deliverer {
       entry.note = refusal.note;
       if (refusal.state === "skipped") delete entry.idempotencyKey;
       state.logDelivery(entry);
+      this.onOutcome?.(refusal.outcome ?? refusal.state);
       return entry;
     }
     state.logDelivery(entry);
@@ -149,7 +159,11 @@ export class Deliverer {
   }
 
   /** Why an event is not queued (logged as skipped or failed with the reason); undefined when it is. */
-  private refusal(state: CredentialState, target: string | undefined, shown: string | undefined) {
+  private refusal(
+    state: CredentialState,
+    target: string | undefined,
+    shown: string | undefined,
+  ): { state: "failed" | "skipped"; note: string; outcome?: DeliveryOutcome } | undefined {
     const failed = (note: string) => ({ state: "failed" as const, note });
     if (target === undefined || target === "")
       return { state: "skipped" as const, note: "no callback URL is known for this event (see the webhook's url rule in GET /_sandbox)" };
@@ -161,12 +175,14 @@ export class Deliverer {
       this.targets.check(target);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
-      return failed(error.message);
+      return { ...failed(error.message), outcome: "refused" };
     }
-    const { perCredential, total } = this.queue;
+    const { total } = this.queue;
+    const bounds = state.budget.boundsOf(state.key);
+    const perCredential = bounds.queuedCallbacks ?? this.queue.perCredential;
     if (state.queue.length >= perCredential)
       return failed(
-        `${perCredential} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`,
+        `${perCredential} callbacks of this credential are already waiting to be delivered, ${bounds.queuedCallbacks === undefined ? "the sandbox's limit" : bounds.named}: this one is not sent`,
       );
     if (this.queued() >= total)
       return failed(`${total} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`);
@@ -282,6 +298,7 @@ export class Deliverer {
     pending.entry.state = outcome;
     if (note !== undefined) pending.entry.note = note;
     state.unqueueDelivery(pending);
+    this.onOutcome?.(outcome);
   }
 
   /** Makes an attempt in flight; its outcome goes back into the state through the one path. */

@@ -7,7 +7,8 @@
  * its events, its delivery log and its delivery queue (./types.ts).
  *
  * Every change goes through a method here, which
- * - keeps the bounds (LIMITS: records and bytes per credential, the shared memory budget, events and
+ * - keeps the bounds (records, bytes and events per credential: LIMITS', or a hosted sandbox's
+ *   partner's quotas, which the budget hands out, ./limits.ts `boundsOf`; the shared memory budget,
  *   delivery log entries): a record's size is its JSON form's, kept member by member;
  * - while a request runs (`atomically`), journals how to put the change back, so that a request that
  *   fails leaves the state as it found it;
@@ -320,14 +321,15 @@ export class CredentialState {
     if (recordBytes > LIMITS.recordBytes) {
       throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
     }
-    if (this.count + addedRecords > LIMITS.records) {
+    const bounds = this.budget.boundsOf(this.key);
+    if (this.count + addedRecords > bounds.records) {
       throw new LimitError(
-        `this credential holds ${this.count} records, the sandbox's limit; reset its state (DELETE /_sandbox/state) to make room`,
+        `this credential holds ${this.count} records, ${bounds.named}; reset its state (DELETE /_sandbox/state) to make room`,
       );
     }
-    if (this.bytes + this.eventBytes + addedBytes > LIMITS.bytes) {
+    if (this.bytes + this.eventBytes + addedBytes > bounds.bytes) {
       throw new LimitError(
-        `this credential's records and events would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
+        `this credential's records and events would take more than ${bounds.bytes} bytes, ${bounds.named}; reset its state (DELETE /_sandbox/state)`,
       );
     }
     if (addedBytes > 0 && !this.budget.fits(addedBytes)) {
@@ -388,7 +390,7 @@ export class CredentialState {
 
   /** Whether an event of `bytes` fits this credential's bound and the memory budget (never once the state is dropped). */
   eventFits(bytes: number): boolean {
-    return !this.released && this.bytes + this.eventBytes + bytes <= LIMITS.bytes && this.budget.fits(bytes);
+    return !this.released && this.bytes + this.eventBytes + bytes <= this.budget.boundsOf(this.key).bytes && this.budget.fits(bytes);
   }
 
   /** Counts `bytes` of events kept (negative: events dropped) in this credential's bytes and the budget. */
@@ -400,8 +402,8 @@ export class CredentialState {
 
   /**
    * Keeps an event of `bytes`: the oldest events make room for it (the newest LIMITS.deliveryLog are
-   * kept, within the bounds). False when it still does not fit (the budget taken by other
-   * credentials' records): it is then not kept.
+   * kept, or a partner's quota of them, within the bounds). False when it still does not fit (the
+   * budget taken by other credentials' records): it is then not kept.
    */
   keepEvent(event: SandboxEvent, bytes: number): boolean {
     const before = this.kept;
@@ -411,7 +413,8 @@ export class CredentialState {
       this.chargeEvents(charged - this.eventBytes);
     });
     const events = this.kept.slice();
-    while (events.length > 0 && (events.length >= LIMITS.deliveryLog || !this.eventFits(bytes))) {
+    const most = this.budget.boundsOf(this.key).events;
+    while (events.length > 0 && (events.length >= most || !this.eventFits(bytes))) {
       const dropped = events.shift()!;
       this.chargeEvents(-dropped.bytes);
       this.mark("event", dropped.event.id);

@@ -131,12 +131,22 @@ describe("the credential gate", () => {
     const admitted = await hosted.admit(partnerRequest, key(issued.credential));
     expect(admitted).toMatchObject({ outcome: "admitted", partner: { id: issued.id }, quotas: { records: 7, requestsPerSecond: 10 } });
     expect(hosted.requester(partnerRequest)).toBe(issued.id);
+    // Its state's bounds are its quotas from now on; a key no partner was admitted with has none of its own.
+    expect(hosted.boundsOf(key(issued.credential))).toEqual({
+      records: 7,
+      bytes: 4 * 1024 * 1024,
+      events: 200,
+      queuedCallbacks: 20,
+      named: "this partner's quota",
+    });
+    expect(hosted.boundsOf(key("made-up-credential"))).toBeUndefined();
     expect(await hosted.admit(request(), key("made-up-credential"))).toEqual({ outcome: "unissued" });
     expect(await hosted.admit(request(), undefined)).toEqual({ outcome: "unissued" });
     await hosted.partners.revoke(issued.id);
     const afterRevoke = request();
     expect(await hosted.admit(afterRevoke, key(issued.credential))).toEqual({ outcome: "unissued" });
     expect(hosted.requester(afterRevoke)).toBe("unissued");
+    expect(hosted.boundsOf(key(issued.credential))).toBeUndefined();
     await hosted.close();
     expect(
       records()
@@ -151,12 +161,16 @@ describe("the credential gate", () => {
       vi.useRealTimers();
     });
     const hosted = new HostedService({ log: sink().stream, operatorToken: TOKEN }, {});
-    const noisy = await hosted.partners.issue({ name: "Noisy", quotas: { requestsPerSecond: 2, burst: 0 } });
+    const noisy = await hosted.partners.issue({ name: "Noisy", quotas: { requests_per_second: 2, burst: 0 } });
     const quiet = await hosted.partners.issue({ name: "Quiet" });
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push((await hosted.admit(request(), key(noisy.credential))).outcome);
     expect(outcomes).toEqual(["admitted", "admitted", "limited", "limited", "limited"]);
-    expect(await hosted.admit(request(), key(noisy.credential))).toMatchObject({ outcome: "limited", retryAfterSeconds: 1 });
+    expect(await hosted.admit(request(), key(noisy.credential))).toMatchObject({
+      outcome: "limited",
+      retryAfterSeconds: 1,
+      detail: "this partner's request rate is 2 per second: retry after 1 s",
+    });
     expect(await hosted.admit(request(), key(quiet.credential))).toMatchObject({ outcome: "admitted", partner: { id: quiet.id } });
     await hosted.close();
   });
