@@ -3,7 +3,7 @@
  * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports, sharing
  * one memory budget; `--callback-allow`, `--operator-token-file`, `--sandbox-memory`,
  * `--sandbox-evict-idle`, `--sandbox-queue` and `--sandbox-queue-total` set how it is shared
- * (docs/guides/shared-sandbox.md).
+ * (docs/guides/shared-sandbox.md); `--sandbox-store` where its state lives (docs/guides/sandbox-state.md).
  *
  * `--sandbox --hosted`: the sandbox as a provider hosts it for its partners (src/hosted/). It needs
  * the operator's token (its file or the environment; without one: one line, exit 2), says which
@@ -21,7 +21,14 @@ import { OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
 import { SHARED_BOUNDS } from "../sandbox/shared.js";
 import { LIMITS, SandboxBudget } from "../sandbox/store/limits.js";
 import { CONNECTION_SETTINGS } from "../hosted/connections.js";
+import { STORE_ENV, storeAddressFrom, urlSecrets } from "../sandbox/store/open.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow } from "../sandbox/targets.js";
+
+/**
+ * How long stopping waits in sandbox mode: its requests in flight answered (src/sandbox/start.ts
+ * DRAIN_MS), the callback attempts in flight recorded, a durable store closed, the connections ended.
+ */
+const SANDBOX_STOP_MS = 20_000;
 
 /** `--callback-allow`: entries separated by commas, the option repeatable. */
 const callbackTargets = (value: string, previous: string[] = []): string[] => {
@@ -48,6 +55,7 @@ interface MockCliOptions {
   keepAliveTimeout?: number;
   maxConnections?: number;
   maxConnectionsPerAddress?: number;
+  sandboxStore?: string;
 }
 
 const SHARED_FLAGS = [
@@ -58,6 +66,7 @@ const SHARED_FLAGS = [
   "sandboxQueue",
   "sandboxQueueTotal",
   "hosted",
+  "sandboxStore",
 ] as const;
 
 /** Hosted mode's flags: each needs --hosted. */
@@ -115,6 +124,16 @@ function sandboxOptions(options: MockCliOptions, cmd: Command) {
     if (error instanceof CommanderError) throw error;
     cmd.error(`error: ${(error as Error).message}`);
   }
+  // Where the state lives: checked now (a password is never repeated), opened when the mocks start.
+  if (options.sandboxStore !== undefined && urlSecrets(options.sandboxStore).length > 0)
+    cmd.error(
+      `error: --sandbox-store: a password on the command line is visible to every user of the machine; put the address in $${STORE_ENV}, or the password in PGPASSWORD`,
+    );
+  try {
+    storeAddressFrom(options.sandboxStore);
+  } catch (error) {
+    cmd.error(`error: ${(error as Error).message}`);
+  }
   const queue = options.sandboxQueue ?? LIMITS.deliveryQueue;
   const total = options.sandboxQueueTotal ?? LIMITS.deliveryQueueTotal;
   if (queue > total) cmd.error(`error: --sandbox-queue (${queue}) must not exceed --sandbox-queue-total (${total})`);
@@ -126,6 +145,7 @@ function sandboxOptions(options: MockCliOptions, cmd: Command) {
     ...(options.sandboxQueue === undefined ? {} : { deliveryQueue: options.sandboxQueue }),
     ...(options.sandboxQueueTotal === undefined ? {} : { deliveryQueueTotal: options.sandboxQueueTotal }),
     ...(hosted ? { hosted } : {}),
+    ...(options.sandboxStore === undefined ? {} : { store: options.sandboxStore }),
   };
 }
 
@@ -210,6 +230,10 @@ export function defineMock(command: Command, ctx: CliContext): Command {
         CONNECTION_SETTINGS.maxConnectionsPerAddress.max,
       ),
     )
+    .option(
+      "--sandbox-store <address>",
+      `sandbox: where the state lives, kept between runs: memory (the default), file:<dir> or postgres://user@host:port/database (several instances; the password in PGPASSWORD); default $${STORE_ENV}, else memory`,
+    )
     .action(async (aliases: string[], options: MockCliOptions, cmd: Command) => {
       const entries = aliases.length > 0 ? lookup(cmd, ctx, aliases) : ctx.registry;
       const sandbox = sandboxOptions(options, cmd);
@@ -233,7 +257,7 @@ export function defineMock(command: Command, ctx: CliContext): Command {
           ["API", "URL", "OPERATIONS", "AUTH"],
           ...mocks.map((m) => [m.alias, m.url, String(m.operations), m.auth.join(", ") || "none"]),
         ]) +
-          `\n${mocks.length} mock(s) ready${hosted ? " in hosted sandbox mode" : options.sandbox ? " in sandbox mode" : ""} in ${Date.now() - started} ms. Request violations are in the sl-violations response header.` +
+          `\n${mocks.length} mock(s) ready${hosted ? " in hosted sandbox mode" : options.sandbox ? " in sandbox mode" : ""}${options.sandbox && mocks[0]?.store && mocks[0].store !== "memory" ? ` (state kept in ${mocks[0].store})` : ""} in ${Date.now() - started} ms. Request violations are in the sl-violations response header.` +
           `${options.sandbox ? " Sandbox control API: <url>/_sandbox (described at <url>/_sandbox/openapi.yaml)." : ""} Ctrl+C stops.\n`,
       );
       if (hosted) say(`Hosted mode, ${hosted.storeNotice()}. One JSON log line per request on standard output.\n`);
@@ -242,7 +266,14 @@ export function defineMock(command: Command, ctx: CliContext): Command {
       // Draining first: the health state says so while the requests in flight finish.
       hosted?.health.drain();
       say(`\n${received}: stopping the mocks\n`);
-      await closeAll(mocks);
+      // The sandbox answers its requests in flight and leaves a durable store closed (each within its bounds).
+      if (!sandbox) await closeAll(mocks);
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise((resolve) => (timer = setTimeout(resolve, SANDBOX_STOP_MS)));
+        await Promise.race([Promise.allSettled(mocks.map((m) => m.close())), bound]);
+        clearTimeout(timer);
+      }
       await hosted?.close();
     });
 }

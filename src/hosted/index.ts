@@ -49,7 +49,7 @@ export interface HostedOptions {
   connections?: Partial<ConnectionSettings>;
   /** Where the JSON log lines go. Default: standard output. */
   log?: DestinationStream;
-  /** Where partners are kept. Default: memory (the sandbox's durable store once it has one). */
+  /** Where partners are kept. Default: memory; `openHostedService` gives the sandbox's durable store. */
   partners?: PartnerStore;
   /** The store the sandbox runs on, as the start notice names it. Default "memory". */
   store?: StoreKind;
@@ -57,6 +57,8 @@ export interface HostedOptions {
   limiter?: LimiterFactory;
   /** The service several mocks share: startMocks makes one for all the mocks it starts. */
   service?: HostedService;
+  /** Called once when the service closes, after its last line (what `openHostedService` opened for it). */
+  onClose?: () => Promise<void>;
 }
 
 /**
@@ -96,6 +98,52 @@ export function storeNotice(store: StoreKind): string {
     : `store ${store}: partners, their quotas and every partner's state are kept across restarts`;
 }
 
+/** The operator's token of `options`, else of the environment; HostedConfigError without one. */
+function operatorTokenOf(options: { operatorToken?: string }, env: NodeJS.ProcessEnv): string {
+  const token = (options.operatorToken ?? env[OPERATOR_TOKEN_ENV] ?? "").trim();
+  if (token === "") throw new HostedConfigError(NO_OPERATOR_TOKEN);
+  return token;
+}
+
+/**
+ * Hosted mode's service over the store the sandbox runs on (`store`: the sandbox's store option,
+ * else the BANK_API_CONTRACTS_SANDBOX_STORE environment variable, else memory; src/sandbox/store/open.ts):
+ * on a durable one, partners are kept in it (shared by every API's sandbox of the store, and by
+ * every instance on the same Postgres), and on Postgres the request rates are counted in it too
+ * (rate-limiter-flexible's RateLimiterPostgres), so that a partner's rate holds across instances.
+ * Without an operator token it fails before opening anything. What it opened is closed with it.
+ */
+export async function openHostedService(
+  options: HostedOptions & { operatorToken?: string },
+  store: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  closesWithMocks = true,
+): Promise<HostedService> {
+  operatorTokenOf(options, env);
+  const { acquireBackend, storeAddressFrom } = await import("../sandbox/store/open.js");
+  const address = storeAddressFrom(store, env, "the sandbox's store option");
+  const lease = await acquireBackend(address);
+  if (!lease) return new HostedService(options, env, closesWithMocks);
+  const closers: Array<() => Promise<void>> = [lease.release];
+  try {
+    let limiter = options.limiter;
+    if (address.kind === "postgres" && !limiter) {
+      const { postgresLimiter } = await import("./rate-limit.js");
+      const opened = await postgresLimiter(address.url);
+      limiter = opened.limiter;
+      closers.unshift(opened.close);
+    }
+    const close = async () => {
+      for (const closer of closers) await closer().catch(() => {});
+      await options.onClose?.();
+    };
+    return new HostedService({ ...options, partners: lease.backend, store: address.kind, limiter, onClose: close }, env, closesWithMocks);
+  } catch (error) {
+    for (const closer of closers) await closer().catch(() => {});
+    throw error;
+  }
+}
+
 export class HostedService implements HostedSandbox {
   readonly operator: OperatorToken;
   readonly partners: Partners;
@@ -112,6 +160,7 @@ export class HostedService implements HostedSandbox {
   private readonly bounds = new Map<string, CredentialBounds>();
   private attached = 0;
   private closing: Promise<void> | undefined;
+  private readonly onClose: (() => Promise<void>) | undefined;
 
   /**
    * The service of `options`, its operator token from `operatorToken` else the environment. Throws
@@ -124,9 +173,9 @@ export class HostedService implements HostedSandbox {
     /** True when the mocks attached to it close it with the last of them (startMock, startMocks make it so). */
     readonly closesWithMocks = false,
   ) {
-    const token = (options.operatorToken ?? env[OPERATOR_TOKEN_ENV] ?? "").trim();
-    if (token === "") throw new HostedConfigError(NO_OPERATOR_TOKEN);
+    const token = operatorTokenOf(options, env);
     this.operator = new OperatorToken(token);
+    this.onClose = options.onClose;
     this.connections = connectionSettings(options.connections);
     this.store = options.store ?? "memory";
     this.partners = new Partners(options.partners ?? new MemoryPartnerStore());
@@ -247,12 +296,12 @@ export class HostedService implements HostedSandbox {
     };
   }
 
-  /** Draining, then the log's last lines written (once). */
+  /** Draining, then the log's last lines written, then what was opened for it closed (once). */
   close(): Promise<void> {
     if (!this.closing) {
       this.health.drain();
       this.log.event("sandbox stopped");
-      this.closing = this.log.close();
+      this.closing = this.log.close().then(() => this.onClose?.());
     }
     return this.closing;
   }

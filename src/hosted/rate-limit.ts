@@ -9,18 +9,61 @@
  * store (RateLimiterPostgres, same interface), given as `limiter`, makes a limit hold across
  * instances on one database.
  */
-import { BurstyRateLimiter, type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { BurstyRateLimiter, type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimitAnswer } from "../sandbox/engine/answer.js";
 import type { SandboxAnswer } from "../sandbox/problem.js";
+import { redactUrl } from "../sandbox/store/url.js";
 import type { Quotas } from "./quotas.js";
 
 /** The window of the burst allowance, in seconds. */
 export const BURST_WINDOW_SECONDS = 10;
 
-/** Makes one counter of the library (memory by default; the Postgres one later): `points` per `duration` seconds, keys under `keyPrefix`. */
+/** Makes one counter of the library (memory by default; `postgresLimiter`'s): `points` per `duration` seconds, keys under `keyPrefix`. */
 export type LimiterFactory = (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
 
 const memoryLimiter: LimiterFactory = (options) => new RateLimiterMemory(options);
+
+/** The table of the counters in a Postgres store (beside the sandbox's own tables). */
+export const RATE_TABLE = "sandbox_rate_limits";
+
+/** The Postgres counters' pool: a few connections, each step bounded in time (ms). */
+const RATE_POOL = { max: 4, connectTimeoutMs: 10_000, statementTimeoutMs: 10_000, idleTimeoutMs: 30_000 };
+
+/**
+ * The counters in the Postgres database at `url` (rate-limiter-flexible's RateLimiterPostgres, its
+ * table made if missing), on a pool of their own, so that every instance on the database counts a
+ * partner's requests together; `close` ends the pool. Fails naming the store, never its password.
+ */
+export async function postgresLimiter(url: string): Promise<{ limiter: LimiterFactory; close(): Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: RATE_POOL.max,
+    connectionTimeoutMillis: RATE_POOL.connectTimeoutMs,
+    idleTimeoutMillis: RATE_POOL.idleTimeoutMs,
+    statement_timeout: RATE_POOL.statementTimeoutMs,
+    query_timeout: RATE_POOL.statementTimeoutMs + RATE_POOL.connectTimeoutMs,
+    application_name: "bank-api-contracts sandbox rate limit",
+  });
+  // An idle connection that fails is replaced by the pool; the request that next needs one meets the failure.
+  pool.on("error", () => {});
+  const common = { storeClient: pool, storeType: "pool", tableName: RATE_TABLE, clearExpiredByTimeout: false };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      new RateLimiterPostgres({ ...common, points: 1, duration: 1 }, (error?: unknown) => (error ? reject(error) : resolve()));
+    });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const code = (error as { code?: unknown })?.code;
+    throw new Error(
+      `postgres store ${redactUrl(url)}: the table of the partners' request rates cannot be made${typeof code === "string" ? ` (${code})` : ""}`,
+    );
+  }
+  return {
+    limiter: (options) => new RateLimiterPostgres({ ...common, ...options, tableCreated: true }),
+    close: () => pool.end(),
+  };
+}
 
 /** A request within its partner's rate, or over it with the seconds to wait. */
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -46,7 +46,9 @@ export interface MockOptions {
   cache?: boolean;
   /**
    * Sandbox mode: answers from state kept per credential, a control API under `/_sandbox/`,
-   * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy).
+   * callbacks (src/sandbox/). `true`, or options (a declaration file, callback retry policy, where
+   * the state lives: `store: "file:<dir>"` or `"postgres://..."` keeps it between runs, opened at
+   * start; default the BANK_API_CONTRACTS_SANDBOX_STORE environment variable, else memory).
    * Default false: the static contract mock.
    */
   sandbox?: boolean | MockSandboxOptions;
@@ -77,6 +79,13 @@ export interface MockServer {
   sandbox: boolean;
   /** Hosted mode's service (its partners, log, metrics, health), shared by the mocks started together. */
   hosted?: HostedService;
+  /** In sandbox mode, where the state lives: `memory`, `file:<dir>`, or the Postgres URL without its password. */
+  store?: string;
+  /**
+   * Stops accepting connections; in sandbox mode the requests in flight are answered first (within
+   * a bound), then the sandbox stops (a durable store keeps queued callbacks and delayed moves for
+   * the next start); resolves once the server is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -115,21 +124,24 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   }
   const { hosted: hostedOption, ...given } = options.sandbox === true || !options.sandbox ? ({} as MockSandboxOptions) : options.sandbox;
   // Hosted mode first: without its operator token it fails before anything is loaded.
-  const { service: hosted, owned } = hostedOption ? await hostedService(hostedOption, given.operatorToken) : { owned: false };
+  const { service: hosted, owned } = hostedOption ? await hostedService(hostedOption, given) : { owned: false };
   const release = hosted?.attach();
   try {
     // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
     const operations = options.specPath === undefined ? await cachedOperations(specPath, loadOperations) : await loadOperations(specPath);
     let hooks: MockHooks | undefined;
-    let closeSandbox = () => {};
+    let closeSandbox = async () => {};
+    let store: string | undefined;
     if (options.sandbox) {
-      // Its declaration is checked now; its engine and control API are made on first use (src/sandbox/start.ts).
+      // Its declaration is checked now (and a durable store opened); its engine and control API are
+      // made on first use, or now with a durable store (src/sandbox/start.ts).
       const { startSandbox } = await import("../sandbox/start.js");
       // Hosted mode: the sandbox is given the service (its gate, quotas, metrics), and is shared whatever the interface.
       const sandboxOptions = { binding: host, ...given, ...(hosted ? { hosted: { service: hosted } } : {}) };
       const sandbox = await startSandbox(entry, sandboxOptions, specPath);
       hooks = sandbox.hooks;
       closeSandbox = sandbox.close;
+      store = sandbox.store;
     }
     const server = createPrismServer(operations, {
       cache: options.cache,
@@ -141,7 +153,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
     try {
       address = await listenOrExplain(server, entry.alias, port, host);
     } catch (error) {
-      closeSandbox();
+      await closeSandbox();
       throw error;
     }
     // A service of this mock's own is ready now; one shared by several, once they all listen (startMocks).
@@ -155,11 +167,15 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
       auth: describeAuth(operations),
       sandbox: Boolean(options.sandbox),
       ...(hosted ? { hosted } : {}),
+      ...(store === undefined ? {} : { store }),
       close: async () => {
         hosted?.health.drain();
-        closeSandbox();
+        // No new connection; the sandbox's requests in flight are answered before it stops.
+        const closed = server.close();
+        closed.catch(() => {}); // seen below, once the sandbox has stopped
         try {
-          await server.close();
+          await closeSandbox();
+          await closed;
         } finally {
           await release?.();
         }
@@ -171,14 +187,19 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   }
 }
 
-/** Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks attached to it. */
+/**
+ * Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks
+ * attached to it, over the sandbox's store (its partners kept where the states are).
+ */
 async function hostedService(
   option: true | HostedOptions,
-  operatorToken: string | undefined,
+  sandbox: Pick<MockSandboxOptions, "operatorToken" | "store">,
 ): Promise<{ service: HostedService; owned: boolean }> {
   if (option !== true && option.service) return { service: option.service, owned: false };
-  const { HostedService } = await import("../hosted/index.js");
-  return { service: new HostedService({ ...(option === true ? {} : option), operatorToken }, process.env, true), owned: true };
+  const { openHostedService } = await import("../hosted/index.js");
+  const store = typeof sandbox.store === "string" ? sandbox.store : sandbox.store === undefined ? undefined : "memory";
+  const options = { ...(option === true ? {} : option), operatorToken: sandbox.operatorToken };
+  return { service: await openHostedService(options, store, process.env, true), owned: true };
 }
 
 /**
@@ -193,7 +214,7 @@ export async function startMocks(apis: "all" | Array<string | ApiEntry>, options
   let sandbox = options.sandbox;
   let shared: HostedService | undefined;
   if (typeof sandbox === "object" && sandbox.hosted) {
-    shared = (await hostedService(sandbox.hosted, sandbox.operatorToken)).service;
+    shared = (await hostedService(sandbox.hosted, sandbox)).service;
     sandbox = { ...sandbox, hosted: { ...(sandbox.hosted === true ? {} : sandbox.hosted), service: shared } };
   }
   const hold = shared?.attach(); // the service lives until every mock started closes, even if one fails now

@@ -35,8 +35,11 @@ export { LIMITS } from "./store/limits.js";
 export interface Sandbox {
   engine: EngineContext;
   hooks: MockHooks;
-  /** Stops waiting callback retries and scheduled moves, and drops every state. */
-  close(): void;
+  /**
+   * Stops the schedulers. In memory: waiting callback retries fail and every state is dropped; a
+   * durable store keeps what waits for its next start and closes once its writes are done.
+   */
+  close(): Promise<void>;
 }
 
 /** The sandbox of one API over its bundled document `doc` (read from `specPath`). */
@@ -72,7 +75,7 @@ export function createSandbox(entry: ApiEntry, doc: Doc, options: SandboxOptions
     hooks,
     close: () => {
       unfeed();
-      engine.close();
+      return engine.close();
     },
   };
 }

@@ -17,8 +17,10 @@ export interface SandboxOptions extends SharedSandboxOptions {
   /** fetch used to deliver callbacks (tests). */
   fetch?: typeof fetch;
   /**
-   * Makes the store of the sandbox's states (./store/store.ts StateStore) from the sandbox's bounds
-   * and the hook that cancels a dropped state's callbacks; default: a memory store.
+   * Where the sandbox's states live: a store address (`memory`, `file:<dir>`, `postgres://...`;
+   * ./store/open.ts), opened when the mock starts; or a maker of the store (./store/store.ts
+   * StateStore) from the sandbox's bounds and hooks (tests). Default: the environment variable
+   * BANK_API_CONTRACTS_SANDBOX_STORE, else `memory`.
    */
-  store?: (options: StateStoreOptions) => StateStore;
+  store?: string | ((options: StateStoreOptions) => StateStore);
 }

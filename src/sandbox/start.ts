@@ -13,6 +13,16 @@
  *   document (its parsing kept between starts too), the engine and the control API (./index.ts
  *   `createSandbox`), loaded with their modules then. The declaration is then read without checking it again when its bytes and the document's
  *   are those that passed.
+ * - With a durable store (`file:<dir>`, `postgres://...`: the `store` option, else the environment
+ *   variable BANK_API_CONTRACTS_SANDBOX_STORE; ./store/open.ts): the store is opened at start (a
+ *   store that cannot be opened fails the start, naming it), shared by the process's sandboxes on
+ *   the same address, each API in its own namespace. When the store holds work ahead (queued
+ *   callbacks, delayed moves) the engine is made at start, so that it is carried out without
+ *   waiting for a request; on a shared store (Postgres), where another instance may leave some, the
+ *   store is looked at every DURABLE_DEFAULTS.pollMs until a request or such work makes the engine.
+ * - Stopping (`close`): requests the sandbox is answering finish first (at most DRAIN_MS), then the
+ *   engine stops (./engine/context.ts `close`: a durable store keeps what waits) and the store is
+ *   given back.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -28,6 +38,15 @@ import type { Sandbox } from "./index.js";
 import type { SandboxOptions } from "./options.js";
 import { sharedSettings } from "./shared.js";
 import { LIMITS } from "./store/limits.js";
+import type { DurableBackend } from "./store/backend.js";
+import type { BackendLease } from "./store/open.js";
+import type { StateStore, StateStoreOptions } from "./store/store.js";
+
+/** How often a shared durable store is looked at for work ahead before the engine is made (./store/durable.ts DURABLE_DEFAULTS.pollMs). */
+const LOOK_MS = 250;
+
+/** How long stopping waits for the requests the sandbox is answering. */
+export const DRAIN_MS = 10_000;
 
 export { bytesHash, declarationPath };
 
@@ -112,10 +131,72 @@ export async function checkDeclaration(path: string, specPath: string, dir?: str
 
 export interface StartedSandbox {
   hooks: MockHooks;
-  /** Stops waiting callback retries (and the engine made later, if a request is still making it). */
-  close(): void;
+  /**
+   * Stops, once the requests in flight are answered (at most DRAIN_MS): waiting callback retries and
+   * delayed moves (kept by a durable store for its next start), and the engine made later, if a
+   * request is still making it.
+   */
+  close(): Promise<void>;
   /** The engine and control API once a request made them (tests). */
   made(): Sandbox | undefined;
+  /** Where the states live: `memory`, `file:<dir>`, or the Postgres URL without its password. */
+  store: string;
+}
+
+/** Counts the hooks' calls in flight (the requests the sandbox is answering), to wait for them when stopping. */
+function inFlight() {
+  let running = 0;
+  let waiting: Array<() => void> = [];
+  return {
+    /** `value` (a promise: counted until it settles). */
+    track<T>(value: T): T {
+      if (!(value instanceof Promise)) return value;
+      running++;
+      const done = () => {
+        if (--running === 0) for (const resolve of waiting.splice(0)) resolve();
+      };
+      value.then(done, done);
+      return value;
+    },
+    /** Resolves when none is in flight, or after `ms`. */
+    async idle(ms: number): Promise<void> {
+      if (running === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => waiting.push(resolve)),
+        new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+      ]);
+      clearTimeout(timer);
+      waiting = [];
+    },
+  };
+}
+
+/** The store option's maker: a durable store's opened (shared per process), or the option as it is. */
+async function openStore(
+  entry: ApiEntry,
+  options: SandboxOptions,
+): Promise<{
+  store: SandboxOptions["store"];
+  shown: string;
+  lease?: BackendLease;
+  backend?: DurableBackend;
+}> {
+  if (typeof options.store === "function") return { store: options.store, shown: "memory" };
+  const { acquireBackend, describeStoreAddress, storeAddressFrom } = await import("./store/open.js");
+  const address = storeAddressFrom(options.store, process.env, "the sandbox's store option");
+  const lease = await acquireBackend(address);
+  if (!lease) return { store: undefined, shown: "memory" };
+  try {
+    const backend = lease.backend.scope(entry.alias);
+    await backend.open();
+    const { DurableStore } = await import("./store/durable.js");
+    const store = (storeOptions: StateStoreOptions): StateStore => new DurableStore(backend, storeOptions);
+    return { store, shown: describeStoreAddress(address), lease, backend };
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
 }
 
 /** The control API's first path segment, as it may appear in a request's target. */
@@ -135,6 +216,7 @@ export async function startSandbox(
   const hosted = hostedService(options.hosted, entry.alias) !== undefined; // hosted mode comes with its service
   const path = options.declarationPath ?? declarationPath(entry);
   const passed = await checkDeclaration(path, specPath, cacheDir);
+  const opened = await openStore(entry, options);
   let sandbox: Sandbox | undefined;
   let making: Promise<Sandbox> | undefined;
   let closed = false;
@@ -142,28 +224,69 @@ export async function startSandbox(
     const [{ createSandbox }, { trustDeclaration }] = await Promise.all([import("./index.js"), import("./declaration.js")]);
     const doc = await loadKept(specPath, cacheDir);
     if (passed && bytesHash(readFileSync(specPath)) === passed.document) trustDeclaration(doc, path, passed.declaration);
-    const made = createSandbox(entry, doc, options, specPath);
-    if (closed) made.close();
+    const made = createSandbox(entry, doc, { ...options, store: opened.store }, specPath);
+    if (closed) await made.close();
     sandbox = made;
     return made;
   };
   const ready = () => (making ??= make());
+  const calls = inFlight();
+  const durable = opened.lease !== undefined;
   const hooks: MockHooks = {
-    intercept: async (request, response, body) => (await ready()).hooks.intercept!(request, response, body),
+    intercept: (request, response, body) => {
+      // Counted until its answer is written: a request the hook passes on goes through Prism, then `answer`.
+      if (typeof response.once === "function" && !response.writableFinished)
+        calls.track(new Promise<void>((resolve) => response.once("close", () => resolve())));
+      return ready().then((made) => made.hooks.intercept!(request, response, body));
+    },
     // As createSandbox's: the control API's paths, and every request once a latency or drop rule was
-    // queued; in hosted mode every request (the credential gate).
-    mayIntercept: (request) => hosted || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
-    answer: (judged) => (sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
+    // queued; with a durable store every request, so that stopping waits for each whole; in hosted mode
+    // every request (the credential gate).
+    mayIntercept: (request) => hosted || durable || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
+    answer: (judged) => calls.track(sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
     // Asked only of an answer the `answer` hook gave: the sandbox is made by then.
     validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),
     maxBodyBytes: LIMITS.recordBytes,
   };
+  // A durable store with work ahead: the engine at once, which carries it out without waiting for a request.
+  let looking: NodeJS.Timeout | undefined;
+  if (opened.backend && opened.lease) {
+    const backend = opened.backend;
+    const workAhead = async () => (await backend.scheduled(1)).length > 0;
+    try {
+      if (await workAhead()) await ready();
+    } catch (error) {
+      await opened.lease.release();
+      throw error;
+    }
+    if (!making && backend.shared) {
+      let busy = false;
+      looking = setInterval(async () => {
+        if (making || closed) return clearInterval(looking);
+        if (busy) return;
+        busy = true;
+        try {
+          if (await workAhead()) ready().catch(() => {}); // a request that needs it meets the failure
+        } catch {
+          // Looked at again at the next tick (the engine's store logs what fails once it runs).
+        } finally {
+          busy = false;
+        }
+      }, LOOK_MS);
+      looking.unref();
+    }
+  }
   return {
     hooks,
-    close: () => {
+    close: async () => {
       closed = true;
-      sandbox?.close();
+      clearInterval(looking);
+      await calls.idle(DRAIN_MS);
+      const made = sandbox ?? (await making?.catch(() => undefined));
+      await made?.close();
+      await opened.lease?.release();
     },
     made: () => sandbox,
+    store: opened.shown,
   };
 }

@@ -43,6 +43,9 @@ export function checkQuery(operationId: string, url: URL): void {
 }
 
 /** A control call's body: at most LIMITS.controlBodyBytes of JSON, checked against the operation's schema. */
+/** Keywords of a schema's alternatives and conditions: what they report is a member missing for another branch, not a wrong value. */
+const ALTERNATIVES = new Set(["required", "anyOf", "oneOf", "if", "then", "else", "not"]);
+
 export function parseBody(contentType: string | undefined, raw: Buffer, operationId: string): Json {
   if (raw.length > LIMITS.controlBodyBytes)
     throw new ControlError(413, `the body exceeds ${LIMITS.controlBodyBytes} bytes`, undefined, undefined, "Content Too Large");
@@ -61,7 +64,9 @@ export function parseBody(contentType: string | undefined, raw: Buffer, operatio
   }
   const { violations } = controlValidator().validateRequest({ operationId, body, contentType: "application/json" });
   if (violations.length > 0) {
-    const first = violations[0];
+    // The member named is the first whose own value is wrong, where there is one: a value the
+    // schema refuses says more than a member an alternative of the schema would have wanted.
+    const first = violations.find((v) => v.path.startsWith("$.") && !ALTERNATIVES.has(v.keyword ?? "")) ?? violations[0];
     const field = first.path.startsWith("$.") ? first.path.slice(2) : undefined;
     const detail = violations.map((v) => (v.path === "$" ? `the body ${v.message}` : `${v.path.slice(2)}: ${v.message}`)).join("; ");
     throw new ControlError(400, detail, field);

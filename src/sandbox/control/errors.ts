@@ -2,11 +2,12 @@
  * A control API refusal (ControlError) and the problem+json answer (../problem.ts) of anything a
  * control call throws: a ControlError as it says, a credential refused for room 507, another bound
  * reached 409, a move the lifecycle refuses 409 with the moves `allowed` and whether the status is
- * `final`, anything else 500.
+ * `final`, a durable store that cannot write 503, anything else 500.
  */
 import { MoveRefused } from "../engine/lifecycle.js";
 import { problem, type SandboxAnswer } from "../problem.js";
 import { CapacityError, LimitError } from "../store/limits.js";
+import { StoreUnavailable } from "../store/store.js";
 
 /** A control-API input problem: answered 4xx with the message and the member it concerns. */
 export class ControlError extends Error {
@@ -37,7 +38,9 @@ export function problemOf(error: unknown): SandboxAnswer {
           ? new ControlError(409, error.message)
           : error instanceof MoveRefused
             ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
-            : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
+            : error instanceof StoreUnavailable
+              ? new ControlError(503, error.message, undefined, undefined, "Sandbox store unavailable")
+              : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
   const answer = problem(failure.status, failure.message, {
     title: failure.title,
     members: { ...(failure.field ? { field: failure.field } : {}), ...failure.extra },

@@ -15,19 +15,25 @@
  *   (../engine/answer.ts `validateAnswer`, as its 507).
  *
  * A request no operation matches goes on untouched: Prism answers 404 or 405, nothing is created.
+ * When the partners or the rates cannot be read (a durable store down), the request is answered 503
+ * with `Retry-After`, as a store that cannot write answers it.
  */
 import type { IncomingMessage } from "node:http";
 import { securitySchemes } from "../../document/index.js";
-import { rateLimitAnswer, validateAnswer } from "../engine/answer.js";
+import { rateLimitAnswer, storeAnswer, validateAnswer } from "../engine/answer.js";
 import type { EngineContext } from "../engine/context.js";
 import { credentialOf, operationAt } from "../engine/resolve.js";
 import type { HostedSandbox } from "../hosting.js";
 import type { SandboxAnswer } from "../problem.js";
 import { credentialKey } from "../store/state.js";
+import { StoreUnavailable } from "../store/store.js";
 import type { AnswerViolation } from "../engine/answer.js";
 
 /** What the gate decided: go on (`admitted` when an issued credential's), or this answer. */
 export type GateOutcome = { pass: true; admitted: boolean } | { pass: false; answer: SandboxAnswer; violations: AnswerViolation[] };
+
+/** What a request is told when its credential cannot be looked up (what failed is the operator's to see, not the partner's). */
+export const UNREADABLE = "the sandbox cannot read its partners or their request rates now (its store does not answer): retry";
 
 const PASS_UNADMITTED: GateOutcome = Object.freeze({ pass: true, admitted: false }) as GateOutcome;
 const PASS_ADMITTED: GateOutcome = Object.freeze({ pass: true, admitted: true }) as GateOutcome;
@@ -38,7 +44,13 @@ export async function gate(engine: EngineContext, hosted: HostedSandbox, request
   if (!op) return PASS_UNADMITTED;
   const query = Object.fromEntries(url.searchParams);
   const credential = credentialOf(engine, op, request.headers, query);
-  const admission = await hosted.admit(request, credential === "" ? undefined : credentialKey(credential));
+  let admission: Awaited<ReturnType<HostedSandbox["admit"]>>;
+  try {
+    admission = await hosted.admit(request, credential === "" ? undefined : credentialKey(credential));
+  } catch {
+    const answer = storeAnswer(new StoreUnavailable(UNREADABLE));
+    return { pass: false, answer, violations: validateAnswer(engine, op.operationId, answer) };
+  }
   if (admission.outcome === "admitted") return PASS_ADMITTED;
   if (admission.outcome === "limited") {
     const answer = rateLimitAnswer(admission.detail, admission.retryAfterSeconds);

@@ -28,9 +28,10 @@ import type { HostedSandbox } from "../hosting.js";
 import { OPERATOR_HEADER } from "../operator.js";
 import { PROBLEM_TYPE, type SandboxAnswer } from "../problem.js";
 import { credentialKey } from "../store/state.js";
+import { StoreUnavailable } from "../store/store.js";
 import { CONTROL_PREFIX, checkQuery, controlDocument, parseBody } from "./document.js";
 import { ControlError, problemOf } from "./errors.js";
-import { gate } from "./gate.js";
+import { gate, UNREADABLE } from "./gate.js";
 import { type ControlCall, type ControlHandler, type ControlResult, paramReader } from "./handler.js";
 import { HANDLERS } from "./operations/index.js";
 import { allowedAt, type ControlRoute, controlRoutes, routeOf } from "./router.js";
@@ -141,7 +142,9 @@ export class ControlApi {
    * nothing is made for it), within its partner's rate (429 with Retry-After otherwise).
    */
   private async admit(hosted: HostedSandbox, request: IncomingMessage, credential: string): Promise<void> {
-    const admission = await hosted.admit(request, credentialKey(credential));
+    const admission = await hosted.admit(request, credentialKey(credential)).catch(() => {
+      throw new StoreUnavailable(UNREADABLE);
+    });
     if (admission.outcome === "unissued")
       throw new ControlError(
         401,

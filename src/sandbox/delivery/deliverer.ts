@@ -25,6 +25,14 @@
  * per-credential bound (the budget's `boundsOf`, ../store/limits.ts). Resetting or dropping a
  * credential's state (`cancel`) cancels what was queued for it, the attempt in flight included.
  *
+ * An attempt in flight holds its delivery by a lease in the data (until its timeout and
+ * LEASE_GRACE_MS after): a durable store's other instances leave it alone until then. A lease that
+ * is no attempt of this process's is one whose maker stopped (killed mid-delivery): on a store of
+ * one process (`leases: "own"`) at once, on a shared one (`"shared"`) once it ends, the attempt is
+ * logged without an outcome and made again, with the event's same Idempotency-Key. Stopping
+ * (`close`) fails what waits in memory; with a durable store (`close({ keep: true })`) what waits
+ * stays queued, in the store, for the next start.
+ *
  * How each delivery ended (delivered, failed, skipped, or refused by the callback policy) is told to
  * `onOutcome` when one is set (a hosted sandbox's metrics).
  */
@@ -37,11 +45,15 @@ import type { DeliveryEntry, PendingDelivery } from "../store/types.js";
 import { TargetPolicy, TargetRefused } from "../targets.js";
 import { backoff, boundedRetry, displayUrl, hasUserinfo, isExampleHost, type RetryPolicy } from "./policy.js";
 
-/** How long past its timeout an attempt in flight holds its delivery (its lease): another instance may retry it after that. */
-const LEASE_GRACE_MS = 5000;
+/**
+ * How long past its timeout an attempt in flight holds its delivery (its lease): its outcome is
+ * recorded within it (one transaction); another instance may make the attempt again after that.
+ */
+export const LEASE_GRACE_MS = 2000;
 
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const CANCELLED = "the credential's state was reset or dropped before the delivery succeeded";
+const ABANDONED = "no outcome: the sandbox process making this attempt stopped during it; it is made again";
 
 /** How a delivery ended, as a hosted sandbox's metrics count it. */
 export type DeliveryOutcome = "delivered" | "failed" | "skipped" | "refused";
@@ -67,6 +79,12 @@ export interface DelivererOptions {
   queue?: QueueBounds;
   /** The one path to a credential's state (the sandbox's store); default: the state itself. */
   run?: StateRunner;
+  /**
+   * Who else may hold a delivery's lease: `own` (default; memory, `file:`), no one but this process,
+   * so a lease that is no attempt of this process's is stale at once; `shared` (Postgres), other
+   * instances, whose leases are waited out.
+   */
+  leases?: "own" | "shared";
 }
 
 export interface CallbackEvent {
@@ -105,17 +123,23 @@ export class Deliverer {
   private readonly active = new Map<string, CredentialState>();
   /** The attempts in flight, by delivery id: how to abort each, and its end. */
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  /** The leases this process holds, by delivery id: until when (a lease it took and has not yet given back). */
+  private readonly held = new Map<string, number>();
   private readonly scheduler = new Scheduler((key) => this.due(key));
   private idlers: Array<() => void> = [];
   private closed = false;
   /** Told how each delivery ended (a hosted sandbox's metrics); nothing is counted without it. */
   onOutcome: ((outcome: DeliveryOutcome) => void) | undefined = undefined;
+  /** Closed keeping what waits (a durable store): nothing fails for the stop. */
+  private keep = false;
+  private readonly leases: "own" | "shared";
 
   constructor(private readonly options: DelivererOptions) {
     this.policy = boundedRetry(options.retry);
     this.targets = options.targets ?? new TargetPolicy();
     this.queue = options.queue ?? { perCredential: LIMITS.deliveryQueue, total: LIMITS.deliveryQueueTotal };
     this.run = options.run ?? direct;
+    this.leases = options.leases ?? "own";
     const base = options.fetch ?? this.targets.fetch;
     // Never follow a redirect: a 3xx is an answer like any other non-2xx.
     this.fetch = ((input: RequestInfo | URL, init?: RequestInit) => base(input, { ...init, redirect: "manual" })) as typeof fetch;
@@ -186,16 +210,22 @@ export class Deliverer {
       );
     if (this.queued() >= total)
       return failed(`${total} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`);
-    if (this.closed) return failed(STOPPED);
+    if (this.closed && !this.keep) return failed(STOPPED);
     return undefined;
   }
 
   /** Takes a state's queue into the scheduler (a state whose queue was just added to, or loaded with deliveries pending). */
   watch(state: CredentialState): void {
-    if (this.closed || state.queue.length === 0) return;
+    if (this.closed) return;
+    if (state.queue.length === 0) {
+      // A state read back with nothing queued: one kept here for its credential is out of date.
+      this.active.delete(state.key);
+      return;
+    }
     this.active.set(state.key, state);
     const head = state.queue[0];
     if (head.lease === undefined) this.scheduler.at(state.key, head.dueAt);
+    else if (!this.held.has(head.entry.id)) this.scheduler.at(state.key, this.leases === "shared" ? head.lease : Date.now());
   }
 
   /** How many events wait to be delivered for `state` (undefined: every credential together). */
@@ -211,6 +241,7 @@ export class Deliverer {
     for (const pending of [...state.queue]) {
       this.finish(state, pending, "failed", CANCELLED);
       this.inFlight.get(pending.entry.id)?.abort.abort();
+      this.held.delete(pending.entry.id);
     }
     if (this.active.get(state.key) === state) {
       this.active.delete(state.key);
@@ -224,11 +255,25 @@ export class Deliverer {
     while (this.busy()) await new Promise<void>((resolve) => this.idlers.push(resolve));
   }
 
-  /** Stops: what waits fails at once; deliveries in flight end with their current attempt. */
-  close(): void {
+  /**
+   * Stops: what waits fails at once; deliveries in flight end with their current attempt. With
+   * `keep` (a durable store), what waits stays queued and an attempt in flight records its outcome
+   * and its next step, which the next start makes.
+   */
+  close({ keep = false } = {}): void {
     this.closed = true;
+    this.keep = keep;
     this.scheduler.close();
-    for (const state of [...this.active.values()]) void this.step(state);
+    if (!keep) for (const state of [...this.active.values()]) void this.step(state);
+  }
+
+  /** Resolves when no attempt is in flight any more, or after `ms`. */
+  async drain(ms: number): Promise<void> {
+    const ends = [...this.inFlight.values()].map((flight) => flight.done.catch(() => undefined));
+    if (ends.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(ends), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   private busy(): boolean {
@@ -249,13 +294,19 @@ export class Deliverer {
 
   /** Takes the credential's queue as far as it goes now (through the store's one path), then starts the attempt that is due, if any. */
   private async step(state: CredentialState): Promise<void> {
+    let leased: string | undefined;
     try {
-      const ran = this.run(state, (current) => this.advance(current));
+      const ran = this.run(state, (current) => {
+        const next = this.advance(current);
+        leased = next?.pending.entry.id;
+        return next;
+      });
       const started = isPromise(ran) ? await ran : ran;
       if (started) this.launch(started.state, started.pending);
     } catch {
-      // The store could not run the step (a durable store's write failed): the queue stays as stored,
-      // and the step is tried again after an attempt's timeout.
+      // The store could not run the step (a durable store's write failed): the queue stays as stored
+      // (the lease taken in memory was not kept), and the step is tried again after an attempt's timeout.
+      if (leased !== undefined) this.held.delete(leased);
       this.scheduler.at(state.key, Date.now() + this.policy.timeoutMs);
     }
     this.settled();
@@ -269,12 +320,25 @@ export class Deliverer {
     for (;;) {
       const head = state.queue[0];
       if (!head) {
-        if (this.active.get(state.key) === state) this.active.delete(state.key);
+        // The state given is the credential's current one: one kept here for it is done (or out of date).
+        this.active.delete(state.key);
         return undefined;
       }
-      if (head.lease !== undefined) return undefined;
       const now = Date.now();
+      if (head.lease !== undefined) {
+        if (this.held.has(head.entry.id)) return undefined; // this process's attempt, in flight
+        if (this.closed) return undefined;
+        if (this.leases === "shared" && head.lease > now) {
+          // Another instance's attempt: looked at again when its lease ends.
+          this.active.set(state.key, state);
+          this.scheduler.at(state.key, head.lease);
+          return undefined;
+        }
+        this.abandoned(state, head, now);
+        continue;
+      }
       if (this.closed) {
+        if (this.keep) return undefined;
         this.finish(state, head, "failed", STOPPED);
         continue;
       }
@@ -289,9 +353,21 @@ export class Deliverer {
       }
       head.attempts += 1;
       head.lease = now + this.policy.timeoutMs + LEASE_GRACE_MS;
+      this.held.set(head.entry.id, head.lease);
       state.touchDelivery(head.entry);
       return { state, pending: head };
     }
+  }
+
+  /** An attempt whose maker stopped during it: logged without an outcome, and made again at once (or given up, its attempts used). */
+  private abandoned(state: CredentialState, pending: PendingDelivery, now: number): void {
+    const { entry } = pending;
+    if (entry.attempts.length < LIMITS.attemptsLogged)
+      entry.attempts.push({ at: new Date(now).toISOString(), status: 0, error: ABANDONED });
+    pending.lease = undefined;
+    state.touchDelivery(entry);
+    if (pending.attempts < this.policy.attempts) Object.assign(pending, { dueAt: now, next: "attempt" });
+    else this.finish(state, pending, "failed", `no 2xx answer after ${this.policy.attempts} attempt(s)`);
   }
 
   private finish(state: CredentialState, pending: PendingDelivery, outcome: "delivered" | "failed", note?: string): void {
@@ -320,8 +396,13 @@ export class Deliverer {
 
   /** Records an attempt's outcome on its delivery and sets its next step. */
   private record(state: CredentialState, id: string, sent: DeliveryEntry, outcome: Outcome): void {
-    const pending = state.queue.find((p) => p.entry.id === id);
-    const entry = pending?.entry ?? sent; // a cancelled delivery keeps the attempt it had in flight
+    const lease = this.held.get(id);
+    this.held.delete(id);
+    const found = state.queue.find((p) => p.entry.id === id);
+    // The delivery is this attempt's while it holds the lease this process took (another instance may have taken it over since).
+    const pending = found?.lease !== undefined && found.lease === lease ? found : undefined;
+    // A cancelled delivery keeps the attempt it had in flight (in the log, where it still is).
+    const entry = found?.entry ?? state.deliveries.find((logged) => logged.id === id) ?? sent;
     const opaque = this.targets.opaque;
     if (entry.attempts.length < LIMITS.attemptsLogged) {
       entry.attempts.push({
@@ -331,6 +412,7 @@ export class Deliverer {
         ...(outcome.error && !opaque ? { error: outcome.error } : {}),
         ...(opaque && outcome.status === 0 ? {} : { durationMs: Math.round(outcome.elapsed) }),
       });
+      state.touchDelivery(entry);
     }
     if (!pending) return;
     pending.lease = undefined;
@@ -339,11 +421,11 @@ export class Deliverer {
     if (outcome.status >= 200 && outcome.status < 300) {
       entry.deliveredCount++;
       if (entry.deliveredCount >= entry.times) this.finish(state, pending, "delivered");
-      else if (this.closed) this.finish(state, pending, "failed", STOPPED);
+      else if (this.closed && !this.keep) this.finish(state, pending, "failed", STOPPED);
       else Object.assign(pending, { attempts: 0, dueAt: now, next: "attempt" });
       return;
     }
-    if (this.closed) {
+    if (this.closed && !this.keep) {
       this.finish(state, pending, "failed", STOPPED);
       return;
     }

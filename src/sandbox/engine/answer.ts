@@ -4,9 +4,9 @@
  * operation declares (its example, else no body) or does not (a problem+json body: ../problem.ts);
  * a refusal's answer; a hosted sandbox's 429 for a partner over its request rate; and the check of
  * an answer against the contract (`validateAnswer`: its findings as `sl-violations`, the 507 of a
- * bound reached and the 429 of a rate reached reported as the sandbox's own where the operation does
- * not declare them, and a refusal's reason that no body member carries as an entry of code
- * `sandbox-refusal`).
+ * bound reached, the 429 of a rate reached and the 503 of a store that cannot write reported as the
+ * sandbox's own where the operation does not declare them, and a refusal's reason that no body
+ * member carries as an entry of code `sandbox-refusal`).
  */
 import { type Operation, pickMediaContent, responseContents, responseKey } from "../../document/index.js";
 import { admittedTypes, resolveSchema } from "../../document/schema.js";
@@ -15,6 +15,7 @@ import { cite } from "../../sources.js";
 import { problem, type RefusalReason, type SandboxAnswer } from "../problem.js";
 import { plain, shape } from "../shape.js";
 import type { LimitError } from "../store/limits.js";
+import type { StoreUnavailable } from "../store/store.js";
 import { isPlainObject, type Json } from "../values.js";
 import type { Refusal } from "./apply.js";
 import type { EngineContext } from "./context.js";
@@ -55,6 +56,16 @@ export function toSlViolations(violations: ContractViolation[]): AnswerViolation
 /** The answer when a sandbox bound is reached (its own status, reported as a deviation by validateAnswer). */
 export const limitAnswer = (error: LimitError): SandboxAnswer => problem(507, error.message, { title: "Sandbox limit reached" });
 
+/** The title of a durable store's 503 (a forced 503 has the status's own). */
+const STORE_TITLE = "Sandbox store unavailable";
+
+/** A durable store that could not keep a request's changes: 503, to be retried (nothing was changed, nothing acknowledged). */
+export function storeAnswer(error: StoreUnavailable): SandboxAnswer {
+  const answer = problem(503, error.message, { title: STORE_TITLE });
+  answer.headers = { ...answer.headers, "Retry-After": "1" };
+  return answer;
+}
+
 /** The title of a hosted sandbox's 429 (how validateAnswer tells it from a 429 forced through the control API). */
 export const RATE_LIMIT_TITLE = "Sandbox rate limit reached";
 
@@ -69,16 +80,23 @@ export function rateLimitAnswer(detail: string, retryAfterSeconds: number): Sand
   return answer;
 }
 
-/** The sandbox's own answers validateAnswer reports when undeclared: their status, code and what reaches them. */
+/**
+ * The sandbox's own answers validateAnswer reports when the operation does not declare their
+ * status: their code and what reaches them (a 429 or a 503 only by its title: one forced through the
+ * control API is the contract validator's to judge).
+ */
 const OWN_ANSWERS = {
   507: { code: "sandbox-limit", when: "one of its bounds is reached" },
   429: { code: "sandbox-rate-limit", when: "a partner's request rate is reached" },
+  503: { code: "sandbox-store", when: "its store cannot keep a request's changes" },
 } as const;
 
-/** The sandbox's own answer `answer` is (a bound's 507, a rate's 429), else undefined. */
-function ownAnswer(answer: SandboxAnswer): (typeof OWN_ANSWERS)[429 | 507] | undefined {
+/** The sandbox's own answer `answer` is (a bound's 507, a rate's 429, a store's 503), else undefined. */
+function ownAnswer(answer: SandboxAnswer): (typeof OWN_ANSWERS)[keyof typeof OWN_ANSWERS] | undefined {
   if (answer.status === 507) return OWN_ANSWERS[507];
-  if (answer.status === 429 && (answer.body as { title?: unknown } | undefined)?.title === RATE_LIMIT_TITLE) return OWN_ANSWERS[429];
+  const title = (answer.body as { title?: unknown } | undefined)?.title;
+  if (answer.status === 429 && title === RATE_LIMIT_TITLE) return OWN_ANSWERS[429];
+  if (answer.status === 503 && title === STORE_TITLE) return OWN_ANSWERS[503];
   return undefined;
 }
 
@@ -159,7 +177,7 @@ export function refusalViolation(reason: RefusalReason): AnswerViolation {
 export function validateAnswer(engine: EngineContext, operationId: string, answer: SandboxAnswer): AnswerViolation[] {
   const own = ownAnswer(answer);
   if (own) {
-    // The sandbox's own limit or rate answer: a deviation from the contract when the operation does not declare its status.
+    // The sandbox's own answer (a bound, a rate, its store): a deviation from the contract when the operation does not declare its status.
     const op = engine.operation(operationId);
     if (op && responseKey(op, answer.status) !== undefined) return [];
     return [

@@ -18,11 +18,19 @@ import type { SandboxOptions } from "../options.js";
 import { Scheduler } from "../scheduler.js";
 import { sharedSettings } from "../shared.js";
 import { MemoryStore } from "../store/memory.js";
-import type { StateStore } from "../store/store.js";
+import type { CredentialState } from "../store/state.js";
+import type { StateStore, StateStoreOptions } from "../store/store.js";
 
-/** What the engine's maker (./create.ts) gives the context: what to do when a credential's scheduled move falls due. */
+/** How long stopping waits for the callback attempts in flight to be recorded (a durable store keeps the rest). */
+const SETTLE_MS = 5_000;
+
+/**
+ * What the engine's maker (./create.ts) gives the context: what to do when a credential's scheduled
+ * move falls due, and with a state a durable store brought in (./resume.ts).
+ */
 export interface EngineHooks {
   onWake(key: string): void;
+  onLoad(state: CredentialState): void;
 }
 
 export class EngineContext {
@@ -64,12 +72,17 @@ export class EngineContext {
     this.validator = specPath === entry.bundlePath ? createValidator(entry) : validatorForDocument(entry.alias, doc);
     const shared = sharedSettings(options);
     this.operator = shared.operator;
-    const storeOptions = {
+    const storeOptions: StateStoreOptions = {
       budget: shared.budget,
       evictIdleSeconds: shared.evictIdleSeconds,
-      onDrop: (state: Parameters<Deliverer["cancel"]>[0]) => this.deliverer.cancel(state),
+      onDrop: (state) => this.deliverer.cancel(state),
+      onLoad: (state) => hooks.onLoad(state),
     };
-    this.store = options.store?.(storeOptions) ?? new MemoryStore(storeOptions);
+    if (typeof options.store === "string" && options.store !== "memory")
+      throw new TypeError(
+        `${entry.alias}: the sandbox's store ${JSON.stringify(options.store)} is opened when the mock starts (startMock, or startSandbox): createSandbox takes a store made already`,
+      );
+    this.store = typeof options.store === "function" ? options.store(storeOptions) : new MemoryStore(storeOptions);
     this.deliverer = new Deliverer({
       alias: entry.alias,
       registry: options.registry,
@@ -78,6 +91,8 @@ export class EngineContext {
       targets: shared.targets,
       queue: shared.queue,
       run: (state, work) => this.store.runExisting(state.key, work),
+      // Another instance on the same store may hold a delivery's lease; the file store's and memory's are this process's.
+      leases: this.store.backend?.shared ? "shared" : "own",
     });
     this.wakes = new Scheduler(hooks.onWake);
   }
@@ -95,10 +110,20 @@ export class EngineContext {
     return resource;
   }
 
-  /** Stops the schedulers and drops every state (the memory budget given back). */
-  close(): void {
+  /**
+   * Stops the schedulers. In memory, what waits fails and every state is dropped (the memory budget
+   * given back); a durable store keeps what waits (queued callbacks, delayed moves) for its next
+   * start, once the attempts in flight are recorded (at most SETTLE_MS), and closes.
+   */
+  async close(): Promise<void> {
     this.wakes.close();
-    this.deliverer.close();
-    void this.store.resetAll();
+    if (!this.store.durable) {
+      this.deliverer.close();
+      await this.store.close();
+      return;
+    }
+    this.deliverer.close({ keep: true });
+    await this.deliverer.drain(SETTLE_MS);
+    await this.store.close();
   }
 }

@@ -13,13 +13,15 @@
  * 5. events: the events the change raised are kept and their callbacks queued once it succeeded
  *    (./move.ts, ./events.ts).
  *
- * An operation the declaration does not cover keeps Prism's answer (undefined).
+ * An operation the declaration does not cover keeps Prism's answer (undefined). A durable store
+ * that cannot keep the request's changes answers 503 (nothing changed, nothing acknowledged).
  */
 import { WithheldBody } from "../../mock/types.js";
 import type { SandboxAnswer } from "../problem.js";
 import { LIMITS, LimitError } from "../store/limits.js";
 import type { CredentialState } from "../store/state.js";
-import { declaredAnswer, limitAnswer, refusalAnswer, shapeAnswer } from "./answer.js";
+import { StoreUnavailable } from "../store/store.js";
+import { declaredAnswer, limitAnswer, refusalAnswer, shapeAnswer, storeAnswer } from "./answer.js";
 import { apply, isRefusal, NOT_FOUND } from "./apply.js";
 import { tick } from "./clock.js";
 import type { EngineContext } from "./context.js";
@@ -49,9 +51,10 @@ export function answerRequest(
   return answered instanceof Promise ? answered.catch(answerLimit) : answered;
 }
 
-/** A bound reached answers 507; anything else is thrown on. */
+/** A bound reached answers 507, a store that cannot write 503; anything else is thrown on. */
 function answerLimit(error: unknown): SandboxAnswer {
   if (error instanceof LimitError) return limitAnswer(error);
+  if (error instanceof StoreUnavailable) return storeAnswer(error);
   throw error;
 }
 

@@ -6,11 +6,16 @@
  *
  * - `memory` (the default): the in-memory states are the whole truth; nothing here is used, and a
  *   request costs what it cost before there were other stores.
- * - `file:<dir>`: an embedded durable store on one machine (one process). Every state is loaded at
- *   start; each request's changes are written, and the answer is sent only once they are durable.
+ * - `file:<dir>`: an embedded durable store on one machine (one process). A state is read when it
+ *   is first needed and kept in memory (./durable.ts); each request's changes are written, and the
+ *   answer is sent only once they are durable.
  * - `postgres://...`: any number of sandbox processes on one database act as one. A request runs
  *   holding its credential (a lock every instance respects), on a copy brought up to date when
  *   another instance changed it, and its changes are committed before the answer is sent.
+ *
+ * One store holds the states of every API of a process (its mocks), each in a namespace of its own
+ * (`scope`, named by the API's alias), on the store's one connection (one LMDB environment, one
+ * Postgres pool).
  *
  * A credential's state is a set of rows: one `meta` row (clock offset, callback URLs, queued error
  * rules, id sequence, delayed moves...), one row per record, per event and per delivery (the log
@@ -19,7 +24,7 @@
  * Each change of a state bumps its version; the store keeps the version with the rows.
  *
  * Work that falls due without a request (a delivery attempt, a delayed move, an expiry) is found
- * through each credential's `wakeAt`, which every change set carries: `claimDue` hands due
+ * through each credential's `wakeAt`, which a change set carries when it moves: `claimDue` hands due
  * credentials to one instance at a time for a lease, so each attempt is made by one instance and a
  * dead instance's claims pass to the others when their lease ends.
  */
@@ -59,8 +64,11 @@ export interface StoredCredential {
 export interface ChangeSet {
   puts: Row[];
   deletes: RowKey[];
-  /** When the credential next has work due (ms since the epoch, real clock); null when none. */
-  wakeAt: number | null;
+  /**
+   * When the credential next has work due (ms since the epoch, real clock); null when none; absent
+   * when it is unchanged (a transaction that only reads then keeps the version).
+   */
+  wakeAt?: number | null;
 }
 
 /** A partner of a hosted sandbox: who the operator issued a credential to. Only a hash of the credential is kept. */
@@ -83,6 +91,14 @@ export interface DurableBackend {
   open(): Promise<void>;
   /** Waits for writes in flight, then closes. */
   close(): Promise<void>;
+  /**
+   * A view of this store for one namespace (one API's sandbox, named by its alias): its credentials,
+   * versions, `wakeAt`s and leases apart from every other namespace's, the partners shared. It uses
+   * this store's connection (opened and closed with it: its own `open` only checks that this one is
+   * open, its `close` waits for its own writes). A store used without a namespace holds the
+   * credentials of none.
+   */
+  scope(namespace: string): DurableBackend;
   /** Every credential stored. */
   loadAll(): AsyncIterable<StoredCredential>;
   /**
@@ -92,7 +108,7 @@ export interface DurableBackend {
    * caller's copy; `work` receives the stored credential when its version is another (first use,
    * or another instance changed it), undefined when the copy is current. A credential never stored
    * is version 0 with no rows, so a caller without a copy (`known` undefined) always gets one. A
-   * change set that changes nothing (no puts, no deletes, the same `wakeAt`) keeps the version.
+   * change set that changes nothing (no puts, no deletes, no `wakeAt` or the same one) keeps the version.
    * Nothing is written when `work` throws or the write fails (the promise rejects); a change set
    * that `prepareChanges` refuses is refused whole.
    */
@@ -112,6 +128,11 @@ export interface DurableBackend {
    * which renews its lease), earliest `wakeAt` first.
    */
   claimDue(now: number, owner: string, leaseMs: number, limit: number): Promise<string[]>;
+  /**
+   * Up to `limit` credentials that have a `wakeAt` at all (work ahead, due or not), earliest first,
+   * leases ignored and none taken: what a store used by one process at a time takes in at start.
+   */
+  scheduled(limit: number): Promise<string[]>;
   /** Adds or replaces (by id) a partner; rejects with `DuplicatePartnerCredential` when another partner has its credential. */
   putPartner(partner: PartnerRow): Promise<void>;
   /** True when the partner existed. Its state stays until reset; its credential is refused at once. */
@@ -123,6 +144,8 @@ export interface DurableBackend {
 
 /** Bounds of what a backend is given; beyond them it refuses, before anything is written. */
 export const STORE_LIMITS = {
+  /** Characters of a namespace (an API's alias: letters, digits, `@`, `.`, `_`, `-`). */
+  namespace: 100,
   /** UTF-8 bytes of a row's id, a partner's id and name, and a lease owner's name (an LMDB key holds at most 1978 bytes). */
   idBytes: 512,
   /** Credentials one `claimDue` hands out. */
@@ -183,7 +206,8 @@ function encodeValue(value: unknown, what: string): string {
 export interface PreparedChanges {
   puts: { collection: Collection; id: string; json: string }[];
   deletes: RowKey[];
-  wakeAt: number | null;
+  /** Undefined: unchanged. */
+  wakeAt: number | null | undefined;
   /** True when there is no put and no delete (then only `wakeAt` may change the version). */
   empty: boolean;
 }
@@ -195,10 +219,10 @@ export interface PreparedChanges {
  */
 export function prepareChanges(changes: ChangeSet): PreparedChanges {
   if (!changes || !Array.isArray(changes.puts) || !Array.isArray(changes.deletes))
-    throw new TypeError("change set: expected { puts: Row[], deletes: RowKey[], wakeAt }");
+    throw new TypeError("change set: expected { puts: Row[], deletes: RowKey[], wakeAt? }");
   const { wakeAt } = changes;
-  if (wakeAt !== null && (typeof wakeAt !== "number" || !Number.isSafeInteger(wakeAt) || wakeAt < 0))
-    throw new TypeError(`change set: wakeAt must be null or ms since the epoch (a non-negative integer), got ${String(wakeAt)}`);
+  if (wakeAt !== undefined && wakeAt !== null && (typeof wakeAt !== "number" || !Number.isSafeInteger(wakeAt) || wakeAt < 0))
+    throw new TypeError(`change set: wakeAt must be absent, null or ms since the epoch (a non-negative integer), got ${String(wakeAt)}`);
   const puts = new Map<string, { collection: Collection; id: string; json: string }>();
   const rowName = (row: RowKey, i: number, list: string) => {
     if (!row || !COLLECTIONS.has(row.collection))
@@ -223,14 +247,44 @@ export function prepareChanges(changes: ChangeSet): PreparedChanges {
   return { puts: [...puts.values()], deletes: [...deletes.values()], wakeAt, empty: puts.size === 0 && deletes.size === 0 };
 }
 
+/** The `wakeAt` a change set leaves: its own, or the one stored when it has none. */
+export const nextWake = (prepared: PreparedChanges, stored: number | null): number | null =>
+  prepared.wakeAt === undefined ? stored : prepared.wakeAt;
+
+const NAMESPACE = /^[A-Za-z0-9@._-]+$/;
+
+/** Throws a TypeError unless `namespace` is one (an API's alias: letters, digits, `@`, `.`, `_`, `-`). */
+export function checkNamespace(namespace: string): void {
+  if (typeof namespace !== "string" || !NAMESPACE.test(namespace) || namespace.length > STORE_LIMITS.namespace)
+    throw new TypeError(
+      `store namespace: expected 1 to ${STORE_LIMITS.namespace} letters, digits, "@", ".", "_" or "-" (an API's alias), got ${JSON.stringify(namespace)}`,
+    );
+}
+
+/**
+ * How a namespace's credential keys are written in a store: `<namespace>/<key>` (no namespace: the
+ * key alone, which holds no `/`), and read back (undefined: another namespace's).
+ */
+export const namespacedKey = (namespace: string | undefined, key: string): string => (namespace ? `${namespace}/${key}` : key);
+
+export function keyInNamespace(namespace: string | undefined, stored: string): string | undefined {
+  if (!namespace) return stored.includes("/") ? undefined : stored;
+  return stored.startsWith(`${namespace}/`) ? stored.slice(namespace.length + 1) : undefined;
+}
+
+/** Checks `scheduled`'s limit. */
+export function checkLimit(limit: number, what = "scheduled"): void {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > STORE_LIMITS.claim)
+    throw new RangeError(`${what}: limit must be an integer from 1 to ${STORE_LIMITS.claim}, got ${limit}`);
+}
+
 /** Checks `claimDue`'s arguments. */
 export function checkClaim(now: number, owner: string, leaseMs: number, limit: number): void {
   if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`claimDue: now must be ms since the epoch, got ${now}`);
   checkName(owner, "claimDue: owner");
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1 || leaseMs > STORE_LIMITS.leaseMs)
     throw new RangeError(`claimDue: leaseMs must be an integer from 1 to ${STORE_LIMITS.leaseMs}, got ${leaseMs}`);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > STORE_LIMITS.claim)
-    throw new RangeError(`claimDue: limit must be an integer from 1 to ${STORE_LIMITS.claim}, got ${limit}`);
+  checkLimit(limit, "claimDue");
 }
 
 /** Checks a partner's members. */

@@ -27,22 +27,23 @@ export class ChangeTracker {
   }
 
   /**
-   * The change set of the rows marked, from the state's rows now (`rows`, by `collection:id`): a row
-   * still there is put with its value now, one gone is deleted. The marks are then forgotten.
+   * The change set of the rows marked, each read from the state now (`row`: undefined when it is
+   * gone): a row still there is put with its value now, one gone is deleted; with `wakeAt` (asked
+   * only when a row is marked: nothing changed leaves it as stored). The marks are then forgotten.
    */
-  take(rows: () => Map<string, Row>, wakeAt: number | null): ChangeSet {
+  take(row: (collection: Collection, id: string) => Row | undefined, wakeAt: () => number | null): ChangeSet {
+    if (this.order.length === 0) return { puts: [], deletes: [] };
     const puts: Row[] = [];
     const deletes: RowKey[] = [];
-    const current = this.order.length > 0 ? rows() : undefined;
     for (const key of this.order) {
-      const row = current!.get(key);
-      if (row) puts.push(row);
-      else {
-        const colon = key.indexOf(":");
-        deletes.push({ collection: key.slice(0, colon) as Collection, id: key.slice(colon + 1) });
-      }
+      const colon = key.indexOf(":");
+      const collection = key.slice(0, colon) as Collection;
+      const id = key.slice(colon + 1);
+      const current = row(collection, id);
+      if (current) puts.push(current);
+      else deletes.push({ collection, id });
     }
     this.truncate(0);
-    return { puts, deletes, wakeAt };
+    return { puts, deletes, wakeAt: wakeAt() };
   }
 }

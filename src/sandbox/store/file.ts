@@ -40,9 +40,14 @@ import {
   type ChangeSet,
   checkClaim,
   checkCredentialKey,
+  checkLimit,
+  checkNamespace,
   checkPartner,
   DuplicatePartnerCredential,
   type DurableBackend,
+  keyInNamespace,
+  namespacedKey,
+  nextWake,
   type PartnerRow,
   partnerRow,
   prepareChanges,
@@ -269,17 +274,27 @@ function setWake(env: Environment, key: string, from: number | null, to: number 
   if (to !== null) env.wake.putSync([to, key], "");
 }
 
+export interface FileOptions {
+  /** The namespace of the credentials (./backend.ts `scope`); none: the credentials of no namespace. */
+  namespace?: string;
+}
+
 export class FileBackend implements DurableBackend {
   readonly kind = "file" as const;
   readonly shared = false;
   /** The store's directory, absolute. */
   readonly dir: string;
+  readonly namespace: string | undefined;
   #env: Environment | undefined;
   #state: "new" | "opening" | "open" | "closed" = "new";
   readonly #pending = new Set<Promise<unknown>>();
+  /** A view's store (`scope`), whose environment it uses. */
+  #root: FileBackend | undefined;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: FileOptions = {}) {
     this.dir = resolve(dir);
+    if (options.namespace !== undefined) checkNamespace(options.namespace);
+    this.namespace = options.namespace;
   }
 
   /** How errors name this store. */
@@ -287,8 +302,19 @@ export class FileBackend implements DurableBackend {
     return `file store ${this.dir}`;
   }
 
+  scope(namespace: string): FileBackend {
+    const view = new FileBackend(this.dir, { namespace });
+    view.#root = this.#root ?? this;
+    return view;
+  }
+
   async open(): Promise<void> {
     if (this.#state !== "new") throw new Error(`${this.name}: open() was called already`);
+    if (this.#root) {
+      this.#root.#use();
+      this.#state = "open";
+      return;
+    }
     this.#state = "opening";
     let opening = environments.get(this.dir);
     if (!opening) {
@@ -313,6 +339,7 @@ export class FileBackend implements DurableBackend {
     }
     this.#state = "closed";
     await Promise.allSettled([...this.#pending]);
+    if (this.#root) return;
     const env = this.#env!;
     this.#env = undefined;
     if (--env.users > 0) return;
@@ -326,9 +353,14 @@ export class FileBackend implements DurableBackend {
     await env.root.close();
   }
 
+  /** A credential key as this namespace writes it. */
+  #key(key: string): string {
+    return namespacedKey(this.namespace, key);
+  }
+
   #use(): Environment {
     if (this.#state !== "open") throw new Error(`${this.name}: ${this.#state === "closed" ? "closed" : "not open"}`);
-    return this.#env!;
+    return this.#root ? this.#root.#use() : this.#env!;
   }
 
   /**
@@ -364,12 +396,15 @@ export class FileBackend implements DurableBackend {
 
   async *loadAll(): AsyncIterable<StoredCredential> {
     const env = this.#use();
-    const keys = Array.from(env.credentials.getKeys());
-    for (const key of keys) {
+    const range = this.namespace ? { start: `${this.namespace}/`, end: `${this.namespace}/${HIGH}` } : {};
+    const keys = Array.from(env.credentials.getKeys(range));
+    for (const stored of keys) {
+      const key = keyInNamespace(this.namespace, stored);
+      if (key === undefined) continue;
       // One credential read whole between two awaits: one snapshot.
-      const entry = env.credentials.get(key);
+      const entry = env.credentials.get(stored);
       if (entry === undefined) continue;
-      const rows = readRows(env, key);
+      const rows = readRows(env, stored);
       if (rows.length === 0) continue;
       yield { key, version: (JSON.parse(entry) as CredentialEntry).version, rows };
       await undefined;
@@ -383,17 +418,19 @@ export class FileBackend implements DurableBackend {
   ): Promise<{ result: T; version: number }> {
     checkCredentialKey(key);
     const env = this.#use();
+    const at = this.#key(key);
     return this.#write(env, () => {
-      const current = readCredential(env, key);
-      const stored = known === current.version ? undefined : { key, version: current.version, rows: readRows(env, key) };
+      const current = readCredential(env, at);
+      const stored = known === current.version ? undefined : { key, version: current.version, rows: readRows(env, at) };
       const { changes, result } = work(stored);
       const prepared = prepareChanges(changes);
-      if (prepared.empty && prepared.wakeAt === current.wakeAt) return { result, version: current.version };
+      const wakeAt = nextWake(prepared, current.wakeAt);
+      if (prepared.empty && wakeAt === current.wakeAt) return { result, version: current.version };
       const version = current.version + 1;
-      for (const row of prepared.deletes) env.rows.removeSync([key, row.collection, row.id]);
-      for (const row of prepared.puts) env.rows.putSync([key, row.collection, row.id], row.json);
-      setWake(env, key, current.wakeAt, prepared.wakeAt);
-      env.credentials.putSync(key, JSON.stringify({ version, wakeAt: prepared.wakeAt } satisfies CredentialEntry));
+      for (const row of prepared.deletes) env.rows.removeSync([at, row.collection, row.id]);
+      for (const row of prepared.puts) env.rows.putSync([at, row.collection, row.id], row.json);
+      setWake(env, at, current.wakeAt, wakeAt);
+      env.credentials.putSync(at, JSON.stringify({ version, wakeAt } satisfies CredentialEntry));
       return { result, version };
     });
   }
@@ -401,33 +438,56 @@ export class FileBackend implements DurableBackend {
   async remove(key: string): Promise<void> {
     checkCredentialKey(key);
     const env = this.#use();
+    const at = this.#key(key);
     return this.#write(env, () => {
-      const current = readCredential(env, key);
+      const current = readCredential(env, at);
       if (current.version === 0) return;
-      const rowKeys = Array.from(env.rows.getKeys({ start: [key], end: [key, HIGH] }));
+      const rowKeys = Array.from(env.rows.getKeys({ start: [at], end: [at, HIGH] }));
       for (const rowKey of rowKeys) env.rows.removeSync(rowKey);
-      setWake(env, key, current.wakeAt, null);
-      env.leases.removeSync(key);
-      env.credentials.putSync(key, JSON.stringify({ version: current.version + 1, wakeAt: null } satisfies CredentialEntry));
+      setWake(env, at, current.wakeAt, null);
+      env.leases.removeSync(at);
+      env.credentials.putSync(at, JSON.stringify({ version: current.version + 1, wakeAt: null } satisfies CredentialEntry));
     });
   }
 
   async claimDue(now: number, owner: string, leaseMs: number, limit: number): Promise<string[]> {
     checkClaim(now, owner, leaseMs, limit);
     const env = this.#use();
+    // Nothing due (what a poll finds most of the time): no write transaction, no flush.
+    if (this.#due(env, now, owner, limit).length === 0) return [];
     return this.#write(env, () => {
-      const claimed: string[] = [];
-      // Read first, write after: no write while a cursor is open on the index.
-      for (const [, key] of env.wake.getKeys({ start: [0], end: [now, HIGH] })) {
-        const leased = env.leases.get(key);
-        const lease = leased === undefined ? undefined : (JSON.parse(leased) as Lease);
-        if (lease && lease.until > now && lease.owner !== owner) continue;
-        claimed.push(key);
-        if (claimed.length === limit) break;
-      }
-      for (const key of claimed) env.leases.putSync(key, JSON.stringify({ owner, until: now + leaseMs } satisfies Lease));
-      return claimed;
+      const claimed = this.#due(env, now, owner, limit);
+      for (const at of claimed) env.leases.putSync(at, JSON.stringify({ owner, until: now + leaseMs } satisfies Lease));
+      return claimed.map((at) => keyInNamespace(this.namespace, at)!);
     });
+  }
+
+  /** This namespace's credentials (as written) due at `now` and not leased to another owner, earliest first. */
+  #due(env: Environment, now: number, owner: string, limit: number): string[] {
+    const due: string[] = [];
+    // Read first, write after: no write while a cursor is open on the index.
+    for (const [, at] of env.wake.getKeys({ start: [0], end: [now, HIGH] })) {
+      if (keyInNamespace(this.namespace, at) === undefined) continue;
+      const leased = env.leases.get(at);
+      const lease = leased === undefined ? undefined : (JSON.parse(leased) as Lease);
+      if (lease && lease.until > now && lease.owner !== owner) continue;
+      due.push(at);
+      if (due.length === limit) break;
+    }
+    return due;
+  }
+
+  async scheduled(limit: number): Promise<string[]> {
+    checkLimit(limit);
+    const env = this.#use();
+    const keys: string[] = [];
+    for (const [, at] of env.wake.getKeys({ start: [0] })) {
+      const key = keyInNamespace(this.namespace, at);
+      if (key === undefined) continue;
+      keys.push(key);
+      if (keys.length === limit) break;
+    }
+    return keys;
   }
 
   async putPartner(partner: PartnerRow): Promise<void> {

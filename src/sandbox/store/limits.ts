@@ -126,3 +126,43 @@ export class LimitError extends Error {
 
 /** No room for a new credential: every state is in recent use. Answered 507 with the message. */
 export class CapacityError extends LimitError {}
+
+/** What a credential holds, as its bounds count it (`key`: whose bounds, `SandboxBudget.boundsOf`). */
+export interface Held {
+  key: string;
+  count: number;
+  bytes: number;
+  eventBytes: number;
+}
+
+/**
+ * Throws a LimitError naming the bound when `added` more would not fit what `held` holds: one
+ * record's size, the records and bytes of a credential (its bounds: LIMITS', or a hosted sandbox's
+ * partner's quotas), the shared memory budget.
+ */
+export function checkRoom(
+  held: Held,
+  budget: SandboxBudget,
+  added: { addedBytes: number; addedRecords: number; recordBytes: number },
+): void {
+  const { addedBytes, addedRecords, recordBytes } = added;
+  if (recordBytes > LIMITS.recordBytes) {
+    throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
+  }
+  const bounds = budget.boundsOf(held.key);
+  if (held.count + addedRecords > bounds.records) {
+    throw new LimitError(
+      `this credential holds ${held.count} records, ${bounds.named}; reset its state (DELETE /_sandbox/state) to make room`,
+    );
+  }
+  if (held.bytes + held.eventBytes + addedBytes > bounds.bytes) {
+    throw new LimitError(
+      `this credential's records and events would take more than ${bounds.bytes} bytes, ${bounds.named}; reset its state (DELETE /_sandbox/state)`,
+    );
+  }
+  if (addedBytes > 0 && !budget.fits(addedBytes)) {
+    throw new LimitError(
+      `the sandbox's memory budget (${budget.limit} bytes for every credential together) is used up; reset states you no longer need (DELETE /_sandbox/state) or ask its operator for a larger budget`,
+    );
+  }
+}

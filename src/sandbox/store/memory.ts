@@ -11,9 +11,10 @@
  */
 import { CapacityError, DEFAULT_BUDGET, LIMITS, type SandboxBudget } from "./limits.js";
 import { CredentialState, credentialKey } from "./state.js";
-import type { StateStore, StateStoreOptions, StateWork } from "./store.js";
+import { type StateStore, type StateStoreOptions, type StateSummary, type StateWork, summaryOf } from "./store.js";
 
 export class MemoryStore implements StateStore {
+  readonly durable = false;
   private readonly byKey = new Map<string, CredentialState>();
   readonly budget: SandboxBudget;
   onDrop?: (state: CredentialState) => void;
@@ -87,6 +88,18 @@ export class MemoryStore implements StateStore {
   /** Every state, least recently used first. */
   all(): CredentialState[] {
     return this.states();
+  }
+
+  summaries(): StateSummary[] {
+    return this.states().map(summaryOf);
+  }
+
+  /** Nothing runs on its own here: the engine's schedulers hold what is due. */
+  start(): void {}
+
+  /** Drops every state (the memory budget given back). */
+  close(): void {
+    this.resetAll();
   }
 
   get size(): number {

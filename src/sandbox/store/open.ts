@@ -125,6 +125,54 @@ async function load<T>(importer: () => Promise<T>, library: "lmdb" | "pg", addre
   }
 }
 
+/** A durable store opened for a process's sandboxes, shared by those on the same address. */
+export interface BackendLease {
+  backend: DurableBackend;
+  /** Gives it back: the last user closes it. */
+  release(): Promise<void>;
+}
+
+const leases = new Map<string, { users: number; opened: Promise<DurableBackend> }>();
+
+/**
+ * The durable store `address` names, opened once per process and shared (the mocks of one command:
+ * one LMDB environment, one Postgres pool, each API in a namespace of its own, `scope`), until
+ * every user has released it. Undefined for `memory`. Fails naming the store and what is wrong.
+ */
+export async function acquireBackend(address: StoreAddress, options: OpenOptions = {}): Promise<BackendLease | undefined> {
+  if (address.kind === "memory") return undefined;
+  const id = address.kind === "file" ? `file:${address.dir}` : address.url;
+  let lease = leases.get(id);
+  if (!lease) {
+    lease = { users: 0, opened: openBackend(address, options) as Promise<DurableBackend> };
+    leases.set(id, lease);
+    const failed = lease;
+    lease.opened.catch(() => {
+      if (leases.get(id) === failed) leases.delete(id);
+    });
+  }
+  const held = lease;
+  held.users++; // before waiting: a user releasing meanwhile does not close it under this one
+  let backend: DurableBackend;
+  try {
+    backend = await held.opened;
+  } catch (error) {
+    held.users--;
+    throw error;
+  }
+  let released = false;
+  return {
+    backend,
+    release: async () => {
+      if (released) return;
+      released = true;
+      if (--held.users > 0) return;
+      if (leases.get(id) === held) leases.delete(id);
+      await backend.close();
+    },
+  };
+}
+
 /**
  * The durable store `address` names, opened (on Postgres: its schema created or migrated), or
  * undefined for `memory`. Fails naming the store and what is wrong.

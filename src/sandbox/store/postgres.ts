@@ -32,9 +32,14 @@ import {
   type ChangeSet,
   checkClaim,
   checkCredentialKey,
+  checkLimit,
+  checkNamespace,
   checkPartner,
   DuplicatePartnerCredential,
   type DurableBackend,
+  keyInNamespace,
+  namespacedKey,
+  nextWake,
   type PartnerRow,
   partnerRow,
   prepareChanges,
@@ -54,9 +59,11 @@ export interface PostgresOptions {
   idleTimeoutMs?: number;
   /** Where failures of idle connections are told (one line each); default: standard error. */
   log?: (line: string) => void;
+  /** The namespace of the credentials (./backend.ts `scope`); none: the credentials of no namespace. */
+  namespace?: string;
 }
 
-const BOUNDS: Record<keyof Omit<PostgresOptions, "log">, [min: number, max: number, fallback: number]> = {
+const BOUNDS: Record<keyof Omit<PostgresOptions, "log" | "namespace">, [min: number, max: number, fallback: number]> = {
   poolSize: [1, 100, 10],
   connectTimeoutMs: [100, 60_000, 10_000],
   statementTimeoutMs: [100, 300_000, 10_000],
@@ -112,16 +119,23 @@ const WRITE_CHANGES = `
   )
   UPDATE sandbox_credentials SET version = $7, wake_at = $8 WHERE key = $1`;
 
+/** The credentials of namespace $N ('': of none, whose keys hold no "/"; else its keys start with "<namespace>/"). */
+const IN_NAMESPACE = (n: number) => `(CASE WHEN $${n}::text = '' THEN strpos(key, '/') = 0 ELSE starts_with(key, $${n}::text || '/') END)`;
+
 const CLAIM_DUE = `
   UPDATE sandbox_credentials c SET lease_owner = $2, lease_until = $1::bigint + $3::bigint
   FROM (
     SELECT key FROM sandbox_credentials
-    WHERE wake_at <= $1 AND (lease_until IS NULL OR lease_until <= $1 OR lease_owner = $2)
+    WHERE wake_at <= $1 AND (lease_until IS NULL OR lease_until <= $1 OR lease_owner = $2) AND ${IN_NAMESPACE(5)}
     ORDER BY wake_at LIMIT $4
     FOR UPDATE SKIP LOCKED
   ) due
   WHERE c.key = due.key
   RETURNING c.key, c.wake_at`;
+
+const SCHEDULED = `
+  SELECT key FROM sandbox_credentials WHERE wake_at IS NOT NULL AND ${IN_NAMESPACE(2)}
+  ORDER BY wake_at, key COLLATE "C" LIMIT $1`;
 
 /** Credentials `loadAll` reads at a time. */
 const LOAD_PAGE = 100;
@@ -155,13 +169,18 @@ export class PostgresBackend implements DurableBackend {
   readonly name: string;
   readonly #url: string;
   readonly #secrets: string[];
-  readonly #options: Required<Omit<PostgresOptions, "log">> & Pick<PostgresOptions, "log">;
+  readonly #options: Required<Omit<PostgresOptions, "log" | "namespace">> & Pick<PostgresOptions, "log">;
+  readonly namespace: string | undefined;
   #pool: pg.Pool | undefined;
   #state: "new" | "opening" | "open" | "closed" = "new";
   readonly #pending = new Set<Promise<unknown>>();
+  /** A view's store (`scope`), whose pool it uses. */
+  #root: PostgresBackend | undefined;
 
   constructor(url: string, options: PostgresOptions = {}) {
     if (!URL.canParse(url)) throw new TypeError("postgres store: the address is not a valid URL");
+    if (options.namespace !== undefined) checkNamespace(options.namespace);
+    this.namespace = options.namespace;
     this.name = `postgres store ${redactUrl(url)}`;
     this.#url = url;
     // Longest first: a secret that holds another is replaced whole.
@@ -196,8 +215,24 @@ export class PostgresBackend implements DurableBackend {
     else process.stderr.write(`${text}\n`);
   }
 
+  scope(namespace: string): PostgresBackend {
+    const view = new PostgresBackend(this.#url, { ...this.#options, namespace });
+    view.#root = this.#root ?? this;
+    return view;
+  }
+
+  /** A credential key as this namespace writes it. */
+  #key(key: string): string {
+    return namespacedKey(this.namespace, key);
+  }
+
   async open(): Promise<void> {
     if (this.#state !== "new") throw new Error(`${this.name}: open() was called already`);
+    if (this.#root) {
+      this.#root.#use();
+      this.#state = "open";
+      return;
+    }
     this.#state = "opening";
     const { poolSize, connectTimeoutMs, statementTimeoutMs, idleTimeoutMs } = this.#options;
     const pool = new pg.Pool({
@@ -247,8 +282,13 @@ export class PostgresBackend implements DurableBackend {
 
   async close(): Promise<void> {
     const pool = this.#pool;
+    const wasOpen = this.#state === "open";
     this.#state = "closed";
     this.#pool = undefined;
+    if (this.#root) {
+      if (wasOpen) await Promise.allSettled([...this.#pending]);
+      return;
+    }
     if (!pool) return;
     await Promise.allSettled([...this.#pending]);
     await pool.end();
@@ -256,6 +296,10 @@ export class PostgresBackend implements DurableBackend {
 
   #use(): pg.Pool {
     if (this.#state === "closed") throw new Error(`${this.name}: closed`);
+    if (this.#root) {
+      if (this.#state !== "open") throw new Error(`${this.name}: not open`);
+      return this.#root.#use();
+    }
     if (!this.#pool) throw new Error(`${this.name}: not open`);
     return this.#pool;
   }
@@ -329,9 +373,9 @@ export class PostgresBackend implements DurableBackend {
         async (client) => {
           const credentials = await client.query<{ key: string; version: string }>(
             `SELECT key, version FROM sandbox_credentials c
-             WHERE key > $1 AND EXISTS (SELECT 1 FROM sandbox_rows r WHERE r.key = c.key)
+             WHERE key COLLATE "C" > $1 AND ${IN_NAMESPACE(2)} AND EXISTS (SELECT 1 FROM sandbox_rows r WHERE r.key = c.key)
              ORDER BY key COLLATE "C" LIMIT ${LOAD_PAGE}`,
-            [after],
+            [after, this.namespace ?? ""],
           );
           const keys = credentials.rows.map((row) => row.key);
           const rows = await client.query<{ key: string; collection: Row["collection"]; id: string; value: string }>(
@@ -339,17 +383,20 @@ export class PostgresBackend implements DurableBackend {
             [keys],
           );
           const byKey = new Map<string, StoredCredential>(
-            credentials.rows.map((row) => [row.key, { key: row.key, version: Number(row.version), rows: [] }]),
+            credentials.rows.map((row) => [
+              row.key,
+              { key: keyInNamespace(this.namespace, row.key)!, version: Number(row.version), rows: [] },
+            ]),
           );
           for (const row of rows.rows)
             byKey.get(row.key)?.rows.push({ collection: row.collection, id: row.id, value: JSON.parse(row.value) });
-          return [...byKey.values()];
+          return { stored: [...byKey.values()], last: keys[keys.length - 1] };
         },
         " ISOLATION LEVEL REPEATABLE READ READ ONLY",
       );
-      for (const stored of page) yield stored;
-      if (page.length < LOAD_PAGE) return;
-      after = page[page.length - 1]!.key;
+      for (const stored of page.stored) yield stored;
+      if (page.stored.length < LOAD_PAGE || page.last === undefined) return;
+      after = page.last;
     }
   }
 
@@ -359,11 +406,12 @@ export class PostgresBackend implements DurableBackend {
     work: (stored: StoredCredential | undefined) => { changes: ChangeSet; result: T },
   ): Promise<{ result: T; version: number }> {
     checkCredentialKey(key);
+    const at = this.#key(key);
     return this.#transaction(`transact on credential ${key.slice(0, 12)}`, async (client) => {
-      let locked = await client.query<{ version: string; wake_at: string | null }>(LOCK_CREDENTIAL, [key]);
+      let locked = await client.query<{ version: string; wake_at: string | null }>(LOCK_CREDENTIAL, [at]);
       if (locked.rows.length === 0) {
-        await client.query("INSERT INTO sandbox_credentials (key, version) VALUES ($1, 0) ON CONFLICT (key) DO NOTHING", [key]);
-        locked = await client.query(LOCK_CREDENTIAL, [key]);
+        await client.query("INSERT INTO sandbox_credentials (key, version) VALUES ($1, 0) ON CONFLICT (key) DO NOTHING", [at]);
+        locked = await client.query(LOCK_CREDENTIAL, [at]);
       }
       const version = Number(locked.rows[0]!.version);
       const wakeAt = locked.rows[0]!.wake_at === null ? null : Number(locked.rows[0]!.wake_at);
@@ -371,7 +419,7 @@ export class PostgresBackend implements DurableBackend {
       if (known !== version) {
         const rows = await client.query<{ collection: Row["collection"]; id: string; value: string }>(
           "SELECT collection, id, value FROM sandbox_rows WHERE key = $1",
-          [key],
+          [at],
         );
         stored = { key, version, rows: rows.rows.map((row) => ({ collection: row.collection, id: row.id, value: JSON.parse(row.value) })) };
       }
@@ -383,16 +431,17 @@ export class PostgresBackend implements DurableBackend {
       } catch (error) {
         throw new OwnError(error);
       }
-      if (prepared.empty && prepared.wakeAt === wakeAt) return { result: outcome.result, version };
+      const nextWakeAt = nextWake(prepared, wakeAt);
+      if (prepared.empty && nextWakeAt === wakeAt) return { result: outcome.result, version };
       await client.query(WRITE_CHANGES, [
-        key,
+        at,
         prepared.deletes.map((row) => row.collection),
         prepared.deletes.map((row) => row.id),
         prepared.puts.map((row) => row.collection),
         prepared.puts.map((row) => row.id),
         prepared.puts.map((row) => row.json),
         version + 1,
-        prepared.wakeAt,
+        nextWakeAt,
       ]);
       return { result: outcome.result, version: version + 1 };
     });
@@ -400,21 +449,36 @@ export class PostgresBackend implements DurableBackend {
 
   async remove(key: string): Promise<void> {
     checkCredentialKey(key);
+    const at = this.#key(key);
     await this.#transaction(`remove credential ${key.slice(0, 12)}`, async (client) => {
-      const locked = await client.query(LOCK_CREDENTIAL, [key]);
+      const locked = await client.query(LOCK_CREDENTIAL, [at]);
       if (locked.rows.length === 0) return;
-      await client.query("DELETE FROM sandbox_rows WHERE key = $1", [key]);
+      await client.query("DELETE FROM sandbox_rows WHERE key = $1", [at]);
       await client.query(
         "UPDATE sandbox_credentials SET version = version + 1, wake_at = NULL, lease_owner = NULL, lease_until = NULL WHERE key = $1",
-        [key],
+        [at],
       );
     });
   }
 
   async claimDue(now: number, owner: string, leaseMs: number, limit: number): Promise<string[]> {
     checkClaim(now, owner, leaseMs, limit);
-    const { rows } = await this.#query<{ key: string; wake_at: string }>("claimDue", CLAIM_DUE, [now, owner, leaseMs, limit]);
-    return rows.sort((a, b) => Number(a.wake_at) - Number(b.wake_at) || (a.key < b.key ? -1 : 1)).map((row) => row.key);
+    const { rows } = await this.#query<{ key: string; wake_at: string }>("claimDue", CLAIM_DUE, [
+      now,
+      owner,
+      leaseMs,
+      limit,
+      this.namespace ?? "",
+    ]);
+    return rows
+      .sort((a, b) => Number(a.wake_at) - Number(b.wake_at) || (a.key < b.key ? -1 : 1))
+      .map((row) => keyInNamespace(this.namespace, row.key)!);
+  }
+
+  async scheduled(limit: number): Promise<string[]> {
+    checkLimit(limit);
+    const { rows } = await this.#query<{ key: string }>("scheduled", SCHEDULED, [limit, this.namespace ?? ""]);
+    return rows.map((row) => keyInNamespace(this.namespace, row.key)!);
   }
 
   async putPartner(partner: PartnerRow): Promise<void> {

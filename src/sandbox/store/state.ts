@@ -20,7 +20,7 @@ import { hash } from "node:crypto";
 import type { Json } from "../values.js";
 import type { ChangeSet, Collection, Row, StoredCredential } from "./backend.js";
 import { ChangeTracker } from "./changes.js";
-import { LIMITS, LimitError, SandboxBudget } from "./limits.js";
+import { checkRoom, LIMITS, SandboxBudget } from "./limits.js";
 import { count, type IndexKey, type KeptIndex, measure, type RecordIndex, remeasure } from "./records.js";
 import { deliveryRow, eventRow, META_ID, type Meta, metaRow, readRows, recordRow, recordRowId } from "./rows.js";
 import type { DeliveryEntry, ErrorRule, KeptEvent, PendingDelivery, SandboxEvent, ScheduledMove, StoredRecord } from "./types.js";
@@ -318,25 +318,7 @@ export class CredentialState {
   }
 
   private checkRoom(addedBytes: number, addedRecords: number, recordBytes = addedBytes): void {
-    if (recordBytes > LIMITS.recordBytes) {
-      throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
-    }
-    const bounds = this.budget.boundsOf(this.key);
-    if (this.count + addedRecords > bounds.records) {
-      throw new LimitError(
-        `this credential holds ${this.count} records, ${bounds.named}; reset its state (DELETE /_sandbox/state) to make room`,
-      );
-    }
-    if (this.bytes + this.eventBytes + addedBytes > bounds.bytes) {
-      throw new LimitError(
-        `this credential's records and events would take more than ${bounds.bytes} bytes, ${bounds.named}; reset its state (DELETE /_sandbox/state)`,
-      );
-    }
-    if (addedBytes > 0 && !this.budget.fits(addedBytes)) {
-      throw new LimitError(
-        `the sandbox's memory budget (${this.budget.limit} bytes for every credential together) is used up; reset states you no longer need (DELETE /_sandbox/state) or ask its operator for a larger budget`,
-      );
-    }
+    checkRoom(this, this.budget, { addedBytes, addedRecords, recordBytes });
   }
 
   /** Records of a resource in creation order. */
@@ -511,11 +493,44 @@ export class CredentialState {
 
   /**
    * The rows changed since the last call (or since `track`), as ./backend.ts writes them: the rows
-   * put with their values now, the rows gone; and when the credential next has work due.
+   * put with their values now, the rows gone; and, when any changed, when the credential next has
+   * work due (none changed: no `wakeAt`, which leaves the stored one). Only the rows marked are
+   * written out, whatever the state holds besides.
    */
   takeChanges(): ChangeSet {
     if (!this.tracked) throw new Error(`credential ${this.label}: takeChanges() needs a tracked state (track() first)`);
-    return this.tracked.take(() => new Map(this.rows().map((row) => [`${row.collection}:${row.id}`, row])), this.nextWork());
+    return this.tracked.take(
+      (collection, id) => this.row(collection, id),
+      () => this.nextWork(),
+    );
+  }
+
+  /** Whether the state is tracked (a durable store's). */
+  get isTracked(): boolean {
+    return this.tracked !== undefined;
+  }
+
+  /** One row of the state as it is now; undefined when it has none of that id. */
+  row(collection: Collection, id: string): Row | undefined {
+    switch (collection) {
+      case "meta":
+        return id === META_ID ? metaRow(this.meta()) : undefined;
+      case "record": {
+        const slash = id.indexOf("/");
+        const record = slash < 0 ? undefined : this.get(id.slice(0, slash), id.slice(slash + 1));
+        return record && recordRow(record);
+      }
+      case "event": {
+        const kept = this.kept.find((k) => k.event.id === id);
+        return kept && eventRow(kept);
+      }
+      case "delivery": {
+        const pending = this.pending.find((p) => p.entry.id === id);
+        const logged = this.log.find((entry) => entry.id === id);
+        const entry = logged ?? pending?.entry;
+        return entry && deliveryRow(entry, logged !== undefined, pending);
+      }
+    }
   }
 
   /** Every row of the state. */

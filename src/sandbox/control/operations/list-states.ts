@@ -1,18 +1,21 @@
-/** GET /_sandbox/state/all (listStates, the operator's): one line per credential with state, never the credential itself. */
+/**
+ * GET /_sandbox/state/all (listStates, the operator's): one line per credential with state (a
+ * durable store's stored ones too), never the credential itself.
+ */
 import type { ControlHandler } from "../handler.js";
 
 export const listStates: ControlHandler = {
   operationId: "listStates",
   access: "operator",
-  handle: ({ engine }) => ({
+  handle: async ({ engine }) => ({
     status: 200,
     body: {
-      credentials: engine.store.states().map((s) => ({
+      credentials: (await engine.store.summaries()).map((s) => ({
         credential: s.label,
-        records: s.count,
+        records: s.records,
         clock_offset_seconds: Math.round(s.clockOffsetMs / 1000),
-        errors: s.errors.length,
-        deliveries: s.deliveries.length,
+        errors: s.errors,
+        deliveries: s.deliveries,
       })),
     },
   }),

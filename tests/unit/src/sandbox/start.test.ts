@@ -4,6 +4,8 @@
  * only for the exact bytes it read: a change of the declaration or of the document checks it again);
  * the engine and the control API are made on the first request that needs them, and a declaration
  * that passed is then read without being checked again (src/sandbox/declaration.ts `trustDeclaration`).
+ * The store (`store`, else BANK_API_CONTRACTS_SANDBOX_STORE): opened at start, a bad one failing the
+ * start naming it; a mock's close() answers the sandbox's requests in flight before it stops.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -14,6 +16,7 @@ import { startMock } from "../../../../src/mock/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { loadDeclaration, trustDeclaration } from "../../../../src/sandbox/declaration.js";
 import { bytesHash, checkDeclaration, declarationPath, startSandbox } from "../../../../src/sandbox/start.js";
+import { STORE_ENV } from "../../../../src/sandbox/store/open.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);
@@ -151,7 +154,87 @@ describe("the engine and control API, made on first use", () => {
       expect(first.written.status).toBe(200);
       expect(JSON.parse(first.written.body!)).toEqual(JSON.parse(second.written.body!));
     } finally {
-      sandbox.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe("the store, opened at start", () => {
+  const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
+  const order = { merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" } };
+  const json = { authorization: "Bearer start-store", "content-type": "application/json" };
+  const create = (url: string) => fetch(`${url}/v1/order`, { method: "POST", headers: json, body: JSON.stringify(order) });
+  const read = async (url: string, id: string) => (await fetch(`${url}/v1/order/${id}`, { headers: json })).status;
+
+  it("keeps the state where the option says, named by the mock; a mock started next on it reads it back", async () => {
+    const dir = fresh("store");
+    const first = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath, store: `file:${dir}` } });
+    expect(first.store).toBe(`file:${dir}`);
+    const id = (await (await create(first.url)).json()).order_id;
+    await first.close();
+    const second = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath, store: `file:${dir}` } });
+    try {
+      expect(await read(second.url, id)).toBe(200);
+    } finally {
+      await second.close();
+    }
+    const memory = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath } });
+    expect(memory.store).toBe("memory");
+    await memory.close();
+  });
+
+  it("takes the environment variable's address when the option gives none", async () => {
+    const dir = fresh("store-env");
+    const before = process.env[STORE_ENV];
+    process.env[STORE_ENV] = `file:${dir}`;
+    try {
+      const mock = await startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath } });
+      expect(mock.store).toBe(`file:${dir}`);
+      await mock.close();
+    } finally {
+      if (before === undefined) delete process.env[STORE_ENV];
+      else process.env[STORE_ENV] = before;
+    }
+  });
+
+  it("fails the start naming the store: a bad address, a store that cannot be opened", async () => {
+    const bad = await failure(startMock(shop, { port: 0, sandbox: { registry: registryPath, store: "redis://cache:6379" } }));
+    expect(bad?.message).toBe(
+      `the sandbox's store option "redis://cache:6379": unknown kind of store "redis:"; accepted: memory, file:<dir>, postgres://user:password@host:port/database`,
+    );
+    const file = `${fresh("a-file")}.txt`;
+    writeFileSync(file, "");
+    const unopened = await failure(startMock(shop, { port: 0, sandbox: { registry: registryPath, store: `file:${file}` } }));
+    expect(unopened?.message).toBe(
+      `file store ${file}: is a file, not a directory (file:<dir> names the directory the store keeps its files in)`,
+    );
+  });
+
+  it("answers the sandbox's requests in flight when the mock closes, then stops: their changes kept", async () => {
+    const dir = fresh("store-drain");
+    const sandbox = { declarationPath, registry: registryPath, store: `file:${dir}` };
+    const mock = await startMock(shop, { port: 0, sandbox });
+    // The next create is held a second by a queued latency: closing starts while it is in flight.
+    const rule = await fetch(`${mock.url}/_sandbox/errors`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ operation_id: "createOrder", latency_ms: 1000 }),
+    });
+    expect(rule.status).toBe(201);
+    const inFlight = create(mock.url);
+    // In flight once the sandbox has taken its rule (then it waits out the latency).
+    const rules = async () => (await (await fetch(`${mock.url}/_sandbox/errors`, { headers: json })).json()).errors.length;
+    while ((await rules()) > 0);
+    const closed = mock.close();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    const id = (await answer.json()).order_id;
+    await closed;
+    const again = await startMock(shop, { port: 0, sandbox });
+    try {
+      expect(await read(again.url, id)).toBe(200);
+    } finally {
+      await again.close();
     }
   });
 });

@@ -226,26 +226,7 @@ describe("the queue as data in the credential's state", () => {
 
   it("is picked up from the rows of a state: a state rebuilt from them has its queued delivery made", async () => {
     const target = await receiver([200]);
-    const original = new CredentialState("k");
-    const entry = {
-      id: "dlv_queued",
-      seq: 0,
-      webhook: "orderPaid",
-      resource: "order",
-      resourceId: "o-1",
-      event: { from: "CREATED", to: "PAID", cause: "control" },
-      url: target.url,
-      idempotencyKey: "key-of-the-queued-delivery",
-      payload,
-      state: "pending" as const,
-      times: 1,
-      deliveredCount: 0,
-      attempts: [],
-      createdAt: new Date().toISOString(),
-    };
-    original.logDelivery(entry);
-    original.queueDelivery({ entry, target: target.url, attempts: 0, dueAt: Date.now(), next: "attempt" });
-    const loaded = CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
+    const loaded = queuedState(target.url);
     const d = deliverer();
     expect(d.queued()).toBe(0);
     d.watch(loaded);
@@ -255,4 +236,90 @@ describe("the queue as data in the credential's state", () => {
     expect(loaded.queue).toEqual([]);
     expect(target.seen).toEqual([{ key: "key-of-the-queued-delivery", body: JSON.stringify(payload) }]);
   });
+
+  it("keeps what waits when closed for a durable store: the attempt in flight records its outcome and its next step; nothing fails", async () => {
+    let answer!: (status: number) => void;
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const server = createServer((_req, res) => {
+      answer = (status) => res.writeHead(status).end();
+      arrived();
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const d = deliverer({ attempts: 3, baseDelayMs: 50, maxDelayMs: 50 });
+    const state = new CredentialState("k");
+    const entry = d.enqueue(state, event(url));
+    const waiting = d.enqueue(state, event(url));
+    await reached;
+    d.close({ keep: true });
+    const drained = d.drain(60_000);
+    answer(503);
+    await drained;
+    // The first: its failed attempt logged, its next attempt queued; the second: still waiting, never tried.
+    expect(entry).toMatchObject({ state: "pending", attempts: [expect.objectContaining({ status: 503 })] });
+    expect(state.queue.map((p) => [p.entry.id, p.attempts, p.next, p.lease])).toEqual([
+      [entry.id, 1, "attempt", undefined],
+      [waiting.id, 0, "attempt", undefined],
+    ]);
+    // An event raised while stopping is queued too (it is kept for the next start).
+    expect(d.enqueue(state, event(url)).state).toBe("pending");
+  });
+
+  it("makes again, with the event's key, an attempt whose lease is no attempt of this process's: at once on a store of its own", async () => {
+    const target = await receiver([200]);
+    // A lease an hour ahead: the process that took it (this store's last one) stopped during its attempt.
+    const loaded = queuedState(target.url, { attempts: 1, lease: Date.now() + 3_600_000 });
+    const d = deliverer();
+    d.watch(loaded);
+    await d.idle();
+    expect(loaded.deliveries[0]).toMatchObject({ state: "delivered", deliveredCount: 1 });
+    expect(loaded.deliveries[0].attempts.map((a) => [a.status, a.error])).toEqual([
+      [0, "no outcome: the sandbox process making this attempt stopped during it; it is made again"],
+      [200, undefined],
+    ]);
+    expect(target.seen.map((r) => r.key)).toEqual(["key-of-the-queued-delivery"]);
+  });
+
+  it("waits out another instance's lease when leases are shared, then makes the attempt with the same key", async () => {
+    const target = await receiver([200]);
+    const lease = Date.now() + 300;
+    const loaded = queuedState(target.url, { attempts: 1, lease });
+    const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 }, leases: "shared" });
+    d.watch(loaded);
+    await target.firstRequest;
+    // Not before the lease ended (the scheduler's timer fires at its end).
+    expect(Date.now()).toBeGreaterThanOrEqual(lease - 1);
+    await d.idle();
+    expect(loaded.deliveries[0]).toMatchObject({
+      state: "delivered",
+      attempts: [expect.objectContaining({ status: 0 }), expect.objectContaining({ status: 200 })],
+    });
+    expect(target.seen.map((r) => r.key)).toEqual(["key-of-the-queued-delivery"]);
+  });
 });
+
+/** A state read back from the rows of one with a delivery queued (`pending`: its attempts made and lease), as a durable store loads it. */
+function queuedState(url: string, pending: { attempts?: number; lease?: number } = {}): CredentialState {
+  const original = new CredentialState("k");
+  const entry = {
+    id: "dlv_queued",
+    seq: 0,
+    webhook: "orderPaid",
+    resource: "order",
+    resourceId: "o-1",
+    event: { from: "CREATED", to: "PAID", cause: "control" },
+    url,
+    idempotencyKey: "key-of-the-queued-delivery",
+    payload,
+    state: "pending" as const,
+    times: 1,
+    deliveredCount: 0,
+    attempts: [],
+    createdAt: new Date().toISOString(),
+  };
+  original.logDelivery(entry);
+  original.queueDelivery({ entry, target: url, attempts: pending.attempts ?? 0, dueAt: Date.now(), next: "attempt", lease: pending.lease });
+  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
+}

@@ -74,6 +74,8 @@ const byRow = (a: Row, b: Row) => (a.collection === b.collection ? (a.id < b.id 
 export const rowsText = (rows: Row[]) => JSON.stringify([...rows].sort(byRow));
 
 const change = (puts: Row[], deletes: ChangeSet["deletes"] = [], wakeAt: number | null = null): ChangeSet => ({ puts, deletes, wakeAt });
+/** A change set without a wakeAt (it leaves the stored one as it is). */
+const keepingWake = (puts: Row[]): ChangeSet => ({ puts, deletes: [] });
 
 /** Puts `rows` on `key` and returns the version it got. */
 async function putRows(backend: DurableBackend, key: string, rows: Row[], wakeAt: number | null = null): Promise<number> {
@@ -406,6 +408,78 @@ export function describeConformance(name: string, subject: ConformanceSubject): 
       // The lease of "a" on `key` holds; `other` is still due.
       expect(await second.claimDue(T + 1, "b", 1000, 10)).toEqual([other]);
       expect((await second.listPartners()).map((p) => p.id)).toEqual(["acme"]);
+    });
+
+    it("leaves wakeAt as it was when a change set has none: a transaction that only reads keeps the version", async () => {
+      const store = await open();
+      const key = credentialKey("wake kept");
+      expect(await putRows(store, key, [ROWS[0]!], T)).toBe(1);
+      // No wakeAt, nothing put: the version stays, and the credential is still due.
+      expect((await store.transact(key, 1, () => ({ changes: keepingWake([]), result: undefined }))).version).toBe(1);
+      // Rows put without a wakeAt: a new version, the wakeAt kept.
+      expect((await store.transact(key, 1, () => ({ changes: keepingWake([ROWS[1]!]), result: undefined }))).version).toBe(2);
+      expect(await store.claimDue(T, "a", 1000, 10)).toEqual([key]);
+      expect(await store.scheduled(10)).toEqual([key]);
+      // null clears it.
+      expect((await store.transact(key, 2, () => ({ changes: change([], [], null), result: undefined }))).version).toBe(3);
+      expect(await store.scheduled(10)).toEqual([]);
+    });
+
+    it("lists the credentials with work ahead, due or not, earliest first, without a lease and whatever their leases", async () => {
+      const store = await open();
+      const [soon, later, none] = ["soon", "later", "none"].map(credentialKey) as [string, string, string];
+      await putRows(store, later, [ROWS[0]!], T + 60_000);
+      await putRows(store, soon, [ROWS[0]!], T - 1);
+      await putRows(store, none, [ROWS[0]!], null);
+      expect(await store.claimDue(T, "other", 120_000, 10)).toEqual([soon]);
+      expect(await store.scheduled(10)).toEqual([soon, later]);
+      expect(await store.scheduled(1)).toEqual([soon]);
+      // scheduled took no lease: "other" still holds `soon`, and `later` is free.
+      expect(await store.claimDue(T + 60_000, "third", 1000, 10)).toEqual([later]);
+      await expect(store.scheduled(0)).rejects.toThrow(/limit must be an integer from 1 to 1000/);
+    });
+
+    it("keeps namespaces apart on one store: each its own credentials, wakeAts, leases and versions; partners shared", async () => {
+      const root = await open();
+      const pay = root.scope("pay@1.3.0");
+      const balance = root.scope("balance@1.0.0");
+      await pay.open();
+      await balance.open();
+      const key = credentialKey("one credential, two APIs");
+      expect(await putRows(pay, key, [ROWS[0]!], T)).toBe(1);
+      expect(await putRows(pay, key, [ROWS[1]!], T)).toBe(2);
+      expect(await putRows(balance, key, [ROWS[2]!], T + 5)).toBe(1);
+      // The same key is three credentials: no namespace, pay's and balance's.
+      expect((await read(root, key)).rows).toEqual([]);
+      expect(rowsText((await read(pay, key, T)).rows)).toBe(rowsText([ROWS[0]!, ROWS[1]!]));
+      expect(rowsText((await read(balance, key, T + 5)).rows)).toBe(rowsText([ROWS[2]!]));
+      expect((await loadAll(pay)).map((s) => [s.key, s.version])).toEqual([[key, 2]]);
+      expect((await loadAll(root)).map((s) => s.key)).toEqual([]);
+      // Due work and leases apart: pay's lease does not hold balance's credential.
+      expect(await pay.claimDue(T + 10, "a", 1000, 10)).toEqual([key]);
+      expect(await balance.claimDue(T + 10, "b", 1000, 10)).toEqual([key]);
+      expect(await pay.claimDue(T + 10, "b", 1000, 10)).toEqual([]);
+      expect(await root.claimDue(T + 10, "c", 1000, 10)).toEqual([]);
+      expect(await balance.scheduled(10)).toEqual([key]);
+      await pay.remove(key);
+      expect((await read(pay, key)).rows).toEqual([]);
+      expect(rowsText((await read(balance, key, T + 5)).rows)).toBe(rowsText([ROWS[2]!]));
+      // Partners are the store's, whichever view writes them.
+      await pay.putPartner(partner("acme", "acme credential", "2026-11-01T00:00:00.000Z"));
+      expect((await balance.listPartners()).map((p) => p.id)).toEqual(["acme"]);
+      // A view closes alone; the store and its other views stay open.
+      await pay.close();
+      await expect(read(pay, key)).rejects.toThrow(/closed/);
+      expect((await read(balance, key, T + 5)).version).toBe(1);
+      expect(() => root.scope("no/slash")).toThrow(/store namespace/);
+      expect(() => root.scope("")).toThrow(/store namespace/);
+      await balance.close();
+    });
+
+    it("opens a view only on an open store", async () => {
+      const root = subject.make();
+      const view = root.scope("pay@1.3.0");
+      await expect(view.open()).rejects.toThrow(/not open/);
     });
 
     it("waits for the writes in flight when closing: every one is durable", async () => {

@@ -2,7 +2,7 @@
  * A store's address (src/sandbox/store/open.ts): the forms accepted, one-line errors naming the bad
  * part, where it comes from (option, environment variable, default) and the store it opens.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../../src/registry.js";
@@ -150,5 +150,13 @@ describe("openBackend", () => {
   it("names the line that installs a store's library, at the version the package pins", () => {
     expect(installLine("lmdb")).toBe("npm install --save-dev lmdb@3.5.6");
     expect(installLine("pg")).toBe("npm install --save-dev pg@8.23.1");
+  });
+
+  it("is the version the guides tell partners to install", () => {
+    for (const guide of ["docs/guides/sandbox-state.md", "docs/guides/keeping-state.md"]) {
+      const text = readFileSync(join(repoRoot, guide), "utf8");
+      for (const library of ["lmdb", "pg"] as const)
+        expect([guide, text.includes(installLine(library).split(" ").at(-1)!)]).toEqual([guide, true]);
+    }
   });
 });

@@ -171,7 +171,8 @@ describe("the changes of a tracked state", () => {
   it("are exactly the rows its changes touched since they were last taken", () => {
     const state = everyKind();
     state.track();
-    expect(state.takeChanges()).toEqual({ puts: [], deletes: [], wakeAt: state.nextWork() });
+    // Nothing changed: no row, and no wakeAt (the stored one stays).
+    expect(state.takeChanges()).toEqual({ puts: [], deletes: [] });
     const record = state.get("order", "o-1")!;
     state.replace(record, { ...record.data, status: "PAID" });
     state.remove(state.get("merchant", "m-1")!);
@@ -188,6 +189,24 @@ describe("the changes of a tracked state", () => {
         .puts.map((r) => `${r.collection}:${r.id}`)
         .sort(),
     ).toEqual(["delivery:dlv_early", "meta:meta"]);
+  });
+
+  it("read each row alone as the whole state writes it, and carry the next wake once a row changed", () => {
+    const state = everyKind();
+    const rows = state.rows();
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) expect([row.collection, row.id, state.row(row.collection, row.id)]).toEqual([row.collection, row.id, row]);
+    for (const [collection, id] of [
+      ["meta", "other"],
+      ["record", "order/o-404"],
+      ["record", "no-slash"],
+      ["event", "evt_404"],
+      ["delivery", "dlv_404"],
+    ] as const)
+      expect(state.row(collection, id)).toBeUndefined();
+    state.track();
+    state.advanceClock(1000);
+    expect(state.takeChanges()).toEqual({ puts: [state.row("meta", "meta")], deletes: [], wakeAt: state.nextWork() });
   });
 
   it("leave nothing behind of a change undone", () => {
@@ -209,7 +228,7 @@ describe("the changes of a tracked state", () => {
       }),
     ).toThrow("the request failed");
     expect(JSON.stringify(state.rows())).toBe(before);
-    expect(state.takeChanges()).toEqual({ puts: [], deletes: [], wakeAt: state.nextWork() });
+    expect(state.takeChanges()).toEqual({ puts: [], deletes: [] });
   });
 
   it("are asked only of a tracked state", () => {
