@@ -43,7 +43,8 @@ export async function startHosted(token: string, aliases: string[], args: string
     stdio: ["ignore", "pipe", "pipe"],
   });
   const run: Run = { child, args: all, ...capture(child) };
-  await waitForOutput(child, run.stderr, "Ctrl+C stops.", `bank-api-contracts ${all.join(" ")}`, {
+  // The last line it says on start: which store, and where the log goes.
+  await waitForOutput(child, run.stderr, "One JSON log line per request on standard output.", `bank-api-contracts ${all.join(" ")}`, {
     timeoutMs: 100_000,
     streams: ["stderr"],
   });
