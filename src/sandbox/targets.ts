@@ -1,5 +1,5 @@
 /**
- * Where the sandbox may send callbacks (the policy is documented in docs/guides/shared-sandbox.md).
+ * Where the sandbox may send callbacks (the policy is documented in docs/guides/hosting.md).
  *
  * - **Local** (the mock bound to a loopback interface, the default): the sandbox serves one
  *   developer, whose receiver on localhost is the main use; any http(s) target is reached.
