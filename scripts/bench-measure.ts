@@ -17,6 +17,7 @@ import { credentialHeaders, declaredErrorStatus, requestParams, requestUrl } fro
 import { specValidator } from "../src/validation/spec.js";
 import { operationModel } from "./lib/fuzz/model.js";
 import type { RecordedResponse, StartMessage } from "./bench-serve.js";
+import { benchCredential } from "./lib/bench-credentials.js";
 import { type ApiEntry, loadRegistry, repoRoot } from "../src/registry.js";
 
 const run = promisify(execFile);
@@ -367,8 +368,6 @@ export function padded(body: string, n: number): string {
  * credentials and refuses a new one while all are in recent use, so more would measure its 507), in
  * static mode nothing changes (Prism checks presence only).
  */
-/** Credentials the load cycles through: below the sandbox's credential bound (src/sandbox/store/limits.ts LIMITS.credentials). */
-const CREDENTIAL_POOL = 900;
 
 /** String members whose value the provider keeps unique per merchant: `"..._reference_id": "x"` and `"reference_id": "x"`. */
 const UNIQUE_REFERENCE = /("(?:\w+_)?reference_id"\s*:\s*"[^"]*)"/g;
@@ -382,7 +381,7 @@ let requestNumber = 0;
  * merchant (disbursement's reference_id) made distinct: a repeated one is refused (400) as the provider does.
  */
 export function distinctRequest(body: string | undefined, n: number, bearer: boolean): { credential: string; body: string | undefined } {
-  const credential = `bench-${n % CREDENTIAL_POOL}`;
+  const credential = benchCredential(n);
   return { credential: bearer ? `Bearer ${credential}` : credential, body: body?.replace(UNIQUE_REFERENCE, `$1-${n}"`) };
 }
 

@@ -17,6 +17,11 @@
  *   project's mocks (src/mock), with or without the response cache, or in sandbox mode (src/sandbox).
  * - `{ type: "start", kind: "mock-hooked", aliases, registry? }`: the mocks with an `answer` hook that
  *   keeps Prism's answer (what a layer over the mock, such as the sandbox, costs at the least).
+ * - `{ type: "start", kind: "sandbox-local" | "sandbox-hosted", aliases, registry? }`: the sandbox
+ *   as `startMocks` starts it, local (loopback) or in hosted mode (`mock --sandbox --hosted`: the
+ *   credential gate, rate limit, quotas, request log and metrics), the hosted log's lines written to
+ *   /dev/null and the bench's credentials (scripts/bench-measure.ts `benchCredential`) issued to
+ *   partners whose rate never limits them, so that both serve the same requests alike.
  * - `{ type: "start", kind: "prism-stock", aliases, registry? }`: Prism's own in-process server
  *   (@stoplight/prism-http-server createServer, pino silent): the mock as it was before (the baseline).
  * - `{ type: "flood", request }`: sends `request` (its body built here: `body.base` with the array
@@ -31,6 +36,7 @@
  * Replies `{ type: "started", urls: { [alias]: url } }` or `{ type: "error", message }`. It serves
  * only when forked as the entry point; importing it (for its message types) runs nothing.
  */
+import { createWriteStream } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { PerformanceObserver } from "node:perf_hooks";
 import { findApi, loadRegistry } from "../src/registry.js";
@@ -43,6 +49,9 @@ import { inputFindings, securityFindings } from "../src/mock/validate.js";
 import { requestElement } from "../src/mock/route.js";
 import type { MockHooks } from "../src/mock/types.js";
 import { startSandbox } from "../src/sandbox/start.js";
+import { credentialKey } from "../src/sandbox/store/state.js";
+import { QUOTAS } from "../src/hosted/quotas.js";
+import { benchCredential, CREDENTIAL_POOL } from "./lib/bench-credentials.js";
 import { isEntryPoint } from "./lib/cli.js";
 
 export interface RecordedResponse {
@@ -56,7 +65,7 @@ export type StartMessage =
   | { type: "start"; kind: "judged"; response: RecordedResponse; spec: string; method: string; path: string }
   | {
       type: "start";
-      kind: "mock" | "mock-nocache" | "mock-hooked" | "sandbox" | "prism-stock";
+      kind: "mock" | "mock-nocache" | "mock-hooked" | "sandbox" | "sandbox-local" | "sandbox-hosted" | "prism-stock";
       aliases: string[];
       registry?: string;
     };
@@ -226,6 +235,40 @@ async function startOwnMocks(aliases: string[], cache: boolean, registryPath?: s
   return Object.fromEntries(mocks.map((m) => [m.alias, m.url]));
 }
 
+/** The operator's token of a hosted bench server (its own process: nothing else reads it). */
+const BENCH_OPERATOR_TOKEN = "operator-token-of-the-bench-only";
+
+/**
+ * The sandbox through startMocks, local or hosted; hosted, its log to /dev/null and every bench
+ * credential issued to a partner at the highest rate and burst (the gate and the limiter still count
+ * each request).
+ */
+async function startSandboxMocks(aliases: string[], hosted: boolean, registryPath?: string): Promise<Record<string, string>> {
+  const registry = loadRegistry(registryPath);
+  const entries = aliases.map((alias) => findApi(alias, registry));
+  const log = createWriteStream("/dev/null");
+  const sandbox = hosted ? { operatorToken: BENCH_OPERATOR_TOKEN, hosted: { log } } : true;
+  const mocks = await startMocks(entries, { freePorts: true, sandbox });
+  closers.push(async () => {
+    await closeMocks(mocks);
+    log.end();
+  });
+  const service = mocks[0]?.hosted;
+  if (service) {
+    const unlimited = { requestsPerSecond: QUOTAS.requestsPerSecond.max, burst: QUOTAS.burst.max };
+    for (let i = 0; i < CREDENTIAL_POOL; i++) {
+      await service.partners.store.putPartner({
+        id: `ptn_bench_${i}`,
+        name: `bench ${i}`,
+        credentialKey: credentialKey(benchCredential(i)),
+        createdAt: new Date(0).toISOString(),
+        quotas: unlimited,
+      });
+    }
+  }
+  return Object.fromEntries(mocks.map((m) => [m.alias, m.url]));
+}
+
 async function startHookedMocks(aliases: string[], registryPath?: string): Promise<Record<string, string>> {
   const registry = loadRegistry(registryPath);
   const urls: Record<string, string> = {};
@@ -299,6 +342,8 @@ export function serveParent(): void {
         reply({ type: "started", urls: await startJudged(message) });
       } else if (message.kind === "mock-hooked") {
         reply({ type: "started", urls: await startHookedMocks(message.aliases, message.registry) });
+      } else if (message.kind === "sandbox-local" || message.kind === "sandbox-hosted") {
+        reply({ type: "started", urls: await startSandboxMocks(message.aliases, message.kind === "sandbox-hosted", message.registry) });
       } else if (message.kind === "prism-stock") {
         reply({ type: "started", urls: await startPrismStock(message.aliases, message.registry) });
       } else {

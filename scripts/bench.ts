@@ -6,8 +6,8 @@
  * kept. Each figure is measured side by side with its ceiling or baseline in the same run and
  * reported as a ratio, so that a busy or slower machine shifts both alike. Not part of `npm test`.
  *
- * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, store
- * (bench-store.ts), isolation, startup, client, typecheck, load, pipeline.
+ * Parts (all by default, in this order): throughput, findings (bench-findings.ts), sandbox, hosted
+ * (bench-hosted.ts), store (bench-store.ts), isolation, startup, client, typecheck, load, pipeline.
  * Bad arguments, or an --out file the bench did not write: one line and a hint, exit 2, before any
  * measurement. A part that fails is logged and the others are still measured and written; its
  * earlier section is kept (or, when there is none, a section saying it failed is written); the run
@@ -41,6 +41,7 @@ import {
   typecheckTime,
 } from "./bench-measure.js";
 import { findingsSection } from "./bench-findings.js";
+import { hostedSection } from "./bench-hosted.js";
 import { sandboxSection } from "./bench-sandbox.js";
 import { storeSection } from "./bench-store.js";
 import { freePortRange } from "./lib/ports.js";
@@ -69,7 +70,19 @@ const BAD_ITEMS = 450_000;
 /** Defaults of --duration and --load-duration, in seconds. */
 const DEFAULT_DURATION = 5;
 const DEFAULT_LOAD_DURATION = 20;
-const PARTS = ["throughput", "findings", "sandbox", "store", "isolation", "startup", "client", "typecheck", "load", "pipeline"] as const;
+const PARTS = [
+  "throughput",
+  "findings",
+  "sandbox",
+  "hosted",
+  "store",
+  "isolation",
+  "startup",
+  "client",
+  "typecheck",
+  "load",
+  "pipeline",
+] as const;
 type Part = (typeof PARTS)[number];
 
 interface BenchOptions {
@@ -737,6 +750,10 @@ const runners: Record<Part, () => Promise<void>> = {
     sections.push(await findingsSection(apis, log));
   },
   sandbox: sandboxThroughput,
+  hosted: async () => {
+    log("hosted");
+    sections.push(await hostedSection({ apis, duration: options.duration, connections: CONNECTIONS, log }));
+  },
   store: async () => {
     log("store");
     sections.push(await storeSection({ duration: options.duration, log }));

@@ -370,10 +370,252 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this sandbox serves requests
+         * @description Needs no credential. In hosted mode (`mock --sandbox --hosted`), 200 once every mock of the process listens and until it stops; 503 while it is starting or draining (after SIGTERM, while the requests in flight finish): what a load balancer's health check reads. A local or shared sandbox that answers is ready.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The metrics, for Prometheus
+         * @description Hosted mode only, for the operator's token in `X-Sandbox-Operator-Token`. The metrics in Prometheus's text format: requests by API, operation and status, their latency, the records and bytes held and the callbacks queued by API, deliveries by outcome, refused connections, partners, and the process's own (CPU, memory, event loop). Every label has a bounded set of values; none is a credential or a partner.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every partner
+         * @description Hosted mode only, for the operator's token. Every partner the operator issued a credential to, oldest first, with the quotas in force; never a credential.
+         */
+        get: operations["listPartners"];
+        put?: never;
+        /**
+         * Issue a credential to a new partner
+         * @description Hosted mode only, for the operator's token. A new partner and its credential: shown in this answer once (the sandbox keeps only its SHA-256), accepted as `Authorization: Bearer <credential>` on the bearer APIs and as the API key on the key APIs, and on this control API. `quotas` sets the partner's own bounds (the others keep their defaults). At most 1000 partners (409 beyond).
+         */
+        post: operations["createPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/partners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The partner's id, as issuing it answered.
+                 * @example ptn_3f9a1c0e7b2d41a8c5e09d17
+                 */
+                id: components["parameters"]["PartnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One partner
+         * @description Hosted mode only, for the operator's token. The partner and its quotas in force; never its credential.
+         */
+        get: operations["getPartner"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a partner's credential
+         * @description Hosted mode only, for the operator's token. From the next request on, the partner's credential is refused (401) on every API and on this control API, by every instance on the same store; its state stays until the operator resets it. Answers the partner as it was.
+         */
+        delete: operations["deletePartner"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a partner's name or quotas
+         * @description Hosted mode only, for the operator's token. A JSON merge patch (RFC 7396): a quota given is set, a quota given as `null` goes back to its default, `"quotas": null` puts every quota back; what is not given is kept. The new quotas hold from the partner's next request.
+         */
+        patch: operations["updatePartner"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Whether the sandbox serves requests. */
+        Health: {
+            /**
+             * @description `ready` (200) from the moment every mock listens; `starting` and `draining` (503) before and while it stops.
+             * @enum {string}
+             */
+            status: "starting" | "ready" | "draining";
+        };
+        /** @description A partner's quotas in force. */
+        Quotas: {
+            /**
+             * Format: int32
+             * @description Records kept, per API (default 1000).
+             */
+            records: number;
+            /**
+             * Format: int64
+             * @description Bytes of records and events kept (their JSON size), per API (default 4194304, 4 MiB).
+             */
+            bytes: number;
+            /**
+             * Format: int32
+             * @description Status-change events kept, per API (default 200; the oldest give way).
+             */
+            events: number;
+            /**
+             * Format: int32
+             * @description Callbacks waiting to be delivered, per API (default 20).
+             */
+            queued_callbacks: number;
+            /**
+             * Format: int32
+             * @description Requests per second, every API and the control API together (default 10).
+             */
+            requests_per_second: number;
+            /**
+             * Format: int32
+             * @description Requests over the per-second rate allowed within any 10 seconds (default 50).
+             */
+            burst: number;
+        };
+        /** @description The quotas the operator sets for a partner (the others keep their defaults). */
+        QuotaOverrides: {
+            /**
+             * Format: int32
+             * @description Records kept, per API (default 1000).
+             */
+            records?: number;
+            /**
+             * Format: int64
+             * @description Bytes of records and events kept (their JSON size), per API (default 4194304, 4 MiB).
+             */
+            bytes?: number;
+            /**
+             * Format: int32
+             * @description Status-change events kept, per API (default 200; the oldest give way).
+             */
+            events?: number;
+            /**
+             * Format: int32
+             * @description Callbacks waiting to be delivered, per API (default 20).
+             */
+            queued_callbacks?: number;
+            /**
+             * Format: int32
+             * @description Requests per second, every API and the control API together (default 10).
+             */
+            requests_per_second?: number;
+            /**
+             * Format: int32
+             * @description Requests over the per-second rate allowed within any 10 seconds (default 50).
+             */
+            burst?: number;
+        };
+        /** @description A merge patch of a partner's quotas; a quota `null` goes back to its default, and `null` for the whole object puts every quota back. */
+        QuotaPatch: {
+            /**
+             * Format: int32
+             * @description Records kept, per API (default 1000).
+             */
+            records?: number | null;
+            /**
+             * Format: int64
+             * @description Bytes of records and events kept (their JSON size), per API (default 4194304, 4 MiB).
+             */
+            bytes?: number | null;
+            /**
+             * Format: int32
+             * @description Status-change events kept, per API (default 200; the oldest give way).
+             */
+            events?: number | null;
+            /**
+             * Format: int32
+             * @description Callbacks waiting to be delivered, per API (default 20).
+             */
+            queued_callbacks?: number | null;
+            /**
+             * Format: int32
+             * @description Requests per second, every API and the control API together (default 10).
+             */
+            requests_per_second?: number | null;
+            /**
+             * Format: int32
+             * @description Requests over the per-second rate allowed within any 10 seconds (default 50).
+             */
+            burst?: number | null;
+        } | null;
+        /** @description A partner of a hosted sandbox, as the operator sees it (never its credential). */
+        Partner: {
+            /** @description The partner's id. */
+            id: string;
+            /** @description The name the operator gave. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When its credential was issued.
+             */
+            created_at: string;
+            quotas: components["schemas"]["Quotas"];
+            /** @description The quotas the operator set (the others are at their defaults). */
+            overridden: ("records" | "bytes" | "events" | "queued_callbacks" | "requests_per_second" | "burst")[];
+        };
+        /** @description A new partner and its credential. */
+        IssuedPartner: components["schemas"]["Partner"] & {
+            /** @description The partner's credential, shown in this answer only (`bacsbx_` and 43 base64url characters): the bearer token or API key of its requests. */
+            credential: string;
+        };
+        /** @description Every partner, oldest first. */
+        PartnerList: {
+            /** @description The partners. */
+            partners: components["schemas"]["Partner"][];
+        };
+        /** @description A partner to issue a credential to. */
+        PartnerRequest: {
+            /** @description The partner's name, as the operator's listings show it (1 to 100 printable characters). */
+            name: string;
+            quotas?: components["schemas"]["QuotaOverrides"];
+        };
+        /** @description A merge patch of a partner (RFC 7396). */
+        PartnerPatch: {
+            /** @description A new name. */
+            name?: string;
+            quotas?: components["schemas"]["QuotaPatch"];
+        };
         /** @description An error of the control API (RFC 9457 problem details). */
         Problem: {
             /** @description Always `about:blank`. */
@@ -979,7 +1221,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The call carries no credential (`Authorization: Bearer <value>` or the API's API-key header; another scheme such as `Basic` carries none, as on the APIs' own operations). */
+        /** @description The call carries no credential (`Authorization: Bearer <value>` or the API's API-key header; another scheme such as `Basic` carries none, as on the APIs' own operations); in hosted mode, or one its operator did not issue (or revoked). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1033,6 +1275,37 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The sandbox is not hosted (`mock --sandbox --hosted`): this operation exists only there. */
+        NotHosted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No partner has this id (or the sandbox is not hosted, as NotHosted says). */
+        NoPartner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Hosted mode: the partner's request rate is reached (its `requests_per_second` and `burst` quotas, every API and this control API together). Retry after the seconds `Retry-After` says. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before the next request. */
+                "Retry-After"?: number;
+                /** @description `*`, as on every answer of the mock: any origin may read it (without credentials). */
+                "Access-Control-Allow-Origin"?: "*";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No room for a new credential: the sandbox holds state for its limit of credentials (1000) and every one was used in the last 10 minutes, so the newcomer is refused rather than pushing out a partner at work. Retry later, or reset states you no longer need. */
         SandboxFull: {
             headers: {
@@ -1062,6 +1335,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The partner's id, as issuing it answered.
+         * @example ptn_3f9a1c0e7b2d41a8c5e09d17
+         */
+        PartnerId: string;
         /**
          * @description A resource of the API's sandbox declaration (`GET /_sandbox` lists them), e.g. `invoice`.
          * @example invoice
@@ -1148,6 +1426,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1170,6 +1449,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1249,6 +1529,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1291,6 +1572,7 @@ export interface operations {
             409: components["responses"]["MoveRefused"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1338,6 +1620,7 @@ export interface operations {
             409: components["responses"]["MoveRefused"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1366,6 +1649,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1403,6 +1687,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1425,6 +1710,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1461,6 +1747,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1491,6 +1778,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1520,6 +1808,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1542,6 +1831,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1571,6 +1861,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1593,6 +1884,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1623,6 +1915,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1645,7 +1938,203 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             507: components["responses"]["SandboxFull"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Starting or draining (hosted mode). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NotHosted"];
+        };
+    };
+    listPartners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partners. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerList"];
+                };
+            };
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NotHosted"];
+        };
+    };
+    createPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerRequest"];
+            };
+        };
+        responses: {
+            /** @description The partner, and its credential (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedPartner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NotHosted"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The partner's id, as issuing it answered.
+                 * @example ptn_3f9a1c0e7b2d41a8c5e09d17
+                 */
+                id: components["parameters"]["PartnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NoPartner"];
+        };
+    };
+    deletePartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The partner's id, as issuing it answered.
+                 * @example ptn_3f9a1c0e7b2d41a8c5e09d17
+                 */
+                id: components["parameters"]["PartnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NoPartner"];
+        };
+    };
+    updatePartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The partner's id, as issuing it answered.
+                 * @example ptn_3f9a1c0e7b2d41a8c5e09d17
+                 */
+                id: components["parameters"]["PartnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PartnerPatch"];
+                "application/json": components["schemas"]["PartnerPatch"];
+            };
+        };
+        responses: {
+            /** @description The partner, changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorOnly"];
+            404: components["responses"]["NoPartner"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -35,7 +35,7 @@ export const GUIDE_ORDER = [
   "sandbox-test-values",
   "sandbox-apis",
   "sandbox-state",
-  "shared-sandbox",
+  "hosting",
   "keeping-state",
   "callbacks",
   "workflows",

@@ -3,7 +3,7 @@
  * its default port; with `--sandbox`, the stateful sandbox (src/sandbox/) on the same ports, sharing
  * one memory budget; `--callback-allow`, `--operator-token-file`, `--sandbox-memory`,
  * `--sandbox-evict-idle`, `--sandbox-queue` and `--sandbox-queue-total` set how it is shared
- * (docs/guides/shared-sandbox.md); `--sandbox-store` where its state lives (docs/guides/sandbox-state.md).
+ * (docs/guides/hosting.md); `--sandbox-store` where its state lives (docs/guides/sandbox-state.md).
  *
  * `--sandbox --hosted`: the sandbox as a provider hosts it for its partners (src/hosted/). It needs
  * the operator's token (its file or the environment; without one: one line, exit 2), says which

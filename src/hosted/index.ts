@@ -8,7 +8,10 @@
  *   (./rate-limit.ts);
  * - the guards of every server's connections (./connections.ts, applied by src/mock/listen.ts);
  * - the request log (./request-log.ts), the metrics (./metrics.ts) and the health state
- *   (./health.ts), fed by the mock's per-request hook (`observe`).
+ *   (./health.ts), fed by the mock's per-request hook (`observe`);
+ * - what the sandbox asks of it (src/sandbox/hosting.ts `HostedSandbox`, which it implements): the
+ *   credential gate (`admit`), each partner's bounds (`boundsOf`: its quotas), the health answer,
+ *   the metrics' text and feeds.
  *
  * It loads only in hosted mode: a local sandbox never imports pino, prom-client or
  * rate-limiter-flexible (optional peer dependencies of the package, as Prism is).
@@ -17,13 +20,16 @@ import type { IncomingMessage } from "node:http";
 import type { DestinationStream } from "pino";
 import type { ConnectionGuards } from "../mock/listen.js";
 import type { ObservedRequest } from "../mock/server.js";
+import type { DeliveryOutcome } from "../sandbox/delivery/deliverer.js";
+import type { HostedSandbox, Holdings } from "../sandbox/hosting.js";
 import { OPERATOR_HEADER, OPERATOR_TOKEN_ENV, OperatorToken } from "../sandbox/operator.js";
+import type { CredentialBounds } from "../sandbox/store/limits.js";
 import { type ConnectionSettings, connectionSettings } from "./connections.js";
 import { Health } from "./health.js";
 import { HostedMetrics } from "./metrics.js";
 import { MemoryPartnerStore, type PartnerRow, Partners, type PartnerStore } from "./partners.js";
 import type { Quotas } from "./quotas.js";
-import { type LimiterFactory, PartnerRateLimiter } from "./rate-limit.js";
+import { type LimiterFactory, PartnerRateLimiter, rateDetail } from "./rate-limit.js";
 import { OPERATOR, RequestLog, UNISSUED } from "./request-log.js";
 
 export { Health, type HealthState } from "./health.js";
@@ -43,7 +49,7 @@ export interface HostedOptions {
   connections?: Partial<ConnectionSettings>;
   /** Where the JSON log lines go. Default: standard output. */
   log?: DestinationStream;
-  /** Where partners are kept. Default: memory (the sandbox's durable store once it has one). */
+  /** Where partners are kept. Default: memory; `openHostedService` gives the sandbox's durable store. */
   partners?: PartnerStore;
   /** The store the sandbox runs on, as the start notice names it. Default "memory". */
   store?: StoreKind;
@@ -51,6 +57,8 @@ export interface HostedOptions {
   limiter?: LimiterFactory;
   /** The service several mocks share: startMocks makes one for all the mocks it starts. */
   service?: HostedService;
+  /** Called once when the service closes, after its last line (what `openHostedService` opened for it). */
+  onClose?: () => Promise<void>;
 }
 
 /**
@@ -61,7 +69,19 @@ export interface HostedOptions {
 export type Admission =
   | { outcome: "admitted"; partner: PartnerRow; quotas: Quotas }
   | { outcome: "unissued" }
-  | { outcome: "limited"; partner: PartnerRow; quotas: Quotas; retryAfterSeconds: number };
+  | { outcome: "limited"; partner: PartnerRow; quotas: Quotas; retryAfterSeconds: number; detail: string };
+
+/** Partners whose bounds are kept at most (one per partner admitted lately): past it, the kept ones are dropped and found again. */
+const MAX_KEPT_BOUNDS = 4096;
+
+/** A partner's quotas as the bounds of its state in the sandbox (src/sandbox/store/limits.ts). */
+const boundsOf = (quotas: Quotas): CredentialBounds => ({
+  records: quotas.records,
+  bytes: quotas.bytes,
+  events: quotas.events,
+  queuedCallbacks: quotas.queuedCallbacks,
+  named: "this partner's quota",
+});
 
 /** Hosted mode refused to start; the message says what to give. */
 export class HostedConfigError extends Error {
@@ -78,7 +98,53 @@ export function storeNotice(store: StoreKind): string {
     : `store ${store}: partners, their quotas and every partner's state are kept across restarts`;
 }
 
-export class HostedService {
+/** The operator's token of `options`, else of the environment; HostedConfigError without one. */
+function operatorTokenOf(options: { operatorToken?: string }, env: NodeJS.ProcessEnv): string {
+  const token = (options.operatorToken ?? env[OPERATOR_TOKEN_ENV] ?? "").trim();
+  if (token === "") throw new HostedConfigError(NO_OPERATOR_TOKEN);
+  return token;
+}
+
+/**
+ * Hosted mode's service over the store the sandbox runs on (`store`: the sandbox's store option,
+ * else the BANK_API_CONTRACTS_SANDBOX_STORE environment variable, else memory; src/sandbox/store/open.ts):
+ * on a durable one, partners are kept in it (shared by every API's sandbox of the store, and by
+ * every instance on the same Postgres), and on Postgres the request rates are counted in it too
+ * (rate-limiter-flexible's RateLimiterPostgres), so that a partner's rate holds across instances.
+ * Without an operator token it fails before opening anything. What it opened is closed with it.
+ */
+export async function openHostedService(
+  options: HostedOptions & { operatorToken?: string },
+  store: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  closesWithMocks = true,
+): Promise<HostedService> {
+  operatorTokenOf(options, env);
+  const { acquireBackend, storeAddressFrom } = await import("../sandbox/store/open.js");
+  const address = storeAddressFrom(store, env, "the sandbox's store option");
+  const lease = await acquireBackend(address);
+  if (!lease) return new HostedService(options, env, closesWithMocks);
+  const closers: Array<() => Promise<void>> = [lease.release];
+  try {
+    let limiter = options.limiter;
+    if (address.kind === "postgres" && !limiter) {
+      const { postgresLimiter } = await import("./rate-limit.js");
+      const opened = await postgresLimiter(address.url);
+      limiter = opened.limiter;
+      closers.unshift(opened.close);
+    }
+    const close = async () => {
+      for (const closer of closers) await closer().catch(() => {});
+      await options.onClose?.();
+    };
+    return new HostedService({ ...options, partners: lease.backend, store: address.kind, limiter, onClose: close }, env, closesWithMocks);
+  } catch (error) {
+    for (const closer of closers) await closer().catch(() => {});
+    throw error;
+  }
+}
+
+export class HostedService implements HostedSandbox {
   readonly operator: OperatorToken;
   readonly partners: Partners;
   readonly rates: PartnerRateLimiter;
@@ -88,8 +154,13 @@ export class HostedService {
   readonly connections: ConnectionSettings;
   readonly store: StoreKind;
   private readonly requesters = new WeakMap<IncomingMessage, string>();
+  /** The credential headers of requests the gate took them off (the log must still know their values). */
+  private readonly received = new WeakMap<IncomingMessage, IncomingMessage["headers"]>();
+  /** The bounds of each partner's state by its credential's key, as its last admitted request found its quotas. */
+  private readonly bounds = new Map<string, CredentialBounds>();
   private attached = 0;
   private closing: Promise<void> | undefined;
+  private readonly onClose: (() => Promise<void>) | undefined;
 
   /**
    * The service of `options`, its operator token from `operatorToken` else the environment. Throws
@@ -102,9 +173,9 @@ export class HostedService {
     /** True when the mocks attached to it close it with the last of them (startMock, startMocks make it so). */
     readonly closesWithMocks = false,
   ) {
-    const token = (options.operatorToken ?? env[OPERATOR_TOKEN_ENV] ?? "").trim();
-    if (token === "") throw new HostedConfigError(NO_OPERATOR_TOKEN);
+    const token = operatorTokenOf(options, env);
     this.operator = new OperatorToken(token);
+    this.onClose = options.onClose;
     this.connections = connectionSettings(options.connections);
     this.store = options.store ?? "memory";
     this.partners = new Partners(options.partners ?? new MemoryPartnerStore());
@@ -139,13 +210,47 @@ export class HostedService {
    */
   async admit(request: IncomingMessage, credentialKey: string | undefined): Promise<Admission> {
     const partner = credentialKey === undefined ? undefined : await this.partners.byKey(credentialKey);
-    if (!partner) return { outcome: "unissued" };
+    if (!partner) {
+      if (credentialKey !== undefined) this.bounds.delete(credentialKey);
+      return { outcome: "unissued" };
+    }
     this.tag(request, partner.id);
     const quotas = this.partners.quotasOf(partner);
+    if (this.bounds.size >= MAX_KEPT_BOUNDS && !this.bounds.has(partner.credentialKey)) this.bounds.clear();
+    this.bounds.set(partner.credentialKey, boundsOf(quotas));
     const decision = await this.rates.take(partner.id, quotas);
-    return decision.allowed
-      ? { outcome: "admitted", partner, quotas }
-      : { outcome: "limited", partner, quotas, retryAfterSeconds: decision.retryAfterSeconds };
+    if (decision.allowed) return { outcome: "admitted", partner, quotas };
+    const { retryAfterSeconds } = decision;
+    return { outcome: "limited", partner, quotas, retryAfterSeconds, detail: rateDetail(quotas, retryAfterSeconds) };
+  }
+
+  /**
+   * The bounds of the state of the partner holding the credential whose key is `credentialKey`: its
+   * quotas as its last admitted request found them (every request is admitted first, so a change
+   * holds from the partner's next request); undefined for a key no partner was admitted with.
+   */
+  boundsOf(credentialKey: string): CredentialBounds | undefined {
+    return this.bounds.get(credentialKey);
+  }
+
+  keepHeaders(request: IncomingMessage, headers: IncomingMessage["headers"]): void {
+    this.received.set(request, headers);
+  }
+
+  healthAnswer(): { status: number; body: unknown } {
+    return this.health.answer();
+  }
+
+  renderMetrics(): Promise<{ contentType: string; body: string }> {
+    return this.metrics.render();
+  }
+
+  holdings(source: () => Holdings[]): () => void {
+    return this.metrics.holdings(source);
+  }
+
+  delivery(api: string, outcome: DeliveryOutcome): void {
+    this.metrics.delivery(api, outcome);
   }
 
   /** Marks the request as one of a partner's (the credential gate does, once it found the partner). */
@@ -173,7 +278,7 @@ export class HostedService {
         status,
         ms: seconds * 1000,
         partner: this.requester(request),
-        headers: request.headers,
+        headers: this.received.get(request) ?? request.headers,
         aborted,
       });
     };
@@ -191,12 +296,12 @@ export class HostedService {
     };
   }
 
-  /** Draining, then the log's last lines written (once). */
+  /** Draining, then the log's last lines written, then what was opened for it closed (once). */
   close(): Promise<void> {
     if (!this.closing) {
       this.health.drain();
       this.log.event("sandbox stopped");
-      this.closing = this.log.close();
+      this.closing = this.log.close().then(() => this.onClose?.());
     }
     return this.closing;
   }

@@ -9,6 +9,7 @@
  * sandbox holds (records, bytes, queued callbacks) is read from it when scraped (`holdings`).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Holdings } from "../sandbox/hosting.js";
 
 const PREFIX = "bank_api_contracts_sandbox_";
 
@@ -22,13 +23,8 @@ export const REFUSAL_REASONS = ["max-connections", "max-connections-per-address"
 /** Latency buckets, seconds: from a fast-path answer to a large body's judgement. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** What the sandbox of one API holds, every partner together, when scraped. */
-export interface Holdings {
-  api: string;
-  records: number;
-  bytes: number;
-  queuedCallbacks: number;
-}
+/** What the sandbox of one API holds, every partner together, when scraped (the sandbox's own type). */
+export type { Holdings };
 
 /** One request as the per-request hook reports it. */
 export interface RequestObservation {

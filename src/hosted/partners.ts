@@ -6,9 +6,13 @@
  *   random bytes behind a recognisable prefix (CREDENTIAL_PREFIX, so that a secret scanner and a
  *   reader of a log know one), shown once in the answer. Only its SHA-256 (hex) is kept: the same
  *   key the sandbox keeps a credential's state under (src/sandbox/store/state.ts `credentialKey`).
- * - Listing: id, name, creation time and quota overrides; never a credential nor its hash.
+ * - Listing: id, name, creation time, the quotas in force and which the operator set; never a
+ *   credential nor its hash.
  * - Revoking: the partner is removed from the store; its credential is refused from the next request.
- * - Quotas: an operator's overrides over the defaults (./quotas.ts), kept with the partner.
+ * - Updating (`PATCH /_sandbox/partners/{id}`, a JSON merge patch): its name, its quotas (an
+ *   operator's overrides over the defaults, ./quotas.ts, kept with the partner; `null` puts one back).
+ *
+ * What the operator sends and sees is in the control API's names (snake_case, ./quotas.ts `field`).
  *
  * Partners live in a `PartnerStore`: the partner methods of the sandbox's durable stores
  * (src/sandbox/store/backend.ts `DurableBackend`), so that they live wherever the sandbox's state
@@ -17,7 +21,7 @@
 import { randomBytes } from "node:crypto";
 import { credentialKey } from "../sandbox/store/state.js";
 import type { DurableBackend, PartnerRow } from "../sandbox/store/backend.js";
-import { effectiveQuotas, parseQuotas, type Quotas } from "./quotas.js";
+import { effectiveQuotas, parseQuotas, patchQuotas, type Quotas, QuotaError, quotasView } from "./quotas.js";
 
 export type { PartnerRow };
 
@@ -39,13 +43,15 @@ export const PARTNER_BOUNDS = {
 /** SHA-256 of a credential's value, hex: the key its partner and its state are kept under (the sandbox's own). */
 export { credentialKey };
 
-/** A partner as the operator sees it: never its credential nor the credential's hash. */
+/** A partner as the operator sees it (the control API's Partner): never its credential nor the credential's hash. */
 export interface PartnerView {
   id: string;
   name: string;
-  createdAt: string;
-  /** The operator's overrides (absent: every quota at its default). */
-  quotas?: Partial<Quotas>;
+  created_at: string;
+  /** The quotas in force: the defaults and the operator's overrides, by their control API names. */
+  quotas: Record<string, number>;
+  /** The quotas the operator set (the others are at their defaults). */
+  overridden: string[];
 }
 
 /** What issuing answers: the partner and, this once, its credential. */
@@ -68,6 +74,13 @@ export class PartnerError extends Error {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
+/** A partner's members are `name` and `quotas`: anything else is refused, naming it. */
+function checkMembers(body: Record<string, unknown>): void {
+  for (const member of Object.keys(body))
+    if (member !== "name" && member !== "quotas")
+      throw new PartnerError(member.slice(0, 64), "is not a member of a partner (name, quotas)");
+}
+
 /** Control characters (C0, DEL, C1) and the line and paragraph separators: a name is shown on one line. */
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
 
@@ -85,8 +98,9 @@ function parseName(value: unknown): string {
 const view = (row: PartnerRow): PartnerView => ({
   id: row.id,
   name: row.name,
-  createdAt: row.createdAt,
-  ...(row.quotas && Object.keys(row.quotas).length > 0 ? { quotas: { ...row.quotas } } : {}),
+  created_at: row.createdAt,
+  quotas: quotasView(effectiveQuotas(row.quotas)),
+  overridden: Object.keys(quotasView(row.quotas ?? {})),
 });
 
 export interface PartnersOptions {
@@ -103,8 +117,8 @@ export class Partners {
   private readonly maxPartners: number;
   private readonly random: (size: number) => Buffer;
   private readonly now: () => Date;
-  /** Issues one at a time, so that two at once cannot both take the last place. */
-  private issuing: Promise<unknown> = Promise.resolve();
+  /** Issues and updates one at a time: two at once cannot both take the last place, nor one undo the other's change. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly store: PartnerStore,
@@ -120,16 +134,19 @@ export class Partners {
    * Throws PartnerError naming the member at fault, or (409) at the partner limit.
    */
   issue(body: unknown): Promise<IssuedPartner> {
-    const issued = this.issuing.then(() => this.issueNow(body));
-    this.issuing = issued.catch(() => {});
-    return issued;
+    return this.serial(() => this.issueNow(body));
+  }
+
+  /** `work` once the writes before it are done. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.writing.then(work);
+    this.writing = done.catch(() => {});
+    return done;
   }
 
   private async issueNow(body: unknown): Promise<IssuedPartner> {
     if (!isPlainObject(body)) throw new PartnerError("body", 'must be a JSON object such as {"name": "Acme Ltd"}');
-    for (const member of Object.keys(body))
-      if (member !== "name" && member !== "quotas")
-        throw new PartnerError(member.slice(0, 64), "is not a member of a partner (name, quotas)");
+    checkMembers(body);
     const name = parseName(body.name);
     const quotas = body.quotas === undefined ? undefined : this.quotas(body.quotas);
     if ((await this.store.listPartners()).length >= this.maxPartners)
@@ -158,18 +175,34 @@ export class Partners {
   }
 
   /**
-   * Replaces a partner's quota overrides (`{}`: every quota back to its default). Undefined when there
-   * is no such partner; throws PartnerError naming the member at fault.
+   * Applies the operator's JSON merge patch (`{"name": ..., "quotas": {...}}`; a quota `null` goes
+   * back to its default, `"quotas": null` puts them all back) to a partner. Undefined when there is
+   * no such partner; throws PartnerError naming the member at fault.
    */
-  async setQuotas(id: string, body: unknown): Promise<PartnerView | undefined> {
-    const quotas = this.quotas(body);
+  update(id: string, patch: unknown): Promise<PartnerView | undefined> {
+    return this.serial(() => this.updateNow(id, patch));
+  }
+
+  private async updateNow(id: string, patch: unknown): Promise<PartnerView | undefined> {
+    if (!isPlainObject(patch)) throw new PartnerError("body", 'must be a JSON object such as {"quotas": {"records": 5000}}');
+    checkMembers(patch);
+    const name = patch.name === undefined ? undefined : parseName(patch.name);
     const row = (await this.store.listPartners()).find((p) => p.id === id);
     if (!row) return undefined;
-    const updated: PartnerRow = { ...row };
-    if (Object.keys(quotas).length > 0) updated.quotas = quotas;
-    else delete updated.quotas;
+    const updated: PartnerRow = { ...row, ...(name === undefined ? {} : { name }) };
+    if (patch.quotas !== undefined) {
+      const quotas = this.checked(() => patchQuotas(row.quotas, patch.quotas));
+      if (Object.keys(quotas).length > 0) updated.quotas = quotas;
+      else delete updated.quotas;
+    }
     await this.store.putPartner(updated);
     return view(updated);
+  }
+
+  /** The partner of id `id`, as the operator sees it; undefined when there is none. */
+  async get(id: string): Promise<PartnerView | undefined> {
+    const row = (await this.store.listPartners()).find((p) => p.id === id);
+    return row && view(row);
   }
 
   /** The partner holding credential `value` (its key taken here), or undefined: the value is not issued, or revoked. */
@@ -188,11 +221,16 @@ export class Partners {
   }
 
   private quotas(value: unknown): Partial<Quotas> {
+    return this.checked(() => parseQuotas(value));
+  }
+
+  /** `parse`'s quotas; its QuotaError as the PartnerError naming the same member. */
+  private checked(parse: () => Partial<Quotas>): Partial<Quotas> {
     try {
-      return parseQuotas(value);
+      return parse();
     } catch (error) {
-      const { field, message } = error as { field: string; message: string };
-      throw new PartnerError(field, message.slice(field.length + 2));
+      if (!(error instanceof QuotaError)) throw error;
+      throw new PartnerError(error.field, error.message.slice(error.field.length + 2));
     }
   }
 }

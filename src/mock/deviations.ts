@@ -36,7 +36,16 @@
  *   operation that declares a 400 and no 422, is an invalid request of that operation (one finding,
  *   code `invalid_json`): it gets the operation's 400 as any invalid request does, its example or no
  *   body, the finding in `sl-violations` (prism-http-server answers its own `{"error": ...}` body,
- *   which the operation's 400 does not declare); elsewhere, the stock answer.
+ *   which the operation's 400 does not declare); elsewhere, the stock answer;
+ * - in hosted mode only (`mock --sandbox --hosted`, src/hosted/; shown against stock Prism by
+ *   tests/unit/src/hosted/deviations.slow.test.ts): `rateLimit` (a partner over its request rate is
+ *   answered 429 problem+json with `Retry-After`, named in `sl-violations` with code
+ *   `sandbox-rate-limit` where the operation does not declare 429, before Prism judges the request;
+ *   stock Prism answers every request), `hostedTimeouts` (a request's headers must arrive within
+ *   10 s and the whole request within 30 s, else 408 and the connection closed; an idle kept-alive
+ *   connection is closed after 5 s; at most 64 connections per client address and 4096 in all, past
+ *   which a connection is closed at once: src/hosted/connections.ts; stock Prism keeps Node's
+ *   defaults, 60 s and 300 s, and no cap).
  */
 export const DEVIATIONS = [
   "emptyQueryValue",
@@ -54,4 +63,6 @@ export const DEVIATIONS = [
   "dynamicFallback",
   "unknownMember",
   "invalidJson",
+  "rateLimit",
+  "hostedTimeouts",
 ] as const;

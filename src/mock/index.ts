@@ -57,11 +57,12 @@ export interface MockOptions {
 /**
  * The sandbox's options, and hosted mode: `hosted: true` (or its options, src/hosted/index.ts) runs
  * the sandbox for a provider's partners: it needs the operator's token (`operatorToken`, else the
- * BANK_API_CONTRACTS_OPERATOR_TOKEN environment variable) and fails to start without one, applies the
- * shared callback policy whatever the interface, guards the connections, and logs and counts every
- * request. Default: not hosted.
+ * BANK_API_CONTRACTS_OPERATOR_TOKEN environment variable) and fails to start without one, serves
+ * only the credentials its operator issues (`POST /_sandbox/partners`), bounds each partner by its
+ * quotas, applies the shared callback policy whatever the interface, guards the connections, and
+ * logs and counts every request. Default: not hosted.
  */
-export interface MockSandboxOptions extends SandboxOptions {
+export interface MockSandboxOptions extends Omit<SandboxOptions, "hosted"> {
   hosted?: boolean | HostedOptions;
 }
 
@@ -123,7 +124,7 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   }
   const { hosted: hostedOption, ...given } = options.sandbox === true || !options.sandbox ? ({} as MockSandboxOptions) : options.sandbox;
   // Hosted mode first: without its operator token it fails before anything is loaded.
-  const { service: hosted, owned } = hostedOption ? await hostedService(hostedOption, given.operatorToken) : { owned: false };
+  const { service: hosted, owned } = hostedOption ? await hostedService(hostedOption, given) : { owned: false };
   const release = hosted?.attach();
   try {
     // The registry's bundle: Prism's reading of it is kept between starts (operations-cache.ts).
@@ -135,9 +136,8 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
       // Its declaration is checked now (and a durable store opened); its engine and control API are
       // made on first use, or now with a durable store (src/sandbox/start.ts).
       const { startSandbox } = await import("../sandbox/start.js");
-      // Hosted mode is shared whatever the interface: the sandbox's callback policy decides by the
-      // binding it is given, so it is given the any-address one.
-      const sandboxOptions = { binding: hosted ? HOSTED_BINDING : host, ...given };
+      // Hosted mode: the sandbox is given the service (its gate, quotas, metrics), and is shared whatever the interface.
+      const sandboxOptions = { binding: host, ...given, ...(hosted ? { hosted: { service: hosted } } : {}) };
       const sandbox = await startSandbox(entry, sandboxOptions, specPath);
       hooks = sandbox.hooks;
       closeSandbox = sandbox.close;
@@ -187,17 +187,19 @@ export async function startMock(api: string | ApiEntry, options: MockOptions = {
   }
 }
 
-/** The binding the sandbox is told of in hosted mode: any address, so that its callback policy is the shared one. */
-const HOSTED_BINDING = "0.0.0.0";
-
-/** Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks attached to it. */
+/**
+ * Hosted mode's service: the one given to share, else a new one (`owned`) that closes with the mocks
+ * attached to it, over the sandbox's store (its partners kept where the states are).
+ */
 async function hostedService(
   option: true | HostedOptions,
-  operatorToken: string | undefined,
+  sandbox: Pick<MockSandboxOptions, "operatorToken" | "store">,
 ): Promise<{ service: HostedService; owned: boolean }> {
   if (option !== true && option.service) return { service: option.service, owned: false };
-  const { HostedService } = await import("../hosted/index.js");
-  return { service: new HostedService({ ...(option === true ? {} : option), operatorToken }, process.env, true), owned: true };
+  const { openHostedService } = await import("../hosted/index.js");
+  const store = typeof sandbox.store === "string" ? sandbox.store : sandbox.store === undefined ? undefined : "memory";
+  const options = { ...(option === true ? {} : option), operatorToken: sandbox.operatorToken };
+  return { service: await openHostedService(options, store, process.env, true), owned: true };
 }
 
 /**
@@ -212,7 +214,7 @@ export async function startMocks(apis: "all" | Array<string | ApiEntry>, options
   let sandbox = options.sandbox;
   let shared: HostedService | undefined;
   if (typeof sandbox === "object" && sandbox.hosted) {
-    shared = (await hostedService(sandbox.hosted, sandbox.operatorToken)).service;
+    shared = (await hostedService(sandbox.hosted, sandbox)).service;
     sandbox = { ...sandbox, hosted: { ...(sandbox.hosted === true ? {} : sandbox.hosted), service: shared } };
   }
   const hold = shared?.attach(); // the service lives until every mock started closes, even if one fails now

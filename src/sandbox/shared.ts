@@ -1,14 +1,18 @@
 /**
- * The sandbox as a shared service (documented in docs/guides/shared-sandbox.md): the options that
- * decide it and their environment variables, read in one place. Bound to loopback (the default) the
- * sandbox serves one developer; bound to another interface it is shared: callbacks reach only what
- * the operator allows (./targets.ts), the operations over every credential need the operator's token
+ * The sandbox as a shared service (documented in docs/guides/hosting.md): the options that decide it
+ * and their environment variables, read in one place. Bound to loopback (the default) the sandbox
+ * serves one developer; bound to another interface it is shared: callbacks reach only what the
+ * operator allows (./targets.ts), the operations over every credential need the operator's token
  * (./operator.ts), and one memory budget (./store/limits.ts SandboxBudget) bounds every credential's
- * records together. The eviction rule's idle window and the delivery queue's bounds are options too
- * (SHARED_BOUNDS), checked here; a local sandbox lets more callbacks of a credential wait by default.
+ * records together. Hosted mode (`hosted`, ./hosting.ts) is said explicitly: shared whatever the
+ * interface, the operator's token its service's, and each partner's state bounded by its quotas (the
+ * budget hands them out). The eviction rule's idle window and the delivery queue's bounds are
+ * options too (SHARED_BOUNDS), checked here; a local sandbox lets more callbacks of a credential wait
+ * by default.
  */
 import { OperatorToken } from "./operator.js";
 import type { QueueBounds } from "./delivery/deliverer.js";
+import type { HostedOption, HostedSandbox } from "./hosting.js";
 import { DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./store/limits.js";
 import { CALLBACK_ALLOW_ENV, parseCallbackAllow, TargetPolicy } from "./targets.js";
 
@@ -40,6 +44,12 @@ export interface SharedSandboxOptions {
   deliveryQueue?: number;
   /** Callbacks waiting to be delivered per mock, every credential together. Default LIMITS.deliveryQueueTotal (500). */
   deliveryQueueTotal?: number;
+  /**
+   * Hosted mode (./hosting.ts): the sandbox run by a provider for its partners, its service made
+   * when the mock starts (src/mock/index.ts: `true`, or hosted mode's options, src/hosted/index.ts).
+   * Shared whatever the binding; only issued credentials are served. Default: not hosted.
+   */
+  hosted?: HostedOption;
 }
 
 /** The bounds of the numeric options, inclusive (the CLI's flags check the same). */
@@ -52,6 +62,8 @@ export const SHARED_BOUNDS = {
 export interface SharedSettings {
   targets: TargetPolicy;
   operator?: OperatorToken;
+  /** Hosted mode's service, once made (the option given without one: undefined, hosted mode still said by `targets`). */
+  hosted?: HostedSandbox;
   budget: SandboxBudget;
   evictIdleSeconds: number;
   queue: QueueBounds;
@@ -72,8 +84,10 @@ function bounded(name: keyof typeof SHARED_BOUNDS, value: number | undefined, fa
  * longer than the total).
  */
 export function sharedSettings(options: SharedSandboxOptions, env: NodeJS.ProcessEnv = process.env): SharedSettings {
+  const hosted = typeof options.hosted === "object" ? options.hosted.service : undefined;
   const targets = new TargetPolicy({
     binding: options.binding,
+    shared: Boolean(options.hosted),
     callbackAllow: parseCallbackAllow(options.callbackAllow ?? env[CALLBACK_ALLOW_ENV]),
   });
   const total = bounded("deliveryQueueTotal", options.deliveryQueueTotal, LIMITS.deliveryQueueTotal);
@@ -82,10 +96,14 @@ export function sharedSettings(options: SharedSandboxOptions, env: NodeJS.Proces
   const queue = { perCredential: bounded("deliveryQueue", options.deliveryQueue, perCredential), total };
   if (queue.perCredential > queue.total)
     throw new RangeError(`the sandbox's deliveryQueue (${queue.perCredential}) must not exceed its deliveryQueueTotal (${queue.total})`);
+  const budget = options.budget ?? DEFAULT_BUDGET;
   return {
     targets,
-    operator: OperatorToken.from(options.operatorToken, env),
-    budget: options.budget ?? DEFAULT_BUDGET,
+    // Hosted mode's token is its service's (given by the option or the environment when it was made).
+    operator: hosted?.operator ?? OperatorToken.from(options.operatorToken, env),
+    ...(hosted ? { hosted } : {}),
+    // Each partner's state is bounded by its quotas, counted in the same budget.
+    budget: hosted ? budget.withBounds((key) => hosted.boundsOf(key)) : budget,
     evictIdleSeconds: bounded("evictIdleSeconds", options.evictIdleSeconds, LIMITS.evictIdleSeconds),
     queue,
   };

@@ -33,6 +33,7 @@ import type { MockHooks } from "../mock/types.js";
 import { cachedDocument, mark, marked, versionAbove } from "../mock/operations-cache.js";
 import type { ApiEntry } from "../registry.js";
 import { bytesHash, declarationPath } from "./declaration-file.js";
+import { hostedService } from "./hosting.js";
 import type { Sandbox } from "./index.js";
 import type { SandboxOptions } from "./options.js";
 import { sharedSettings } from "./shared.js";
@@ -212,6 +213,7 @@ export async function startSandbox(
   cacheDir?: string,
 ): Promise<StartedSandbox> {
   sharedSettings(options); // bad options fail the start, as they did when the engine was made then
+  const hosted = hostedService(options.hosted, entry.alias) !== undefined; // hosted mode comes with its service
   const path = options.declarationPath ?? declarationPath(entry);
   const passed = await checkDeclaration(path, specPath, cacheDir);
   const opened = await openStore(entry, options);
@@ -238,8 +240,9 @@ export async function startSandbox(
       return ready().then((made) => made.hooks.intercept!(request, response, body));
     },
     // As createSandbox's: the control API's paths, and every request once a latency or drop rule was
-    // queued; with a durable store every request, so that stopping waits for each whole.
-    mayIntercept: (request) => durable || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
+    // queued; with a durable store every request, so that stopping waits for each whole; in hosted mode
+    // every request (the credential gate).
+    mayIntercept: (request) => hosted || durable || sandbox?.engine.transportArmed === true || (request.url ?? "").includes(CONTROL_NAME),
     answer: (judged) => calls.track(sandbox ? sandbox.hooks.answer!(judged) : ready().then((made) => made.hooks.answer!(judged))),
     // Asked only of an answer the `answer` hook gave: the sandbox is made by then.
     validateAnswer: (operation, answer) => sandbox!.hooks.validateAnswer!(operation, answer),

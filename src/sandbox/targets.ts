@@ -1,9 +1,10 @@
 /**
- * Where the sandbox may send callbacks (the policy is documented in docs/guides/shared-sandbox.md).
+ * Where the sandbox may send callbacks (the policy is documented in docs/guides/hosting.md).
  *
  * - **Local** (the mock bound to a loopback interface, the default): the sandbox serves one
  *   developer, whose receiver on localhost is the main use; any http(s) target is reached.
- * - **Shared** (bound to any other interface): callbacks reach only what the operator allows
+ * - **Shared** (hosted mode, `shared: true`, whatever the interface; or bound to any other
+ *   interface): callbacks reach only what the operator allows
  *   (`callbackAllow`: host names, IP addresses and CIDR networks; the `--callback-allow` option or
  *   the BANK_API_CONTRACTS_CALLBACK_ALLOW environment variable), and a failed attempt is reported
  *   without its error or duration (see ./delivery/deliverer.ts), so the log cannot tell an open port from a
@@ -123,6 +124,8 @@ export function parseCallbackAllow(value: string | readonly string[] | undefined
 export interface TargetPolicyOptions {
   /** The interface the mock listens on. Default 127.0.0.1 (local). */
   binding?: string;
+  /** True: the shared policy whatever the binding (hosted mode, which serves partners behind a proxy on loopback too). */
+  shared?: boolean;
   /** Shared mode: the host names (`*.domain` for its subdomains), IP addresses and CIDR networks callbacks may reach. */
   callbackAllow?: readonly string[];
   /** Resolves a host name (default: the system's resolver, `dns.lookup`). For tests. */
@@ -142,8 +145,10 @@ const systemResolve = (host: string) =>
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 export class TargetPolicy {
-  /** "local" on a loopback binding, "shared" otherwise. */
+  /** "local" on a loopback binding, "shared" otherwise or when asked (`shared: true`). */
   readonly mode: "local" | "shared";
+  /** Why the policy is shared, as a refusal says it. */
+  private readonly sharedBecause: string;
   readonly allow: readonly string[];
   private readonly names = new Set<string>();
   private readonly suffixes: string[] = [];
@@ -152,7 +157,8 @@ export class TargetPolicy {
   private readonly resolve: (host: string) => Promise<LookupAddress[]>;
 
   constructor(options: TargetPolicyOptions = {}) {
-    this.mode = isLoopbackBinding(options.binding) ? "local" : "shared";
+    this.mode = options.shared !== true && isLoopbackBinding(options.binding) ? "local" : "shared";
+    this.sharedBecause = options.shared === true ? "a hosted sandbox" : "bound to a non-loopback interface";
     this.allow = parseCallbackAllow(options.callbackAllow);
     this.resolve = options.resolve ?? systemResolve;
     let networks = 0;
@@ -210,7 +216,7 @@ export class TargetPolicy {
 
   private notAllowed(): string {
     return this.allow.length === 0
-      ? "this sandbox is shared (bound to a non-loopback interface) and its operator allows no callback targets (--callback-allow): nothing is sent"
+      ? `this sandbox is shared (${this.sharedBecause}) and its operator allows no callback targets (--callback-allow): nothing is sent`
       : `this sandbox is shared and sends callbacks only to the targets its operator allows: ${this.allow.join(", ")}`;
   }
 

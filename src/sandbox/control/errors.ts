@@ -20,6 +20,8 @@ export class ControlError extends Error {
     readonly extra?: Record<string, unknown>,
     /** The problem's title, where it is not the status's reason phrase. */
     readonly title?: string,
+    /** Headers of the answer (e.g. `Retry-After`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -39,8 +41,10 @@ export function problemOf(error: unknown): SandboxAnswer {
             : error instanceof StoreUnavailable
               ? new ControlError(503, error.message, undefined, undefined, "Sandbox store unavailable")
               : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
-  return problem(failure.status, failure.message, {
+  const answer = problem(failure.status, failure.message, {
     title: failure.title,
     members: { ...(failure.field ? { field: failure.field } : {}), ...failure.extra },
   });
+  if (failure.headers) answer.headers = { ...answer.headers, ...failure.headers };
+  return answer;
 }

@@ -1,7 +1,8 @@
 /**
  * What a control operation's handler (./operations/) is given and how it reaches a credential's
  * state. Each handler names its operation and its access: `public` (no credential), `operator` (the
- * operations over every credential: the operator's token) or `credential` (the caller's own state).
+ * operations over every credential: the operator's token), `hosted` (the operator's, in hosted mode
+ * only: 404 elsewhere) or `credential` (the caller's own state).
  * A credential's handler runs its work through `onState`: the store's one path (as an API request
  * does), the clock's due moves first (../engine/clock.ts), the work undone if it fails.
  */
@@ -9,6 +10,7 @@ import type { IncomingMessage } from "node:http";
 import type { ResourceDeclaration } from "../declaration.js";
 import { tick } from "../engine/clock.js";
 import type { EngineContext } from "../engine/context.js";
+import { type HostedSandbox, isPartnerInputError } from "../hosting.js";
 import { singleton } from "../engine/records.js";
 import { cite } from "../../sources.js";
 import type { CredentialState } from "../store/state.js";
@@ -20,6 +22,8 @@ import { decodeParam } from "./router.js";
 /** A control call as its handler sees it. */
 export interface ControlCall {
   engine: EngineContext;
+  /** Hosted mode's service; undefined in a local or shared sandbox. */
+  hosted: HostedSandbox | undefined;
   request: IncomingMessage;
   url: URL;
   /** The body, checked against the operation's schema (credential operations that take one). */
@@ -35,7 +39,7 @@ export type ControlResult = { status: number; body: Json } | { status: 200; text
 
 export interface ControlHandler {
   operationId: string;
-  access: "public" | "operator" | "credential";
+  access: "public" | "operator" | "hosted" | "credential";
   handle(call: ControlCall): ControlResult | Promise<ControlResult>;
 }
 
@@ -102,4 +106,25 @@ export function requireWebhook(engine: EngineContext, name: string): string {
     }
   }
   return name;
+}
+
+/** Hosted mode's service of a call to a `hosted` operation (the control API routes none elsewhere). */
+export function hostedOf(call: ControlCall): HostedSandbox {
+  if (!call.hosted) throw new ControlError(404, "this operation exists only in hosted mode (mock --sandbox --hosted)");
+  return call.hosted;
+}
+
+/** `work`'s result; the operator's input hosted mode's partners refuse, as a ControlError naming the member. */
+export async function partnerInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isPartnerInputError(error)) throw new ControlError(error.status, error.message, error.field);
+    throw error;
+  }
+}
+
+/** The partner `id` names: 404 naming it when there is none. */
+export function noSuchPartner(id: string): ControlError {
+  return new ControlError(404, `this sandbox has no partner "${id}" (GET /_sandbox/partners lists them)`, "id");
 }

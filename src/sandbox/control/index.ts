@@ -13,16 +13,25 @@
  * (POST /_sandbox/errors): a latency is waited (then the request goes on); a drop "before" closes the
  * connection without an answer before the request is processed, a drop "after" lets it be processed
  * (Prism's judgement, the engine's change) and closes the connection in place of writing its answer.
+ *
+ * In hosted mode (../hosting.ts) every request of the API passes the credential gate first
+ * (./gate.ts); a control call that acts on a credential's state needs an issued credential within
+ * its partner's rate (401 and 429 otherwise), and the partners' and the metrics' routes exist there
+ * only, for the operator's token (404 naming hosted mode elsewhere).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { violationsHeader } from "../../mock/write.js";
 import type { EngineContext } from "../engine/context.js";
 import { queuedTransport } from "../engine/forced.js";
 import { controlCredential } from "../engine/resolve.js";
+import type { HostedSandbox } from "../hosting.js";
 import { OPERATOR_HEADER } from "../operator.js";
-import { PROBLEM_TYPE } from "../problem.js";
+import { PROBLEM_TYPE, type SandboxAnswer } from "../problem.js";
 import { credentialKey } from "../store/state.js";
+import { StoreUnavailable } from "../store/store.js";
 import { CONTROL_PREFIX, checkQuery, controlDocument, parseBody } from "./document.js";
 import { ControlError, problemOf } from "./errors.js";
+import { gate, UNREADABLE } from "./gate.js";
 import { type ControlCall, type ControlHandler, type ControlResult, paramReader } from "./handler.js";
 import { HANDLERS } from "./operations/index.js";
 import { allowedAt, type ControlRoute, controlRoutes, routeOf } from "./router.js";
@@ -31,10 +40,18 @@ export { CONTROL_DOCUMENT, CONTROL_PREFIX } from "./document.js";
 
 const BY_OPERATION = new Map(HANDLERS.map((handler) => [handler.operationId, handler]));
 
+/** The methods whose control calls carry a body. */
+const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+
 export class ControlApi {
   private routes?: ControlRoute[];
+  /** Hosted mode: the headers of each request the gate admitted (only such a request is answered from state). */
+  readonly admitted = new WeakSet<object>();
 
-  constructor(private readonly engine: EngineContext) {}
+  constructor(
+    private readonly engine: EngineContext,
+    private readonly hosted?: HostedSandbox,
+  ) {}
 
   /** The routes of the control document, made on the first control call. */
   private controlRoutes(): ControlRoute[] {
@@ -44,7 +61,19 @@ export class ControlApi {
   /** Answers a request under /_sandbox/ and returns true; for any other request, applies a queued latency or drop. */
   async handle(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<boolean> {
     const url = new URL(request.url ?? "/", "http://sandbox.invalid");
-    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return this.transport(request, response, url);
+    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      if (this.hosted) {
+        const decided = await gate(this.engine, this.hosted, request, url);
+        if (!decided.pass) {
+          const { answer, violations } = decided;
+          const extra = violations.length > 0 ? { "sl-violations": violationsHeader(violations) } : undefined;
+          writeAnswer(response, answer, extra);
+          return true;
+        }
+        if (decided.admitted) this.admitted.add(request.headers);
+      }
+      return this.transport(request, response, url);
+    }
     try {
       const result = await this.call(request, url, body);
       if ("text" in result) write(response, result.status, result.contentType, result.text);
@@ -52,7 +81,7 @@ export class ControlApi {
     } catch (error) {
       const problem = problemOf(error);
       const allow = problem.status === 405 ? { Allow: allowedAt(this.controlRoutes(), url.pathname).join(", ") } : undefined;
-      write(response, problem.status, PROBLEM_TYPE, JSON.stringify(problem.body), allow);
+      writeAnswer(response, problem, allow);
     }
     return true;
   }
@@ -63,15 +92,31 @@ export class ControlApi {
     const { route, segments } = routeOf(this.controlRoutes(), method, url.pathname, `${CONTROL_PREFIX}/openapi.yaml`);
     const handler: ControlHandler | undefined = BY_OPERATION.get(route.operationId);
     if (!handler) throw new ControlError(404, `no control operation ${route.operationId}`);
-    const call: ControlCall = { engine: this.engine, request, url, body: undefined, key: "", param: paramReader(segments) };
+    const call: ControlCall = {
+      engine: this.engine,
+      hosted: this.hosted,
+      request,
+      url,
+      body: undefined,
+      key: "",
+      param: paramReader(segments),
+    };
     if (handler.access === "public") return handler.handle(call);
     checkQuery(route.operationId, url);
-    if (handler.access === "operator") {
+    if (handler.access === "hosted" && !this.hosted) {
+      throw new ControlError(
+        404,
+        `no control operation at ${url.pathname}: it exists only in hosted mode (mock --sandbox --hosted), for the sandbox's operator`,
+      );
+    }
+    if (handler.access === "operator" || handler.access === "hosted") {
       this.operatorOnly(request, url);
+      if (WITH_BODY.has(route.method)) call.body = parseBody(request.headers["content-type"], raw, route.operationId);
       return handler.handle(call);
     }
     const credential = this.credential(request);
-    if (route.method === "POST" || route.method === "PUT") call.body = parseBody(request.headers["content-type"], raw, route.operationId);
+    if (this.hosted) await this.admit(this.hosted, request, credential);
+    if (WITH_BODY.has(route.method)) call.body = parseBody(request.headers["content-type"], raw, route.operationId);
     call.key = credentialKey(credential);
     return handler.handle(call);
   }
@@ -90,6 +135,25 @@ export class ControlApi {
       );
     }
     return value;
+  }
+
+  /**
+   * Hosted mode: a call on a credential's state needs an issued credential (401 otherwise, and
+   * nothing is made for it), within its partner's rate (429 with Retry-After otherwise).
+   */
+  private async admit(hosted: HostedSandbox, request: IncomingMessage, credential: string): Promise<void> {
+    const admission = await hosted.admit(request, credentialKey(credential)).catch(() => {
+      throw new StoreUnavailable(UNREADABLE);
+    });
+    if (admission.outcome === "unissued")
+      throw new ControlError(
+        401,
+        "this credential was not issued by the sandbox's operator, or was revoked: a hosted sandbox serves only the credentials its operator issues (POST /_sandbox/partners)",
+      );
+    if (admission.outcome === "limited")
+      throw new ControlError(429, admission.detail, undefined, undefined, "Sandbox rate limit reached", {
+        "Retry-After": String(admission.retryAfterSeconds),
+      });
   }
 
   /**
@@ -158,4 +222,10 @@ function withholdAnswer(request: IncomingMessage, response: ServerResponse): voi
 function write(response: ServerResponse, status: number, contentType: string, text: string, extra?: Record<string, string>): void {
   response.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(text), ...extra });
   response.end(text);
+}
+
+/** Writes a problem answer of the sandbox (its headers, its JSON body), with `extra` headers. */
+function writeAnswer(response: ServerResponse, answer: SandboxAnswer, extra?: Record<string, string>): void {
+  const { "Content-Type": contentType = PROBLEM_TYPE, ...headers } = answer.headers ?? {};
+  write(response, answer.status, contentType, JSON.stringify(answer.body), { ...headers, ...extra });
 }

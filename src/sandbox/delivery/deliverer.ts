@@ -21,8 +21,9 @@
  *
  * The queue is bounded (`queue`, the sandbox's options; by default LIMITS.deliveryQueue events per
  * credential and LIMITS.deliveryQueueTotal per mock): an event beyond is logged as failed and not
- * sent. Resetting or dropping a credential's state (`cancel`) cancels what was queued for it, the
- * attempt in flight included.
+ * sent; a hosted sandbox's partner has its own quota of waiting callbacks instead of the
+ * per-credential bound (the budget's `boundsOf`, ../store/limits.ts). Resetting or dropping a
+ * credential's state (`cancel`) cancels what was queued for it, the attempt in flight included.
  *
  * An attempt in flight holds its delivery by a lease in the data (until its timeout and
  * LEASE_GRACE_MS after): a durable store's other instances leave it alone until then. A lease that
@@ -31,6 +32,9 @@
  * logged without an outcome and made again, with the event's same Idempotency-Key. Stopping
  * (`close`) fails what waits in memory; with a durable store (`close({ keep: true })`) what waits
  * stays queued, in the store, for the next start.
+ *
+ * How each delivery ended (delivered, failed, skipped, or refused by the callback policy) is told to
+ * `onOutcome` when one is set (a hosted sandbox's metrics).
  */
 import { randomUUID } from "node:crypto";
 import { sendCallback } from "../../callbacks/send.js";
@@ -50,6 +54,9 @@ export const LEASE_GRACE_MS = 2000;
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const CANCELLED = "the credential's state was reset or dropped before the delivery succeeded";
 const ABANDONED = "no outcome: the sandbox process making this attempt stopped during it; it is made again";
+
+/** How a delivery ended, as a hosted sandbox's metrics count it. */
+export type DeliveryOutcome = "delivered" | "failed" | "skipped" | "refused";
 
 export interface QueueBounds {
   perCredential: number;
@@ -121,6 +128,8 @@ export class Deliverer {
   private readonly scheduler = new Scheduler((key) => this.due(key));
   private idlers: Array<() => void> = [];
   private closed = false;
+  /** Told how each delivery ended (a hosted sandbox's metrics); nothing is counted without it. */
+  onOutcome: ((outcome: DeliveryOutcome) => void) | undefined = undefined;
   /** Closed keeping what waits (a durable store): nothing fails for the stop. */
   private keep = false;
   private readonly leases: "own" | "shared";
@@ -164,6 +173,7 @@ export class Deliverer {
       entry.note = refusal.note;
       if (refusal.state === "skipped") delete entry.idempotencyKey;
       state.logDelivery(entry);
+      this.onOutcome?.(refusal.outcome ?? refusal.state);
       return entry;
     }
     state.logDelivery(entry);
@@ -173,7 +183,11 @@ export class Deliverer {
   }
 
   /** Why an event is not queued (logged as skipped or failed with the reason); undefined when it is. */
-  private refusal(state: CredentialState, target: string | undefined, shown: string | undefined) {
+  private refusal(
+    state: CredentialState,
+    target: string | undefined,
+    shown: string | undefined,
+  ): { state: "failed" | "skipped"; note: string; outcome?: DeliveryOutcome } | undefined {
     const failed = (note: string) => ({ state: "failed" as const, note });
     if (target === undefined || target === "")
       return { state: "skipped" as const, note: "no callback URL is known for this event (see the webhook's url rule in GET /_sandbox)" };
@@ -185,12 +199,14 @@ export class Deliverer {
       this.targets.check(target);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
-      return failed(error.message);
+      return { ...failed(error.message), outcome: "refused" };
     }
-    const { perCredential, total } = this.queue;
+    const { total } = this.queue;
+    const bounds = state.budget.boundsOf(state.key);
+    const perCredential = bounds.queuedCallbacks ?? this.queue.perCredential;
     if (state.queue.length >= perCredential)
       return failed(
-        `${perCredential} callbacks of this credential are already waiting to be delivered, the sandbox's limit: this one is not sent`,
+        `${perCredential} callbacks of this credential are already waiting to be delivered, ${bounds.queuedCallbacks === undefined ? "the sandbox's limit" : bounds.named}: this one is not sent`,
       );
     if (this.queued() >= total)
       return failed(`${total} callbacks are already waiting to be delivered on this mock, the sandbox's limit: this one is not sent`);
@@ -358,6 +374,7 @@ export class Deliverer {
     pending.entry.state = outcome;
     if (note !== undefined) pending.entry.note = note;
     state.unqueueDelivery(pending);
+    this.onOutcome?.(outcome);
   }
 
   /** Makes an attempt in flight; its outcome goes back into the state through the one path. */

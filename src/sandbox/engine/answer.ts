@@ -2,9 +2,11 @@
  * Stage 4, answer: the body a declared operation built, shaped to the operation's response schema
  * (members it does not declare left out, times rendered: ../shape.ts); the answer of a status the
  * operation declares (its example, else no body) or does not (a problem+json body: ../problem.ts);
- * a refusal's answer; and the check of an answer against the contract (`validateAnswer`: its
- * findings as `sl-violations`, the 507 of a bound reached reported as the sandbox's own, and a
- * refusal's reason that no body member carries as an entry of code `sandbox-refusal`).
+ * a refusal's answer; a hosted sandbox's 429 for a partner over its request rate; and the check of
+ * an answer against the contract (`validateAnswer`: its findings as `sl-violations`, the 507 of a
+ * bound reached, the 429 of a rate reached and the 503 of a store that cannot write reported as the
+ * sandbox's own where the operation does not declare them, and a refusal's reason that no body
+ * member carries as an entry of code `sandbox-refusal`).
  */
 import { type Operation, pickMediaContent, responseContents, responseKey } from "../../document/index.js";
 import { admittedTypes, resolveSchema } from "../../document/schema.js";
@@ -62,6 +64,40 @@ export function storeAnswer(error: StoreUnavailable): SandboxAnswer {
   const answer = problem(503, error.message, { title: STORE_TITLE });
   answer.headers = { ...answer.headers, "Retry-After": "1" };
   return answer;
+}
+
+/** The title of a hosted sandbox's 429 (how validateAnswer tells it from a 429 forced through the control API). */
+export const RATE_LIMIT_TITLE = "Sandbox rate limit reached";
+
+/**
+ * The answer to a request over its partner's rate (a hosted sandbox, src/hosted/rate-limit.ts): 429
+ * problem+json with `Retry-After`, as the sandbox's 507; reported as a deviation by validateAnswer
+ * where the operation does not declare 429.
+ */
+export function rateLimitAnswer(detail: string, retryAfterSeconds: number): SandboxAnswer {
+  const answer = problem(429, detail, { title: RATE_LIMIT_TITLE });
+  answer.headers = { ...answer.headers, "Retry-After": String(retryAfterSeconds) };
+  return answer;
+}
+
+/**
+ * The sandbox's own answers validateAnswer reports when the operation does not declare their
+ * status: their code and what reaches them (a 429 or a 503 only by its title: one forced through the
+ * control API is the contract validator's to judge).
+ */
+const OWN_ANSWERS = {
+  507: { code: "sandbox-limit", when: "one of its bounds is reached" },
+  429: { code: "sandbox-rate-limit", when: "a partner's request rate is reached" },
+  503: { code: "sandbox-store", when: "its store cannot keep a request's changes" },
+} as const;
+
+/** The sandbox's own answer `answer` is (a bound's 507, a rate's 429, a store's 503), else undefined. */
+function ownAnswer(answer: SandboxAnswer): (typeof OWN_ANSWERS)[keyof typeof OWN_ANSWERS] | undefined {
+  if (answer.status === 507) return OWN_ANSWERS[507];
+  const title = (answer.body as { title?: unknown } | undefined)?.title;
+  if (answer.status === 429 && title === RATE_LIMIT_TITLE) return OWN_ANSWERS[429];
+  if (answer.status === 503 && title === STORE_TITLE) return OWN_ANSWERS[503];
+  return undefined;
 }
 
 /** The body built for the operation's `status`, shaped to its JSON response schema (rendered plain where it declares none). */
@@ -139,29 +175,17 @@ export function refusalViolation(reason: RefusalReason): AnswerViolation {
 
 /** The findings of the contract validator on an answer, as sl-violations. */
 export function validateAnswer(engine: EngineContext, operationId: string, answer: SandboxAnswer): AnswerViolation[] {
-  if (answer.status === 507) {
-    // The sandbox's own limit answer: a deviation from the contract when the operation does not declare 507.
+  const own = ownAnswer(answer);
+  if (own) {
+    // The sandbox's own answer (a bound, a rate, its store): a deviation from the contract when the operation does not declare its status.
     const op = engine.operation(operationId);
-    if (op && responseKey(op, 507) !== undefined) return [];
+    if (op && responseKey(op, answer.status) !== undefined) return [];
     return [
       {
         location: ["response", "status"],
         severity: "Error",
-        code: "sandbox-limit",
-        message: `507 is the sandbox's own answer when one of its bounds is reached (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
-      },
-    ];
-  }
-  if (answer.status === 503 && (answer.body as { title?: unknown } | undefined)?.title === STORE_TITLE) {
-    // The sandbox's own answer when its store cannot write: a deviation when the operation does not declare 503.
-    const op = engine.operation(operationId);
-    if (op && responseKey(op, 503) !== undefined) return [];
-    return [
-      {
-        location: ["response", "status"],
-        severity: "Error",
-        code: "sandbox-store",
-        message: `503 is the sandbox's own answer when its store cannot keep a request's changes (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
+        code: own.code,
+        message: `${answer.status} is the sandbox's own answer when ${own.when} (not a status ${operationId} declares): ${String((answer.body as { detail?: unknown })?.detail ?? "")}`,
       },
     ];
   }

@@ -32,7 +32,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type ChangeSet, type DurableBackend, STORE_LIMITS } from "./backend.js";
-import { DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./limits.js";
+import { type CredentialBounds, DEFAULT_BUDGET, LIMITS, SandboxBudget } from "./limits.js";
 import { CredentialState } from "./state.js";
 import { type StateStore, type StateStoreOptions, type StateSummary, type StateWork, StoreUnavailable, summaryOf } from "./store.js";
 
@@ -76,6 +76,10 @@ class CacheBudget extends SandboxBudget {
   }
   get over(): boolean {
     return this.shared.used > this.shared.limit;
+  }
+  /** Each credential's bounds are the sandbox's budget's (a hosted sandbox's partner's quotas). */
+  override boundsOf(key: string): CredentialBounds {
+    return this.shared.boundsOf(key);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * Every bound of the sandbox (LIMITS), the memory budget the stores share (SandboxBudget), and the
- * errors a bound raises: a LimitError is answered 507 on the API and 409 on the control API, a
- * CapacityError (no room for a new credential) 507 on both.
+ * Every bound of the sandbox (LIMITS), the memory budget the stores share (SandboxBudget) with the
+ * bounds of each credential it hands out (`boundsOf`: LIMITS', or a hosted sandbox's partner's
+ * quotas), and the errors a bound raises: a LimitError is answered 507 on the API and 409 on the
+ * control API, a CapacityError (no room for a new credential) 507 on both.
  */
 
 export const LIMITS = {
@@ -47,24 +48,71 @@ export const MAX_AHEAD_MS = LIMITS.clockOffsetSeconds * 1000;
 export const MAX_LATENCY_MS = 30_000;
 
 /**
+ * What one credential may hold: records, bytes of records and events (their JSON size), events
+ * kept, callbacks waiting to be delivered (undefined: the sandbox's queue bound), and what the
+ * refusal calls the bound.
+ */
+export interface CredentialBounds {
+  records: number;
+  bytes: number;
+  events: number;
+  queuedCallbacks?: number;
+  /** How a refusal names it: "the sandbox's limit", or a partner's quota. */
+  named: string;
+}
+
+/** The bounds of a credential of a local or shared sandbox: LIMITS'. */
+export const DEFAULT_BOUNDS: Readonly<CredentialBounds> = Object.freeze({
+  records: LIMITS.records,
+  bytes: LIMITS.bytes,
+  events: LIMITS.deliveryLog,
+  named: "the sandbox's limit",
+});
+
+/**
  * The memory the sandbox's records may take, in bytes of their JSON form: one budget for every
  * store given it (the CLI gives one to all the mocks it starts; without one, every store of the
- * process shares DEFAULT_BUDGET).
+ * process shares DEFAULT_BUDGET). It hands each credential its bounds (`boundsOf`): LIMITS', unless
+ * it is a view made by `withBounds` (a hosted sandbox: each partner's quotas), which counts in the
+ * same memory as the budget it was made from.
  */
 export class SandboxBudget {
-  used = 0;
+  private readonly pool: { used: number };
+  private readonly bounds: ((key: string) => CredentialBounds | undefined) | undefined;
+
   constructor(readonly limit: number = LIMITS.memoryBytes) {
     if (!Number.isInteger(limit) || limit <= 0)
       throw new RangeError(`the sandbox's memory budget must be a positive integer, got ${limit}`);
+    this.pool = { used: 0 };
+    this.bounds = undefined;
+  }
+
+  get used(): number {
+    return this.pool.used;
   }
 
   /** Whether `bytes` more fit. */
   fits(bytes: number): boolean {
-    return this.used + bytes <= this.limit;
+    return this.pool.used + bytes <= this.limit;
   }
 
   add(bytes: number): void {
-    this.used = Math.max(0, this.used + bytes);
+    this.pool.used = Math.max(0, this.pool.used + bytes);
+  }
+
+  /** The bounds of the credential whose key is `key`. */
+  boundsOf(key: string): CredentialBounds {
+    return this.bounds?.(key) ?? DEFAULT_BOUNDS;
+  }
+
+  /**
+   * This budget (the same memory, counted once) handing out the bounds `bounds` gives a key
+   * (undefined: LIMITS').
+   */
+  withBounds(bounds: (key: string) => CredentialBounds | undefined): SandboxBudget {
+    const view = Object.create(SandboxBudget.prototype) as SandboxBudget;
+    Object.assign(view, { limit: this.limit, pool: this.pool, bounds });
+    return view;
   }
 }
 
@@ -79,8 +127,9 @@ export class LimitError extends Error {
 /** No room for a new credential: every state is in recent use. Answered 507 with the message. */
 export class CapacityError extends LimitError {}
 
-/** What a credential holds, as its bounds count it. */
+/** What a credential holds, as its bounds count it (`key`: whose bounds, `SandboxBudget.boundsOf`). */
 export interface Held {
+  key: string;
   count: number;
   bytes: number;
   eventBytes: number;
@@ -88,7 +137,8 @@ export interface Held {
 
 /**
  * Throws a LimitError naming the bound when `added` more would not fit what `held` holds: one
- * record's size, the records and bytes of a credential, the shared memory budget.
+ * record's size, the records and bytes of a credential (its bounds: LIMITS', or a hosted sandbox's
+ * partner's quotas), the shared memory budget.
  */
 export function checkRoom(
   held: Held,
@@ -99,14 +149,15 @@ export function checkRoom(
   if (recordBytes > LIMITS.recordBytes) {
     throw new LimitError(`a record of ${recordBytes} bytes exceeds the sandbox's limit of ${LIMITS.recordBytes} bytes per record`);
   }
-  if (held.count + addedRecords > LIMITS.records) {
+  const bounds = budget.boundsOf(held.key);
+  if (held.count + addedRecords > bounds.records) {
     throw new LimitError(
-      `this credential holds ${held.count} records, the sandbox's limit; reset its state (DELETE /_sandbox/state) to make room`,
+      `this credential holds ${held.count} records, ${bounds.named}; reset its state (DELETE /_sandbox/state) to make room`,
     );
   }
-  if (held.bytes + held.eventBytes + addedBytes > LIMITS.bytes) {
+  if (held.bytes + held.eventBytes + addedBytes > bounds.bytes) {
     throw new LimitError(
-      `this credential's records and events would take more than ${LIMITS.bytes} bytes, the sandbox's limit; reset its state (DELETE /_sandbox/state)`,
+      `this credential's records and events would take more than ${bounds.bytes} bytes, ${bounds.named}; reset its state (DELETE /_sandbox/state)`,
     );
   }
   if (addedBytes > 0 && !budget.fits(addedBytes)) {

@@ -7,7 +7,8 @@
  * its events, its delivery log and its delivery queue (./types.ts).
  *
  * Every change goes through a method here, which
- * - keeps the bounds (LIMITS: records and bytes per credential, the shared memory budget, events and
+ * - keeps the bounds (records, bytes and events per credential: LIMITS', or a hosted sandbox's
+ *   partner's quotas, which the budget hands out, ./limits.ts `boundsOf`; the shared memory budget,
  *   delivery log entries): a record's size is its JSON form's, kept member by member;
  * - while a request runs (`atomically`), journals how to put the change back, so that a request that
  *   fails leaves the state as it found it;
@@ -371,7 +372,7 @@ export class CredentialState {
 
   /** Whether an event of `bytes` fits this credential's bound and the memory budget (never once the state is dropped). */
   eventFits(bytes: number): boolean {
-    return !this.released && this.bytes + this.eventBytes + bytes <= LIMITS.bytes && this.budget.fits(bytes);
+    return !this.released && this.bytes + this.eventBytes + bytes <= this.budget.boundsOf(this.key).bytes && this.budget.fits(bytes);
   }
 
   /** Counts `bytes` of events kept (negative: events dropped) in this credential's bytes and the budget. */
@@ -383,8 +384,8 @@ export class CredentialState {
 
   /**
    * Keeps an event of `bytes`: the oldest events make room for it (the newest LIMITS.deliveryLog are
-   * kept, within the bounds). False when it still does not fit (the budget taken by other
-   * credentials' records): it is then not kept.
+   * kept, or a partner's quota of them, within the bounds). False when it still does not fit (the
+   * budget taken by other credentials' records): it is then not kept.
    */
   keepEvent(event: SandboxEvent, bytes: number): boolean {
     const before = this.kept;
@@ -394,7 +395,8 @@ export class CredentialState {
       this.chargeEvents(charged - this.eventBytes);
     });
     const events = this.kept.slice();
-    while (events.length > 0 && (events.length >= LIMITS.deliveryLog || !this.eventFits(bytes))) {
+    const most = this.budget.boundsOf(this.key).events;
+    while (events.length > 0 && (events.length >= most || !this.eventFits(bytes))) {
       const dropped = events.shift()!;
       this.chargeEvents(-dropped.bytes);
       this.mark("event", dropped.event.id);

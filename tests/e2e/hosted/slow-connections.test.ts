@@ -3,7 +3,7 @@
  * connection guards' defaults): 3,000 from one address and 500 from each of three others, half of
  * them never finishing their headers, half never finishing their body. Each address holds at most
  * its cap (64) open; every other connection is closed by the server as soon as it is accepted and
- * logged. A partner on another address is answered while every held slow connection is still open
+ * logged. A partner (its credential issued first) on another address is answered while every held slow connection is still open
  * (the event waited for is the answer, not a time). The log counts every refused connection per
  * address and holds no credential.
  *
@@ -23,7 +23,6 @@ import { capture, waitForOutput } from "../../helpers/processes.js";
 import { registry } from "../../helpers/registry.js";
 
 const TOKEN = "operator-token-for-slow-clients-7";
-const PARTNER_TOKEN = "partner-credential-on-another-address-0815";
 const PER_ADDRESS = 64; // the default cap of connections per client address (src/hosted/connections.ts)
 const SLOW: Array<[address: string, count: number]> = [
   ["127.0.0.2", 3000],
@@ -95,8 +94,17 @@ describe("thousands of slow connections", () => {
     );
     const run = capture(child);
     const port = base + entry.index;
+    let partner = { id: "", credential: "" };
     try {
       await waitForOutput(child, run.stderr, "Ctrl+C stops.", "mock --sandbox --hosted", { streams: ["stderr"] });
+      // The partner the operator issued a credential to, before the slow clients come.
+      const issued = await fetch(`http://127.0.0.1:${port}/_sandbox/partners`, {
+        method: "POST",
+        headers: { "x-sandbox-operator-token": TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({ name: "On another address" }),
+      });
+      expect(issued.status).toBe(201);
+      partner = (await issued.json()) as { id: string; credential: string };
 
       const opened = new Map<string, Socket[]>();
       for (const [address, count] of SLOW) opened.set(address, await slowConnections(port, address, count, target));
@@ -122,7 +130,7 @@ describe("thousands of slow connections", () => {
             port,
             localAddress: "127.0.0.10",
             path: target,
-            headers: credentialHeaders(doc, op, { token: PARTNER_TOKEN }),
+            headers: credentialHeaders(doc, op, { token: partner.credential, apiKey: partner.credential }),
             agent: false,
           },
           (res) => {
@@ -157,9 +165,9 @@ describe("thousands of slow connections", () => {
       expect(refused, address).toBe(count - PER_ADDRESS);
       expect(lines.length, address).toBeLessThan(10);
     }
-    const partnerLine = records.find((r) => r.msg === "request" && r.status === 200);
-    expect(partnerLine).toMatchObject({ api: entry.alias, operation: op.operationId, method: "GET", partner: "unissued" });
-    expect(run.stdout() + run.stderr()).not.toContain(PARTNER_TOKEN);
+    const partnerLine = records.find((r) => r.msg === "request" && r.status === 200 && r.operation !== null);
+    expect(partnerLine).toMatchObject({ api: entry.alias, operation: op.operationId, method: "GET", partner: partner.id });
+    expect(run.stdout() + run.stderr()).not.toContain(partner.credential);
     expect(run.stdout() + run.stderr()).not.toContain(TOKEN);
   });
 });

@@ -237,7 +237,7 @@ describe("command blocks", () => {
 
   it("the documents hold shell blocks to check", () => {
     expect(withBlocks).toEqual(
-      expect.arrayContaining(["README.md", "CONTRIBUTING.md", `${GUIDES}/quick-start.md`, `${GUIDES}/shared-sandbox.md`]),
+      expect.arrayContaining(["README.md", "CONTRIBUTING.md", `${GUIDES}/quick-start.md`, `${GUIDES}/hosting.md`]),
     );
   });
 

@@ -3,7 +3,7 @@
  * `--operator-token-file` (the token from a file, never from the command line) and
  * `--sandbox-memory` (one budget for every mock started), `--sandbox-evict-idle`, `--sandbox-queue` and
  * `--sandbox-queue-total` (shown to the operator by GET /_sandbox); misuse is one line and a hint, exit
- * non-zero. docs/guides/shared-sandbox.md describes them.
+ * non-zero. docs/guides/hosting.md describes them.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,14 +1,26 @@
 /**
  * Hosted mode's service (src/hosted/index.ts): it needs an operator token (the option, else the
- * environment), says which store it runs on, names who made each request (a tagged partner, the
- * operator by the token it carries, else "unissued"), writes each request to the log and the metrics,
- * reports what the connection guards refuse, and closes with the last mock attached to it.
+ * environment), says which store it runs on and keeps its partners there (a durable one: found by
+ * the next start), names who made each request (a tagged partner, the operator by the token it
+ * carries, else "unissued"), writes each request to the log and the metrics, reports what the
+ * connection guards refuse, answers what the sandbox asks of it, and closes with the last mock
+ * attached to it.
  */
 import type { IncomingMessage } from "node:http";
 import { Writable } from "node:stream";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { createHash } from "node:crypto";
-import { HostedConfigError, HostedService, NO_OPERATOR_TOKEN, storeNotice } from "../../../../src/hosted/index.js";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import {
+  HostedConfigError,
+  HostedService,
+  MemoryPartnerStore,
+  NO_OPERATOR_TOKEN,
+  openHostedService,
+  storeNotice,
+} from "../../../../src/hosted/index.js";
+import { repoRoot } from "../../../../src/registry.js";
 
 const TOKEN = "operator-token-for-tests-0001";
 
@@ -120,9 +132,9 @@ describe("each request", () => {
   });
 });
 
-describe("the credential gate", () => {
-  const key = (value: string) => createHash("sha256").update(value).digest("hex");
+const key = (value: string) => createHash("sha256").update(value).digest("hex");
 
+describe("the credential gate", () => {
   it("admits an issued credential with its partner's quotas and tags the request; an unissued or revoked one is not", async () => {
     const { stream, records } = sink();
     const hosted = new HostedService({ log: stream, operatorToken: TOKEN }, {});
@@ -131,12 +143,22 @@ describe("the credential gate", () => {
     const admitted = await hosted.admit(partnerRequest, key(issued.credential));
     expect(admitted).toMatchObject({ outcome: "admitted", partner: { id: issued.id }, quotas: { records: 7, requestsPerSecond: 10 } });
     expect(hosted.requester(partnerRequest)).toBe(issued.id);
+    // Its state's bounds are its quotas from now on; a key no partner was admitted with has none of its own.
+    expect(hosted.boundsOf(key(issued.credential))).toEqual({
+      records: 7,
+      bytes: 4 * 1024 * 1024,
+      events: 200,
+      queuedCallbacks: 20,
+      named: "this partner's quota",
+    });
+    expect(hosted.boundsOf(key("made-up-credential"))).toBeUndefined();
     expect(await hosted.admit(request(), key("made-up-credential"))).toEqual({ outcome: "unissued" });
     expect(await hosted.admit(request(), undefined)).toEqual({ outcome: "unissued" });
     await hosted.partners.revoke(issued.id);
     const afterRevoke = request();
     expect(await hosted.admit(afterRevoke, key(issued.credential))).toEqual({ outcome: "unissued" });
     expect(hosted.requester(afterRevoke)).toBe("unissued");
+    expect(hosted.boundsOf(key(issued.credential))).toBeUndefined();
     await hosted.close();
     expect(
       records()
@@ -151,12 +173,16 @@ describe("the credential gate", () => {
       vi.useRealTimers();
     });
     const hosted = new HostedService({ log: sink().stream, operatorToken: TOKEN }, {});
-    const noisy = await hosted.partners.issue({ name: "Noisy", quotas: { requestsPerSecond: 2, burst: 0 } });
+    const noisy = await hosted.partners.issue({ name: "Noisy", quotas: { requests_per_second: 2, burst: 0 } });
     const quiet = await hosted.partners.issue({ name: "Quiet" });
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push((await hosted.admit(request(), key(noisy.credential))).outcome);
     expect(outcomes).toEqual(["admitted", "admitted", "limited", "limited", "limited"]);
-    expect(await hosted.admit(request(), key(noisy.credential))).toMatchObject({ outcome: "limited", retryAfterSeconds: 1 });
+    expect(await hosted.admit(request(), key(noisy.credential))).toMatchObject({
+      outcome: "limited",
+      retryAfterSeconds: 1,
+      detail: "this partner's request rate is 2 per second: retry after 1 s",
+    });
     expect(await hosted.admit(request(), key(quiet.credential))).toMatchObject({ outcome: "admitted", partner: { id: quiet.id } });
     await hosted.close();
   });
@@ -215,5 +241,72 @@ describe("closing", () => {
     expect(records().map((r) => r.msg)).not.toContain("sandbox stopped");
     await hosted.close();
     expect(records().map((r) => r.msg)).toContain("sandbox stopped");
+  });
+});
+
+describe("over the sandbox's store (openHostedService)", () => {
+  it("keeps partners in a durable store, where another start finds them; memory keeps them in the process", async () => {
+    const dir = mkdtempSync(join(repoRoot, ".tmp", "hosted-partners-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const first = await openHostedService({ log: sink().stream, operatorToken: TOKEN }, `file:${dir}`, {});
+    expect(first.store).toBe("file");
+    expect(first.storeNotice()).toBe(storeNotice("file"));
+    const issued = await first.partners.issue({ name: "Durable", quotas: { records: 9 } });
+    await first.close();
+    const second = await openHostedService({ log: sink().stream, operatorToken: TOKEN }, `file:${dir}`, {});
+    expect(await second.partners.list()).toEqual([expect.objectContaining({ id: issued.id, name: "Durable", overridden: ["records"] })]);
+    expect(await second.admit(request(), key(issued.credential))).toMatchObject({ outcome: "admitted", quotas: { records: 9 } });
+    await second.close();
+    const memory = await openHostedService({ log: sink().stream, operatorToken: TOKEN }, undefined, {});
+    expect(memory.store).toBe("memory");
+    expect(memory.partners.store).toBeInstanceOf(MemoryPartnerStore);
+    await memory.close();
+  });
+
+  it("takes the store from the environment when no option gives one, and fails without a token before opening it", async () => {
+    const dir = join(repoRoot, ".tmp", `hosted-never-opened-${process.pid}`);
+    await expect(openHostedService({ log: sink().stream }, `file:${dir}`, {})).rejects.toThrow(new HostedConfigError(NO_OPERATOR_TOKEN));
+    expect(existsSync(dir)).toBe(false);
+    const fromEnv = mkdtempSync(join(repoRoot, ".tmp", "hosted-env-"));
+    onTestFinished(() => rmSync(fromEnv, { recursive: true, force: true }));
+    const service = await openHostedService({ log: sink().stream, operatorToken: TOKEN }, undefined, {
+      BANK_API_CONTRACTS_SANDBOX_STORE: `file:${fromEnv}`,
+    });
+    expect(service.store).toBe("file");
+    await service.close();
+  });
+});
+
+describe("what the sandbox asks of it", () => {
+  it("keeps the credential headers the gate took off a request, so that the log still cuts them out", async () => {
+    const { stream, lines } = sink();
+    const hosted = new HostedService({ log: stream, operatorToken: TOKEN }, {});
+    const madeUp = "made-up-credential-in-the-path-0042";
+    const stripped = request({}, `/v1/order/${madeUp}`);
+    hosted.keepHeaders(stripped, { authorization: `Bearer ${madeUp}` });
+    hosted.observe("shop@1.0.0")({ request: stripped, status: 401, seconds: 0.001, operationId: "getOrder", aborted: false });
+    await hosted.close();
+    const line = lines.find((l) => l.includes('"msg":"request"'))!;
+    expect(line).not.toContain(madeUp);
+    expect(JSON.parse(line)).toMatchObject({ path: "/v1/order/[redacted]", status: 401, partner: "unissued" });
+  });
+
+  it("answers the health check, renders the metrics, and counts a sandbox's holdings and deliveries", async () => {
+    const hosted = new HostedService({ log: sink().stream, operatorToken: TOKEN }, {});
+    expect(hosted.healthAnswer()).toEqual({ status: 503, body: { status: "starting" } });
+    hosted.health.ready();
+    expect(hosted.healthAnswer()).toEqual({ status: 200, body: { status: "ready" } });
+    const remove = hosted.holdings(() => [{ api: "shop@1.0.0", records: 3, bytes: 120, queuedCallbacks: 1 }]);
+    hosted.delivery("shop@1.0.0", "delivered");
+    const { body, contentType } = await hosted.renderMetrics();
+    expect(contentType).toMatch(/^text\/plain/);
+    expect(body).toContain('bank_api_contracts_sandbox_records{api="shop@1.0.0"} 3');
+    expect(body).toContain('bank_api_contracts_sandbox_record_bytes{api="shop@1.0.0"} 120');
+    expect(body).toContain('bank_api_contracts_sandbox_callbacks_queued{api="shop@1.0.0"} 1');
+    expect(body).toContain('bank_api_contracts_sandbox_callback_deliveries_total{api="shop@1.0.0",outcome="delivered"} 1');
+    remove();
+    expect((await hosted.renderMetrics()).body).not.toContain('bank_api_contracts_sandbox_records{api="shop@1.0.0"}');
+    await hosted.close();
+    expect(hosted.healthAnswer().status).toBe(503);
   });
 });

@@ -1,15 +1,17 @@
 /**
  * The partners of a hosted sandbox (src/hosted/partners.ts): issuing a credential shown once, only
  * its SHA-256 kept (the key the sandbox keeps state under), listing without credentials, revoking at
- * once, quota overrides, the bounds of the operator's input; and the memory store against the
- * partner methods of the durable stores' contract.
+ * once, a merge patch of a partner's name and quotas, the bounds of the operator's input (in the
+ * control API's names); and the memory store against the partner methods of the durable stores'
+ * contract.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_PATTERN, CREDENTIAL_PREFIX, MemoryPartnerStore, PartnerError, Partners } from "../../../../src/hosted/partners.js";
-import { DEFAULT_QUOTAS } from "../../../../src/hosted/quotas.js";
+import { DEFAULT_QUOTAS, quotasView } from "../../../../src/hosted/quotas.js";
 import { MemoryStore } from "../../../../src/sandbox/store/memory.js";
 
+const DEFAULT_QUOTAS_VIEW = quotasView(DEFAULT_QUOTAS);
 const sha256 = (value: string) => createHash("sha256").update(value, "utf8").digest("hex");
 
 /** A store that records what it was given, over the memory one. */
@@ -31,7 +33,9 @@ describe("issuing", () => {
     expect(issued).toEqual({
       id: expect.stringMatching(/^ptn_[0-9a-f]{24}$/),
       name: "Acme Ltd",
-      createdAt: "2026-01-02T03:04:05.000Z",
+      created_at: "2026-01-02T03:04:05.000Z",
+      quotas: { records: 1000, bytes: 4194304, events: 200, queued_callbacks: 20, requests_per_second: 10, burst: 50 },
+      overridden: [],
       credential: expect.any(String),
     });
     expect(issued.credential.startsWith(CREDENTIAL_PREFIX)).toBe(true);
@@ -62,10 +66,11 @@ describe("issuing", () => {
 
   it("keeps quota overrides given with the name, checked", async () => {
     const partners = new Partners(new MemoryPartnerStore());
-    const issued = await partners.issue({ name: "Acme", quotas: { records: 5 } });
-    expect(issued.quotas).toEqual({ records: 5 });
+    const issued = await partners.issue({ name: "Acme", quotas: { records: 5, requests_per_second: 3 } });
+    expect(issued.quotas).toMatchObject({ records: 5, requests_per_second: 3, burst: 50 });
+    expect(issued.overridden).toEqual(["records", "requests_per_second"]);
     const row = await partners.byCredential(issued.credential);
-    expect(partners.quotasOf(row!)).toEqual({ ...DEFAULT_QUOTAS, records: 5 });
+    expect(partners.quotasOf(row!)).toEqual({ ...DEFAULT_QUOTAS, records: 5, requestsPerSecond: 3 });
   });
 
   it.each([
@@ -114,9 +119,11 @@ describe("listing", () => {
     const a = await partners.issue({ name: "A", quotas: { burst: 0 } });
     const listed = await partners.list();
     expect(listed).toEqual([
-      { id: b.id, name: "B", createdAt: "2026-01-01T00:00:00.000Z" },
-      { id: a.id, name: "A", createdAt: "2026-01-01T00:00:01.000Z", quotas: { burst: 0 } },
+      { id: b.id, name: "B", created_at: "2026-01-01T00:00:00.000Z", quotas: b.quotas, overridden: [] },
+      { id: a.id, name: "A", created_at: "2026-01-01T00:00:01.000Z", quotas: { ...b.quotas, burst: 0 }, overridden: ["burst"] },
     ]);
+    expect(await partners.get(a.id)).toEqual(listed[1]);
+    expect(await partners.get("ptn_nobody")).toBeUndefined();
     const text = JSON.stringify(listed);
     for (const issued of [a, b]) {
       expect(text).not.toContain(issued.credential);
@@ -147,24 +154,46 @@ describe("a credential", () => {
   });
 });
 
-describe("quota overrides", () => {
-  it("replace a partner's overrides; {} puts every quota back to its default", async () => {
+describe("a merge patch", () => {
+  it("sets the quotas given, puts a null one back to its default, keeps the rest; null puts them all back", async () => {
+    const partners = new Partners(new MemoryPartnerStore());
+    const issued = await partners.issue({ name: "Acme", quotas: { records: 5, burst: 0 } });
+    expect(await partners.update(issued.id, { quotas: { requests_per_second: 2, burst: null } })).toMatchObject({
+      quotas: { records: 5, requests_per_second: 2, burst: 50 },
+      overridden: ["records", "requests_per_second"],
+    });
+    const row = await partners.byCredential(issued.credential);
+    expect(partners.quotasOf(row!)).toEqual({ ...DEFAULT_QUOTAS, records: 5, requestsPerSecond: 2 });
+    const reset = await partners.update(issued.id, { quotas: null });
+    expect(reset).toMatchObject({ quotas: DEFAULT_QUOTAS_VIEW, overridden: [] });
+    expect(partners.quotasOf((await partners.byCredential(issued.credential))!)).toEqual(DEFAULT_QUOTAS);
+    expect(row!.quotas).toEqual({ records: 5, requestsPerSecond: 2 });
+    expect((await partners.byCredential(issued.credential))!).not.toHaveProperty("quotas");
+  });
+
+  it("renames, keeping the quotas and the credential", async () => {
     const partners = new Partners(new MemoryPartnerStore());
     const issued = await partners.issue({ name: "Acme", quotas: { records: 5 } });
-    expect(await partners.setQuotas(issued.id, { requestsPerSecond: 2 })).toMatchObject({ quotas: { requestsPerSecond: 2 } });
-    const row = await partners.byCredential(issued.credential);
-    expect(partners.quotasOf(row!)).toEqual({ ...DEFAULT_QUOTAS, requestsPerSecond: 2 });
-    const reset = await partners.setQuotas(issued.id, {});
-    expect(reset).not.toHaveProperty("quotas");
-    expect(partners.quotasOf((await partners.byCredential(issued.credential))!)).toEqual(DEFAULT_QUOTAS);
+    expect(await partners.update(issued.id, { name: " Acme Group " })).toMatchObject({ name: "Acme Group", overridden: ["records"] });
+    expect(await partners.byCredential(issued.credential)).toMatchObject({ name: "Acme Group", quotas: { records: 5 } });
   });
 
   it("for no such partner: undefined; bad ones are refused naming the member, nothing changed", async () => {
     const partners = new Partners(new MemoryPartnerStore());
     const issued = await partners.issue({ name: "Acme", quotas: { records: 5 } });
-    expect(await partners.setQuotas("ptn_nobody", { records: 1 })).toBeUndefined();
-    await expect(partners.setQuotas(issued.id, { records: -1 })).rejects.toMatchObject({ field: "quotas.records", status: 400 });
-    expect((await partners.list())[0].quotas).toEqual({ records: 5 });
+    expect(await partners.update("ptn_nobody", { quotas: { records: 1 } })).toBeUndefined();
+    await expect(partners.update(issued.id, { quotas: { records: -1 } })).rejects.toMatchObject({ field: "quotas.records", status: 400 });
+    await expect(partners.update(issued.id, { name: "" })).rejects.toMatchObject({ field: "name", status: 400 });
+    await expect(partners.update(issued.id, { credential: "x" })).rejects.toMatchObject({ field: "credential", status: 400 });
+    await expect(partners.update(issued.id, "records")).rejects.toMatchObject({ field: "body", status: 400 });
+    expect((await partners.list())[0]).toMatchObject({ name: "Acme", overridden: ["records"] });
+  });
+
+  it("two at once both hold: neither undoes the other", async () => {
+    const partners = new Partners(new MemoryPartnerStore());
+    const issued = await partners.issue({ name: "Acme" });
+    await Promise.all([partners.update(issued.id, { quotas: { records: 7 } }), partners.update(issued.id, { quotas: { events: 9 } })]);
+    expect((await partners.get(issued.id))!.overridden).toEqual(["records", "events"]);
   });
 });
 

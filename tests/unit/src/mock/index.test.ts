@@ -129,11 +129,13 @@ describe("hosted mode", () => {
     const doc = loadDocument(shop.bundlePath);
     const op = operations(doc).find((o) => o.operationId === "getOrder")!;
     const mock = await startMock(shop, { port: 0, sandbox: { operatorToken: OPERATOR_TOKEN, hosted: { log: stream } } });
-    const credentials = credentialHeaders(doc, op);
+    const partner = await mock.hosted!.partners.issue({ name: "Shop partner" });
+    const credentials = credentialHeaders(doc, op, { token: partner.credential });
     try {
       expect(mock.hosted?.health.answer()).toEqual({ status: 200, body: { status: "ready" } });
       expect((await fetch(`${mock.url}/v1/order/o-1?secret=x`, { headers: credentials })).status).toBe(200);
       expect((await fetch(`${mock.url}/v1/order/o-1`)).status).toBe(401);
+      expect((await fetch(`${mock.url}/v1/order/o-1`, { headers: credentialHeaders(doc, op) })).status).toBe(401);
       expect((await fetch(`${mock.url}/nowhere`)).status).toBe(404);
     } finally {
       await mock.close();
@@ -141,7 +143,8 @@ describe("hosted mode", () => {
     expect(mock.hosted?.health.state).toBe("draining");
     const requests = records().filter((r) => r.msg === "request");
     expect(requests.map((r) => [r.api, r.operation, r.method, r.path, r.status, r.partner])).toEqual([
-      [shop.alias, "getOrder", "GET", "/v1/order/o-1", 200, "unissued"],
+      [shop.alias, "getOrder", "GET", "/v1/order/o-1", 200, partner.id],
+      [shop.alias, "getOrder", "GET", "/v1/order/o-1", 401, "unissued"],
       [shop.alias, "getOrder", "GET", "/v1/order/o-1", 401, "unissued"],
       [shop.alias, null, "GET", "/nowhere", 404, "unissued"],
     ]);
@@ -152,10 +155,12 @@ describe("hosted mode", () => {
       "request",
       "request",
       "request",
+      "request",
       "sandbox draining",
       "sandbox stopped",
     ]);
-    for (const value of Object.values(credentials)) expect(lines.join("\n")).not.toContain(String(value).replace(/^Bearer /, ""));
+    for (const value of [...Object.values(credentials), ...Object.values(credentialHeaders(doc, op))])
+      expect(lines.join("\n")).not.toContain(String(value).replace(/^Bearer /, ""));
   });
 
   it("applies the shared callback policy on a loopback interface, where a local sandbox is local", async () => {

@@ -158,6 +158,25 @@ describe("shared mode (another interface)", () => {
     expect(target.seen).toEqual([]);
   });
 
+  it("is hosted mode's whatever the binding (shared: true), loopback included, and says why", async () => {
+    const target = await receiver();
+    for (const binding of ["127.0.0.1", "::1", "localhost", "0.0.0.0"]) {
+      const policy = new TargetPolicy({ binding, shared: true });
+      expect([binding, policy.mode, policy.opaque]).toEqual([binding, "shared", true]);
+      expect(() => policy.check(`http://127.0.0.1:${target.port}/`)).toThrow(
+        new TargetRefused(
+          "this sandbox is shared (a hosted sandbox) and its operator allows no callback targets (--callback-allow): nothing is sent",
+        ),
+      );
+    }
+    expect(() => new TargetPolicy({ binding: "10.0.0.1" }).check("https://partner.test/")).toThrow(
+      "this sandbox is shared (bound to a non-loopback interface) and its operator allows no callback targets",
+    );
+    const allowed = new TargetPolicy({ binding: "127.0.0.1", shared: true, callbackAllow: ["127.0.0.1"] });
+    expect((await post(allowed, `http://127.0.0.1:${target.port}/`)).status).toBe(204);
+    expect(target.seen).toHaveLength(1);
+  });
+
   it("reaches the hosts and networks the operator allows, and only those", async () => {
     const target = await receiver();
     const resolve = async (host: string) => {

@@ -51,12 +51,35 @@ describe("answers match the control API's document", () => {
     ["resetAllStates", "DELETE", "/_sandbox/state/all"],
   ];
 
+  /** Hosted mode's operations, as a sandbox that is not hosted answers them: the health check, and 404 naming hosted mode. */
+  const notHosted: Array<[string, string, string, number, unknown?]> = [
+    ["getHealth", "GET", "/_sandbox/health", 200],
+    ["getMetrics", "GET", "/_sandbox/metrics", 404],
+    ["listPartners", "GET", "/_sandbox/partners", 404],
+    ["createPartner", "POST", "/_sandbox/partners", 404, { name: "Acme" }],
+    ["getPartner", "GET", "/_sandbox/partners/ptn_1", 404],
+    ["updatePartner", "PATCH", "/_sandbox/partners/ptn_1", 404, { quotas: { records: 5 } }],
+    ["deletePartner", "DELETE", "/_sandbox/partners/ptn_1", 404],
+  ];
+
   it("covers every operation of the document but the document itself", () => {
     expect(valid).toHaveLength(17);
+    expect(notHosted).toHaveLength(7);
     const moves = ["updateResourceWithAction", "sendEventAgain"]; // covered in "lifecycles and events" below
-    expect(new Set([...valid.map(([id]) => id), ...moves])).toEqual(
+    expect(new Set([...valid.map(([id]) => id), ...notHosted.map(([id]) => id), ...moves])).toEqual(
       new Set(controlValidator.operationIds.filter((id) => id !== "getSandboxDocument")),
     );
+  });
+
+  it.each(notHosted)("%s, not hosted", async (operationId, method, path, status, body) => {
+    const answer = await call(mock.url, method, path, { headers: { ...headers, "x-sandbox-operator-token": operatorToken }, body });
+    expect(answer.status).toBe(status);
+    if (status === 404)
+      expect(answer.body.detail).toBe(
+        `no control operation at ${path}: it exists only in hosted mode (mock --sandbox --hosted), for the sandbox's operator`,
+      );
+    else expect(answer.body).toEqual({ status: "ready" });
+    expect(controlViolations(operationId, answer)).toEqual([]);
   });
 
   it.each(valid)("%s", async (operationId, method, path, body) => {

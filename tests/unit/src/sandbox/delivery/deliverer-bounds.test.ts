@@ -3,8 +3,9 @@
  * LIMITS.deliveryQueue events waiting per credential and LIMITS.deliveryQueueTotal per mock; a
  * reset or dropped credential's queue cancelled, the attempt in flight included; targets the
  * policy refuses never sent; on a shared sandbox, failures logged without the error or duration
- * that would tell an open port from a closed one. Receivers hold their answers until released: no
- * sleeps.
+ * that would tell an open port from a closed one; a hosted sandbox's partner held to its own quota,
+ * and each delivery's outcome told to the metrics' feed. Receivers hold their answers until
+ * released: no sleeps.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
-import { LIMITS } from "../../../../../src/sandbox/store/limits.js";
+import { LIMITS, SandboxBudget } from "../../../../../src/sandbox/store/limits.js";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
 import { TargetPolicy } from "../../../../../src/sandbox/targets.js";
 
@@ -95,6 +96,30 @@ describe("the delivery queue", () => {
     await d.idle();
     expect(queued.every((e) => e.state === "delivered")).toBe(true);
     expect(target.held.map((h) => h.req.url)).toHaveLength(LIMITS.deliveryQueue + 1);
+  });
+
+  it("holds a hosted sandbox's partner to its own quota of waiting callbacks, and tells each outcome", async () => {
+    const target = await holdingReceiver();
+    const d = deliverer({ targets: new TargetPolicy({ binding: "127.0.0.1", shared: true, callbackAllow: ["127.0.0.1"] }) });
+    const outcomes: string[] = [];
+    d.onOutcome = (outcome) => outcomes.push(outcome);
+    const budget = new SandboxBudget().withBounds((key) =>
+      key === "partner" ? { records: 10, bytes: 10_000, events: 10, queuedCallbacks: 2, named: "this partner's quota" } : undefined,
+    );
+    const partner = new CredentialState("partner", budget);
+    const queued = [d.enqueue(partner, event(target.url, "o-1")), d.enqueue(partner, event(target.url, "o-2"))];
+    expect(queued.map((e) => e.state)).toEqual(["pending", "pending"]);
+    const refused = d.enqueue(partner, event(target.url, "o-3"));
+    expect(refused.note).toBe(
+      "2 callbacks of this credential are already waiting to be delivered, this partner's quota: this one is not sent",
+    );
+    // Another credential of the same budget keeps the sandbox's bound; a target the policy refuses, no URL: their outcomes.
+    expect(d.enqueue(new CredentialState("other", budget), event(target.url, "o-4")).state).toBe("pending");
+    expect(d.enqueue(partner, event("http://10.0.0.5/hook", "o-5")).state).toBe("failed");
+    expect(d.enqueue(partner, { ...event("", "o-6"), url: undefined }).state).toBe("skipped");
+    target.release();
+    await d.idle();
+    expect(outcomes.sort()).toEqual(["delivered", "delivered", "delivered", "failed", "refused", "skipped"]);
   });
 
   it(`holds at most ${LIMITS.deliveryQueueTotal} events per mock, every credential together`, async () => {

@@ -1,10 +1,17 @@
 /**
  * A refusal's reason as the partner reads it in `sl-violations` (src/sandbox/engine/answer.ts
  * `refusalViolation`): the rule, then where it comes from, the provider's document by its title
- * (never the file it is kept under) and, where the rule is the sandbox's own, its convention.
+ * (never the file it is kept under) and, where the rule is the sandbox's own, its convention. And
+ * the sandbox's own answers (`validateAnswer`): a hosted sandbox's 429 for a partner's rate named in
+ * `sl-violations` as its 507 is, a 429 forced through the control API judged as any answer.
  */
-import { describe, expect, it } from "vitest";
-import { refusalViolation } from "../../../../../src/sandbox/engine/answer.js";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadDocument } from "../../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { rateLimitAnswer, refusalViolation, validateAnswer } from "../../../../../src/sandbox/engine/answer.js";
+import { createEngine } from "../../../../../src/sandbox/engine/create.js";
+import { problem } from "../../../../../src/sandbox/problem.js";
 
 describe("refusalViolation", () => {
   const entry = (message: string) => ({ location: ["request"], severity: "Information", code: "sandbox-refusal", message });
@@ -38,5 +45,37 @@ describe("refusalViolation", () => {
       entry("No such account. (the sandbox's convention: A test value.)"),
     );
     expect(refusalViolation({ detail: "Refused." })).toEqual(entry("Refused."));
+  });
+});
+
+describe("validateAnswer on the sandbox's own answers", () => {
+  const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+  const [shop] = loadRegistry(registryPath);
+  const engine = createEngine(shop, loadDocument(shop.bundlePath), {
+    declarationPath: join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"),
+    registry: registryPath,
+  });
+  afterAll(() => engine.close());
+  const detail = "this partner's request rate is 10 per second: retry after 1 s";
+
+  it("names a partner's rate reached (429) where the operation does not declare it, as a bound's 507", () => {
+    const answer = rateLimitAnswer(detail, 1);
+    expect(answer.headers).toEqual({ "Content-Type": "application/problem+json", "Retry-After": "1" });
+    expect(validateAnswer(engine, "getOrder", answer)).toEqual([
+      {
+        location: ["response", "status"],
+        severity: "Error",
+        code: "sandbox-rate-limit",
+        message: `429 is the sandbox's own answer when a partner's request rate is reached (not a status getOrder declares): ${detail}`,
+      },
+    ]);
+    expect(validateAnswer(engine, "getOrder", problem(507, "full", { title: "Sandbox limit reached" }))[0].code).toBe("sandbox-limit");
+  });
+
+  it("leaves a 429 forced through the control API to the contract validator", () => {
+    const forced = problem(429, "forced by the sandbox's control API (error rule err_1)");
+    const found = validateAnswer(engine, "getOrder", forced);
+    expect(found.map((v) => v.code)).not.toContain("sandbox-rate-limit");
+    expect(found.some((v) => v.location.join(".") === "response.status")).toBe(true);
   });
 });
