@@ -1,0 +1,66 @@
+/**
+ * The vitest configuration StrykerJS runs (stryker.config.mjs `vitest.configFile`): the tests that
+ * run in process, so Stryker sees which test covers which mutant (its coverage is collected in the
+ * test thread; a child process, a browser or a worker thread is invisible to it).
+ *
+ * - In: the quick tier (tests/unit, tests/apis), and the e2e suites that start mocks in process:
+ *   tests/e2e/sandbox, tests/e2e/contract, tests/e2e/callbacks.
+ * - Out: every `*.spawn.test.ts` and the e2e files that start a process (their code runs where
+ *   Stryker cannot see it); the `*.slow.test.ts` files (worker threads waited out in real time, every
+ *   API's mock, bounds of a thousand through HTTP: minutes per mutant they cover); the structure
+ *   tests, which read the source text that Stryker has rewritten with its mutants; the docs' and
+ *   scripts' tests, which cover no mutated folder.
+ */
+import { defineConfig } from "vitest/config";
+
+const EXCLUDE = [
+  "**/node_modules/**",
+  ".tmp/**",
+  "**/*.spawn.test.ts",
+  "**/*.slow.test.ts",
+  "tests/unit/src/*/structure.test.ts",
+  "tests/unit/docs/**",
+  "tests/unit/scripts/**",
+  "tests/unit/spectral/**",
+  "tests/e2e/sandbox/readme.test.ts",
+];
+/** Files that need a fresh module registry of their own, as in vitest.config.ts. */
+const ISOLATED = ["tests/unit/src/mock/lazy-modules.test.ts"];
+const INCLUDE = [
+  "tests/unit/**/*.test.ts",
+  "tests/apis/**/*.test.ts",
+  "tests/e2e/sandbox/**/*.test.ts",
+  "tests/e2e/contract/**/*.test.ts",
+  "tests/e2e/callbacks/**/*.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    env: { REDOCLY_TELEMETRY: "off" },
+    globalSetup: ["tests/setup/scratch.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "mutation",
+          isolate: false,
+          include: INCLUDE,
+          exclude: [...EXCLUDE, ...ISOLATED],
+          setupFiles: ["tests/setup/no-processes.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "mutation-isolated",
+          isolate: true,
+          include: ISOLATED,
+          exclude: EXCLUDE,
+          setupFiles: ["tests/setup/no-processes.ts"],
+        },
+      },
+    ],
+  },
+});
