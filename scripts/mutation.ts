@@ -30,6 +30,23 @@ export const SUMMARY = "mutation/summary.json";
 export const EQUIVALENT = "mutation/equivalent.tsv";
 const REPORTS = "reports/mutation";
 
+/**
+ * The test files each folder's mutants are run against (within stryker.vitest.config.ts's in-process
+ * set): the folder's own unit tests and the end-to-end suites that drive it in process. A mutant that
+ * survives runs every test that reached it; a survivor of the mock's hot path reached by the
+ * sandbox's walk of every API would cost minutes, and those suites test the sandbox, not the mock.
+ */
+export const TESTS: Record<Folder, string[]> = {
+  "src/mock": [
+    "tests/unit/src/mock/**/*.test.ts",
+    "tests/unit/src/testing/**/*.test.ts",
+    "tests/e2e/contract/judge.test.ts",
+    "tests/e2e/contract/auth.test.ts",
+  ],
+  "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
+  "src/sandbox": ["tests/unit/src/sandbox/**/*.test.ts", "tests/e2e/sandbox/**/*.test.ts", "tests/e2e/callbacks/**/*.test.ts"],
+};
+
 const slug = (folder: Folder) => folder.replace(/^src\//, "");
 export const reportPath = (folder: Folder) => `${REPORTS}/${slug(folder)}.json`;
 const incrementalPath = (folder: Folder) => `${REPORTS}/${slug(folder)}.incremental.json`;
@@ -209,6 +226,7 @@ async function mutate(folder: Folder): Promise<Run> {
   await new Stryker({
     configFile: join(ROOT, "stryker.config.mjs"),
     mutate: mutateFor(config.mutate, folder),
+    testFiles: TESTS[folder],
     incrementalFile: incrementalPath(folder),
     jsonReporter: { fileName: reportPath(folder) },
   }).runMutationTest();
