@@ -3,20 +3,22 @@
  * folder at a time, and the summary kept in the repository (mutation/summary.json, written only
  * here). Not part of `npm test` (docs/adr/mutation-testing.md says why and what a run costs).
  *
- *   tsx scripts/mutation.ts [folder...]     src/mock, src/client, src/sandbox (default: all three, in that order)
+ *   tsx scripts/mutation.ts [target...]     folders (src/mock, src/client, src/sandbox; default: all three) or files in them
  *   tsx scripts/mutation.ts --summary-only  the summary again from the kept reports (after editing the equivalent list)
  *
- * Each folder has its own report and incremental file under reports/mutation/ (git-ignored), so a
- * run of one folder reuses that folder's earlier results and leaves the others' alone. The summary
- * holds per folder: the score, the mutants killed, survived, not covered, timed out, recorded as
- * equivalent and ignored, the survivors left, the date, the commit, the run's duration and the load
- * average at its start and end. A mutant recorded in mutation/equivalent.tsv (`file:line`, mutator,
- * why, tab-separated) is counted as equivalent, out of the score; an entry that matches no
- * surviving mutant of a folder just run is reported as stale. Exit 1 when a folder run is under the
- * goal, or an entry is malformed or stale.
+ * Each folder keeps its report and its incremental file under reports/mutation/ (git-ignored): a
+ * run of some of a folder's files replaces those files' results in them and keeps the others', so a
+ * folder can be measured a few files at a time on a busy machine, and a run reuses every result
+ * whose code and tests did not change. The summary holds per folder: the score, the mutants killed,
+ * survived, not covered, timed out, recorded as equivalent and ignored, the survivors left, the
+ * files not run yet, and the last run's date, commit, files, duration and load average at its start
+ * and end. A mutant recorded in mutation/equivalent.tsv (`file:line`, mutator, why, tab-separated)
+ * is counted as equivalent, out of the score; an entry that matches no surviving mutant of a file
+ * with results is reported as stale. Exit 1 when a folder is under the goal or has files not run,
+ * or an entry is malformed or stale.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { misuse, runCommand, runProgram, script } from "./lib/cli.js";
@@ -37,12 +39,7 @@ const REPORTS = "reports/mutation";
  * sandbox's walk of every API would cost minutes, and those suites test the sandbox, not the mock.
  */
 export const TESTS: Record<Folder, string[]> = {
-  "src/mock": [
-    "tests/unit/src/mock/**/*.test.ts",
-    "tests/unit/src/testing/**/*.test.ts",
-    "tests/e2e/contract/judge.test.ts",
-    "tests/e2e/contract/auth.test.ts",
-  ],
+  "src/mock": ["tests/unit/src/mock/**/*.test.ts", "tests/unit/src/testing/**/*.test.ts", "tests/e2e/contract/judge.test.ts"],
   "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
   "src/sandbox": ["tests/unit/src/sandbox/**/*.test.ts", "tests/e2e/sandbox/**/*.test.ts", "tests/e2e/callbacks/**/*.test.ts"],
 };
@@ -50,6 +47,7 @@ export const TESTS: Record<Folder, string[]> = {
 const slug = (folder: Folder) => folder.replace(/^src\//, "");
 export const reportPath = (folder: Folder) => `${REPORTS}/${slug(folder)}.json`;
 const incrementalPath = (folder: Folder) => `${REPORTS}/${slug(folder)}.incremental.json`;
+const lastRunPath = (folder: Folder) => `${REPORTS}/${slug(folder)}.last-run.json`;
 
 /** A folder as the command line may name it: `mock`, `src/mock`, `src/mock/`, `./src/mock`. */
 export function parseFolder(name: string): Folder | undefined {
@@ -61,6 +59,21 @@ export function parseFolder(name: string): Folder | undefined {
 export function mutateFor(mutate: readonly string[], folder: Folder): string[] {
   return mutate.filter((line) => line.replace(/^!/, "").startsWith(`${folder}/`));
 }
+
+/**
+ * The files a folder's mutate lines take: every `.ts` file under it but those its `!` lines name
+ * (each an exact path, as stryker.config.mjs writes them, with its reason).
+ */
+export function scopeOf(folder: Folder, lines: readonly string[], files: readonly string[]): string[] {
+  const excluded = lines.filter((line) => line.startsWith("!")).map((line) => line.slice(1));
+  for (const path of excluded)
+    if (/[*?[{]/.test(path))
+      throw new Error(`stryker.config.mjs: exclusion "!${path}" must name one file (scripts/mutation.ts lists what is not run yet)`);
+  return files.filter((file) => file.startsWith(`${folder}/`) && file.endsWith(".ts") && !excluded.includes(file)).sort();
+}
+
+const filesUnder = (folder: Folder) =>
+  readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" }).map((file) => `${folder}/${file.replaceAll("\\", "/")}`);
 
 export interface EquivalentEntry {
   file: string;
@@ -87,25 +100,39 @@ export function parseEquivalent(text: string, name = EQUIVALENT): EquivalentEntr
   return entries;
 }
 
-/** The part of StrykerJS's JSON report (mutation-testing-report-schema) read here. */
+type Mutant = {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+};
+
+/** The part of StrykerJS's JSON report (mutation-testing-report-schema) read here; the rest is kept as it is. */
 export interface Report {
-  files: Record<
-    string,
-    {
-      mutants: Array<{
-        id: string;
-        mutatorName: string;
-        replacement?: string;
-        status: string;
-        location: { start: { line: number; column: number } };
-      }>;
-    }
-  >;
+  files: Record<string, { mutants: Mutant[] } & Record<string, unknown>>;
+  testFiles?: Record<string, unknown>;
+  [member: string]: unknown;
+}
+
+/**
+ * A folder's kept report after a run of some of its files: the run's files from `run`, the other
+ * files of the scope from `kept`, files outside the scope (deleted, excluded) dropped. The test
+ * files' entries are the run's, and the kept ones the run did not load.
+ */
+export function mergeReports(kept: Report | undefined, run: Report, scope: readonly string[]): Report {
+  const files: Report["files"] = {};
+  for (const [path, file] of Object.entries(kept?.files ?? {})) if (scope.includes(path)) files[path] = file;
+  for (const [path, file] of Object.entries(run.files)) files[path] = file;
+  const testFiles = run.testFiles || kept?.testFiles ? { ...kept?.testFiles, ...run.testFiles } : undefined;
+  return { ...run, files, ...(testFiles ? { testFiles } : {}) };
 }
 
 export interface Run {
   date: string;
   commit: string;
+  /** The files the last run mutated: "all" for the whole folder. */
+  files?: "all" | string[];
   durationSeconds?: number;
   loadAverage?: { start: string; end: string };
 }
@@ -121,6 +148,8 @@ export interface FolderSummary extends Run {
   equivalent: number;
   ignored: number;
   errors: number;
+  /** Files of the folder's scope that no run has mutated yet: the score leaves them out. */
+  notRun: string[];
   /** The mutants neither detected nor recorded as equivalent: `file:line:column mutator -> replacement (status)`. */
   left: string[];
 }
@@ -130,13 +159,15 @@ export interface FolderSummary extends Run {
  * undetected (survived or not covered) that are not recorded as equivalent; ignored mutants and
  * those that did not compile or run are out of it, as in StrykerJS's own score.
  */
-export function summarise(folder: Folder, report: Report, equivalent: readonly EquivalentEntry[], run: Run) {
+export function summarise(folder: Folder, report: Report, equivalent: readonly EquivalentEntry[], run: Run, scope?: readonly string[]) {
   const counts = { mutants: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, equivalent: 0, ignored: 0, errors: 0 };
   const left: string[] = [];
   const used = new Set<EquivalentEntry>();
+  const reported: string[] = [];
   for (const [path, file] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     const name = relative(ROOT, join(ROOT, path)).replaceAll("\\", "/");
     if (!name.startsWith(`${folder}/`)) continue;
+    reported.push(name);
     for (const mutant of file.mutants) {
       counts.mutants++;
       const { line, column } = mutant.location.start;
@@ -171,12 +202,14 @@ export function summarise(folder: Folder, report: Report, equivalent: readonly E
   const detected = counts.killed + counts.timeout;
   const valid = detected + counts.survived + counts.noCoverage;
   const score = valid === 0 ? 100 : Math.floor((detected / valid) * 10_000) / 100;
-  const stale = equivalent.filter((e) => e.file.startsWith(`${folder}/`) && !used.has(e));
-  const summary: FolderSummary = { ...run, score, goal: GOAL, ...counts, left };
+  // Only entries of files with results can be judged stale: a file not run has no survivors yet.
+  const stale = equivalent.filter((e) => reported.includes(e.file) && !used.has(e));
+  const notRun = (scope ?? []).filter((file) => !reported.includes(file));
+  const summary: FolderSummary = { ...run, score, goal: GOAL, ...counts, notRun, left };
   return { summary, stale };
 }
 
-/** The summary file's text: every folder's entry, the ones not given kept from `previous`. */
+/** The summary file's text: every folder's entry, in a fixed order. */
 export function renderSummary(folders: Partial<Record<Folder, FolderSummary>>): string {
   const ordered: Record<string, FolderSummary> = {};
   for (const folder of FOLDERS) if (folders[folder]) ordered[folder] = folders[folder];
@@ -190,15 +223,17 @@ export function renderSummary(folders: Partial<Record<Folder, FolderSummary>>): 
   )}\n`;
 }
 
-function readSummary(): Partial<Record<Folder, FolderSummary>> {
-  const path = join(ROOT, SUMMARY);
-  if (!existsSync(path)) return {};
+function readJson<T>(path: string, what: string): T | undefined {
+  if (!existsSync(join(ROOT, path))) return undefined;
   try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { folders: Partial<Record<Folder, FolderSummary>> }).folders ?? {};
+    return JSON.parse(readFileSync(join(ROOT, path), "utf8")) as T;
   } catch (error) {
-    throw new Error(`${SUMMARY}: not the JSON this script writes (${(error as Error).message}); delete it to start again`);
+    throw new Error(`${path}: not ${what} (${(error as Error).message}); delete it to start again`);
   }
 }
+
+const readSummary = () =>
+  readJson<{ folders?: Partial<Record<Folder, FolderSummary>> }>(SUMMARY, "the JSON this script writes")?.folders ?? {};
 
 function readEquivalent(): EquivalentEntry[] {
   const path = join(ROOT, EQUIVALENT);
@@ -214,71 +249,108 @@ function commitOf(folder: Folder): string {
   return git("status", "--porcelain", "--", folder, "tests") === "" ? head : `${head}+changes`;
 }
 
-/** Runs StrykerJS on one folder, with that folder's report and incremental file. */
-async function mutate(folder: Folder): Promise<Run> {
+async function configMutate(): Promise<string[]> {
+  return ((await import(pathToFileURL(join(ROOT, "stryker.config.mjs")).href)).default as { mutate: string[] }).mutate;
+}
+
+/**
+ * Runs StrykerJS on a folder's `files` (undefined: the whole folder), then merges the run's report
+ * and incremental file into the folder's kept ones.
+ */
+async function mutate(folder: Folder, files: string[] | undefined, scope: string[]): Promise<Run> {
   const { Stryker } = await import("@stryker-mutator/core");
-  const config = (await import(pathToFileURL(join(ROOT, "stryker.config.mjs")).href)).default as { mutate: string[] };
   mkdirSync(join(ROOT, REPORTS), { recursive: true });
+  const keptIncremental = readJson<Report>(incrementalPath(folder), "StrykerJS's incremental file");
   const start = loadAverage();
   const started = Date.now();
   const date = new Date(started).toISOString();
   const commit = commitOf(folder);
   await new Stryker({
     configFile: join(ROOT, "stryker.config.mjs"),
-    mutate: mutateFor(config.mutate, folder),
+    mutate: files ?? mutateFor(await configMutate(), folder),
     testFiles: TESTS[folder],
     incrementalFile: incrementalPath(folder),
-    jsonReporter: { fileName: reportPath(folder) },
+    jsonReporter: { fileName: lastRunPath(folder) },
   }).runMutationTest();
-  return { date, commit, durationSeconds: Math.round((Date.now() - started) / 1000), loadAverage: { start, end: loadAverage() } };
+  const run = readJson<Report>(lastRunPath(folder), "StrykerJS's JSON report");
+  if (!run) throw new Error(`StrykerJS wrote no report at ${lastRunPath(folder)}`);
+  writeFileSync(
+    join(ROOT, reportPath(folder)),
+    JSON.stringify(mergeReports(readJson<Report>(reportPath(folder), "a kept report"), run, scope)),
+  );
+  const incremental = readJson<Report>(incrementalPath(folder), "StrykerJS's incremental file");
+  if (incremental && keptIncremental)
+    writeFileSync(join(ROOT, incrementalPath(folder)), JSON.stringify(mergeReports(keptIncremental, incremental, scope)));
+  const durationSeconds = Math.round((Date.now() - started) / 1000);
+  return { date, commit, files: files ?? "all", durationSeconds, loadAverage: { start, end: loadAverage() } };
 }
 
 function program() {
   return script("mutation")
     .description("StrykerJS over src/mock, src/client and src/sandbox, one folder at a time; writes mutation/summary.json")
-    .argument("[folders...]", `folders to run: ${FOLDERS.join(", ")} (default: all three)`)
-    .option("--summary-only", "run nothing: write the summary again from the reports of the folders' last runs")
+    .argument("[targets...]", `folders to run (${FOLDERS.join(", ")}; default: all three) or files in them`)
+    .option("--summary-only", "run nothing: write the summary again from the kept reports")
     .action(async function (this: ReturnType<typeof script>, names: string[], options: { summaryOnly?: boolean }) {
-      const folders: Folder[] = [];
+      const mutateLines = await configMutate();
+      const scopes = Object.fromEntries(FOLDERS.map((f) => [f, scopeOf(f, mutateFor(mutateLines, f), filesUnder(f))])) as Record<
+        Folder,
+        string[]
+      >;
+      /** Per folder asked for: its files, or undefined for all of it. */
+      const targets = new Map<Folder, string[] | undefined>();
       for (const name of names) {
         const folder = parseFolder(name);
-        if (!folder) misuse(this, `unknown folder "${name}"; known: ${FOLDERS.join(", ")}`);
-        if (!folders.includes(folder)) folders.push(folder);
+        if (folder) {
+          targets.set(folder, undefined);
+          continue;
+        }
+        const file = name.replace(/^\.\//, "");
+        const owner = FOLDERS.find((f) => file.startsWith(`${f}/`));
+        if (!owner) misuse(this, `unknown target "${name}"; expected ${FOLDERS.join(", ")} or a file in them`);
+        if (!scopes[owner].includes(file))
+          misuse(this, `"${name}" is not a file StrykerJS mutates (missing, or left out by stryker.config.mjs, which says why)`);
+        if (options.summaryOnly) misuse(this, "--summary-only takes folders, not files");
+        const files = targets.has(owner) ? targets.get(owner) : [];
+        if (files && !files.includes(file)) files.push(file);
+        targets.set(owner, files);
       }
-      const selected = folders.length > 0 ? folders : [...FOLDERS];
+      if (targets.size === 0) for (const folder of FOLDERS) targets.set(folder, undefined);
       const equivalent = readEquivalent();
       const kept = readSummary();
       let failed = false;
-      for (const folder of selected) {
+      for (const folder of FOLDERS) {
+        if (!targets.has(folder)) continue;
         let run: Run;
         if (options.summaryOnly) {
-          if (!existsSync(join(ROOT, reportPath(folder)))) {
-            if (folders.length > 0) throw new Error(`${reportPath(folder)}: no report of ${folder}; run npm run mutation -- ${folder}`);
+          const previous = kept[folder];
+          if (!existsSync(join(ROOT, reportPath(folder))) || !previous) {
+            if (names.length > 0) throw new Error(`${reportPath(folder)}: no kept report of ${folder}; run npm run mutation -- ${folder}`);
             continue;
           }
-          const previous = kept[folder];
-          if (!previous) throw new Error(`${SUMMARY} has no run of ${folder} to take its date and commit from`);
           run = {
             date: previous.date,
             commit: previous.commit,
+            files: previous.files,
             durationSeconds: previous.durationSeconds,
             loadAverage: previous.loadAverage,
           };
-        } else run = await mutate(folder);
-        const report = JSON.parse(readFileSync(join(ROOT, reportPath(folder)), "utf8")) as Report;
-        const { summary, stale } = summarise(folder, report, equivalent, run);
+        } else run = await mutate(folder, targets.get(folder), scopes[folder]);
+        const report = readJson<Report>(reportPath(folder), "a kept report");
+        if (!report) throw new Error(`${reportPath(folder)}: missing`);
+        const { summary, stale } = summarise(folder, report, equivalent, run, scopes[folder]);
         kept[folder] = summary;
         writeFileSync(join(ROOT, SUMMARY), renderSummary(kept));
         console.log(
           `${folder}: ${summary.score}% (goal ${GOAL}%): ${summary.killed} killed, ${summary.timeout} timed out, ${summary.survived} survived, ` +
             `${summary.noCoverage} not covered, ${summary.equivalent} equivalent, ${summary.ignored} ignored` +
-            (run.durationSeconds === undefined
+            (summary.notRun.length > 0 ? `; ${summary.notRun.length} of ${scopes[folder].length} files not run yet` : "") +
+            (run.durationSeconds === undefined || options.summaryOnly
               ? ""
               : `; ${run.durationSeconds} s, load ${run.loadAverage?.start} -> ${run.loadAverage?.end}`),
         );
         for (const entry of stale)
           console.error(`${entry.at}: ${entry.file}:${entry.line} ${entry.mutator} matches no surviving mutant: remove it`);
-        if (summary.score < GOAL || stale.length > 0) failed = true;
+        if (summary.score < GOAL || summary.notRun.length > 0 || stale.length > 0) failed = true;
       }
       console.log(`summary: ${SUMMARY}`);
       return failed ? 1 : 0;

@@ -5,7 +5,17 @@
  * of it, stale entries found). The reports are small hand-written ones in StrykerJS's JSON format.
  */
 import { describe, expect, it, vi } from "vitest";
-import { main, mutateFor, parseEquivalent, parseFolder, type Report, renderSummary, summarise } from "../../../scripts/mutation.js";
+import {
+  main,
+  mergeReports,
+  mutateFor,
+  parseEquivalent,
+  parseFolder,
+  type Report,
+  renderSummary,
+  scopeOf,
+  summarise,
+} from "../../../scripts/mutation.js";
 
 const MUTATE = [
   "src/mock/**/*.ts",
@@ -34,13 +44,21 @@ describe("the command line", () => {
     expect(mutateFor(MUTATE, "src/client")).toEqual(["src/client/**/*.ts"]);
   });
 
+  it("takes a folder's files but those its exclusions name, and refuses an exclusion that is a glob", () => {
+    const files = ["src/mock/a.ts", "src/mock/judge-worker.ts", "src/mock/README.md", "src/mock/sub/b.ts", "src/mockery/c.ts"];
+    expect(scopeOf("src/mock", mutateFor(MUTATE, "src/mock"), files)).toEqual(["src/mock/a.ts", "src/mock/sub/b.ts"]);
+    expect(() => scopeOf("src/mock", ["src/mock/**/*.ts", "!src/mock/*.d.ts"], files)).toThrow(
+      /exclusion "!src\/mock\/\*\.d\.ts" must name one file/,
+    );
+  });
+
   it("an unknown folder is a misuse: one line, the hint, exit 2, nothing run", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       expect(await main(["src/cli"])).toBe(2);
       expect(error.mock.calls.map(([line]) => line)).toEqual([
-        'error: unknown folder "src/cli"; known: src/mock, src/client, src/sandbox',
+        'error: unknown target "src/cli"; expected src/mock, src/client, src/sandbox or a file in them',
         "(add --help for usage)",
       ]);
       expect(log).not.toHaveBeenCalled();
@@ -111,7 +129,7 @@ describe("the summary of a report", () => {
   const run = { date: "2026-11-28T20:00:00.000Z", commit: "0123456789ab" };
 
   it("counts each status and scores detected over detected and undetected", () => {
-    const { summary, stale } = summarise("src/mock", report, [], run);
+    const { summary, stale } = summarise("src/mock", report, [], run, ["src/mock/route.ts", "src/mock/write.ts"]);
     expect(summary).toMatchObject({ mutants: 8, killed: 2, timeout: 1, survived: 2, noCoverage: 1, equivalent: 0, ignored: 1, errors: 1 });
     expect(summary.score).toBe(50); // 3 detected of 6
     expect(summary.left).toEqual([
@@ -120,6 +138,8 @@ describe("the summary of a report", () => {
       'src/mock/route.ts:40:5 ConditionalExpression -> "true" (NoCoverage)',
     ]);
     expect(stale).toEqual([]);
+    // A file of the scope with no results yet is named, not counted.
+    expect(summary.notRun).toEqual(["src/mock/write.ts"]);
   });
 
   it("takes an equivalent mutant out of the score, matched by file, line and mutator; an entry matching nothing is stale", () => {
@@ -148,6 +168,30 @@ describe("the summary of a report", () => {
       },
     };
     expect(summarise("src/client", many, [], run).summary.score).toBe(79.9);
+  });
+
+  it("merges a run of some files into the kept report: the run's files replaced, the others kept, files out of scope dropped", () => {
+    const kept: Report = {
+      schemaVersion: "1",
+      files: {
+        "src/mock/a.ts": { mutants: [mutant("1", "Survived", 1)] },
+        "src/mock/b.ts": { mutants: [mutant("2", "Killed", 1)] },
+        "src/mock/gone.ts": { mutants: [] },
+      },
+      testFiles: { "tests/a.test.ts": { tests: [] }, "tests/b.test.ts": { tests: [] } },
+    };
+    const run: Report = {
+      schemaVersion: "2",
+      files: { "src/mock/a.ts": { mutants: [mutant("1", "Killed", 1)] } },
+      testFiles: { "tests/a.test.ts": { tests: [{ id: "0" }] } },
+    };
+    const merged = mergeReports(kept, run, ["src/mock/a.ts", "src/mock/b.ts"]);
+    expect(merged.schemaVersion).toBe("2");
+    expect(Object.keys(merged.files).sort()).toEqual(["src/mock/a.ts", "src/mock/b.ts"]);
+    expect(merged.files["src/mock/a.ts"].mutants[0].status).toBe("Killed");
+    expect(merged.files["src/mock/b.ts"].mutants[0].status).toBe("Killed");
+    expect(merged.testFiles).toEqual({ "tests/a.test.ts": { tests: [{ id: "0" }] }, "tests/b.test.ts": { tests: [] } });
+    expect(mergeReports(undefined, run, ["src/mock/a.ts"]).files).toEqual(run.files);
   });
 
   it("writes the folders in a fixed order with the do-not-edit line", () => {
