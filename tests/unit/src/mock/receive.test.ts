@@ -1,0 +1,146 @@
+/**
+ * The receive stage's decoding (src/mock/receive.ts) on hand-written bodies: what prism-http-server
+ * hands Prism (parsed JSON for `application/json` and `application/*+json`, else the text), bad
+ * JSON and JSON nested deeper than the bound told apart (DEVIATIONS jsonDepth), nesting counted
+ * through arrays and objects but never inside strings (escaped quotes and backslashes included), and
+ * a body that is a view into a larger buffer decoded as that view only.
+ */
+import { PassThrough } from "node:stream";
+import type { IncomingMessage } from "node:http";
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../../../src/mock/limits.js";
+import { BodyError, decodeBody, nestsDeeperThan, parseBody, readBody } from "../../../../src/mock/receive.js";
+
+const bytes = (text: string) => Buffer.from(text, "utf8");
+
+describe("nesting", () => {
+  const NESTING: Array<[string, number, boolean]> = [
+    ["[[[1]]]", 3, false],
+    ["[[[[1]]]]", 3, true],
+    ['{"a":{"b":{"c":1}}}', 3, false],
+    ['{"a":{"b":{"c":{"d":1}}}}', 3, true],
+    ['[{"a":[{"b":1}]}]', 3, true],
+    ["[[],[],[],[],[[]]]", 3, false],
+    ["[1,[2,[3]],[4,[5]],[6,[7]]]", 3, false],
+    ['["[[[[[[[[[[[["]', 3, false], // brackets in a string do not nest
+    ['{"k":"{{{{{{{{{{{{"}', 3, false],
+    ['["\\"[[[[[[[[[[["]', 3, false], // an escaped quote does not end the string
+    ['["\\\\",[[[1]]]]', 3, true], // an escaped backslash does: the brackets after it nest
+    ['["a\\\\"  ,  [[[1]]] ]', 3, true],
+    ['[["]]]"],[[[1]]]]', 3, true], // closing brackets in a string do not un-nest
+  ];
+  for (const [text, max, deeper] of NESTING)
+    it(`${text} ${deeper ? "nests" : "does not nest"} deeper than ${max}`, () => expect(nestsDeeperThan(bytes(text), max)).toBe(deeper));
+});
+
+describe("decoding", () => {
+  it("parses JSON for a JSON media type, whatever its parameters and suffix", () => {
+    for (const type of [
+      "application/json",
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "application/problem+json",
+      "application/vnd.a+json",
+    ])
+      expect(decodeBody(bytes('{"a":[1,"x"]}'), type), type).toEqual({ value: { a: [1, "x"] } });
+  });
+
+  it("hands any other body to Prism as its text", () => {
+    for (const type of [
+      undefined,
+      "text/plain",
+      "application/xml",
+      "application/jsonx",
+      "text/json",
+      "application/json-patch",
+      "not a type",
+    ])
+      expect(decodeBody(bytes('{"a":1}'), type), String(type)).toEqual({ value: '{"a":1}' });
+    expect(decodeBody(bytes("héllo"), "text/plain")).toEqual({ value: "héllo" });
+  });
+
+  it("tells bad JSON from JSON nested too deep, and takes JSON at the bound", () => {
+    expect(decodeBody(bytes('{"a":'), "application/json")).toBe("invalid");
+    expect(decodeBody(bytes(""), "application/json")).toBe("invalid");
+    const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    expect(decodeBody(bytes(nested(MAX_JSON_DEPTH + 1)), "application/json")).toBe("tooDeep");
+    const atBound = decodeBody(bytes(nested(MAX_JSON_DEPTH)), "application/json");
+    expect(atBound).not.toBe("tooDeep");
+    expect(atBound).not.toBe("invalid");
+    // Bad JSON is bad before it is deep.
+    expect(decodeBody(bytes(`${"[".repeat(MAX_JSON_DEPTH + 1)}`), "application/json")).toBe("invalid");
+  });
+
+  it("decodes a body that is a view into a larger buffer as that view only", () => {
+    const whole = bytes('xx{"a":1}yy');
+    expect(decodeBody(whole.subarray(2, 9), "application/json")).toEqual({ value: { a: 1 } });
+    expect(decodeBody(whole.subarray(2, 9), "text/plain")).toEqual({ value: '{"a":1}' });
+  });
+
+  it("gives Prism null for no body, the value for one, and micri's 400 for bad or too deep JSON", () => {
+    const request = (type?: string) => ({ headers: type ? { "content-type": type } : {} }) as IncomingMessage;
+    expect(parseBody(request("application/json"), { present: false, bytes: Buffer.alloc(0) })).toBeNull();
+    expect(parseBody(request("application/json"), { present: true, bytes: bytes("[1]") })).toEqual([1]);
+    expect(parseBody(request(), { present: true, bytes: bytes("") })).toBe("");
+    const bad = (() => {
+      try {
+        parseBody(request("application/json"), { present: true, bytes: bytes("{") });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(bad).toBeInstanceOf(BodyError);
+    expect(bad).toMatchObject({ status: 400, code: "invalid_json", message: "Invalid JSON" });
+    expect(() =>
+      parseBody(request("application/json"), {
+        present: true,
+        bytes: bytes(`${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`),
+      }),
+    ).toThrow(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+});
+
+/** A request stream with the given headers whose body arrives in `chunks`. */
+function request(headers: Record<string, string>, chunks: Buffer[]): IncomingMessage {
+  const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+  Object.assign(stream, { headers, method: "POST", url: "/" });
+  queueMicrotask(() => {
+    for (const chunk of chunks) stream.write(chunk);
+    stream.end();
+  });
+  return stream;
+}
+
+const read = (message: IncomingMessage) =>
+  new Promise<{ error?: BodyError; text?: string; present?: boolean }>((resolve) =>
+    readBody(message, (error, raw) => resolve({ error, text: raw?.bytes.toString("utf8"), present: raw?.present })),
+  );
+
+describe("reading", () => {
+  it("joins a body sent in several chunks, in order", async () => {
+    expect(await read(request({ "transfer-encoding": "chunked" }, [bytes('{"a":'), bytes('"b",'), bytes('"c":1}')]))).toEqual({
+      error: undefined,
+      text: '{"a":"b","c":1}',
+      present: true,
+    });
+  });
+
+  it("takes Content-Length: 0 and no length at all as no body; a length without bytes as an empty one", async () => {
+    expect(await read(request({ "content-length": "0" }, []))).toMatchObject({ present: false, text: "" });
+    expect(await read(request({}, []))).toMatchObject({ present: false, text: "" });
+    expect(await read(request({ "content-length": "5" }, []))).toMatchObject({ present: true, text: "" });
+  });
+
+  it("refuses a declared length over the bound at once, before any byte; exactly the bound is read", async () => {
+    const over = await read(request({ "content-length": String(MAX_BODY_BYTES + 1) }, []));
+    expect(over.error).toMatchObject({ status: 413, code: "request_entity_too_large", atOnce: true });
+    const at = await read(request({ "content-length": String(MAX_BODY_BYTES) }, [Buffer.alloc(MAX_BODY_BYTES, 0x20)]));
+    expect(at.error).toBeUndefined();
+    expect(at.text).toHaveLength(MAX_BODY_BYTES);
+  });
+
+  it("refuses a chunked body once its bytes pass the bound, not at once", async () => {
+    const over = await read(request({ "transfer-encoding": "chunked" }, [Buffer.alloc(MAX_BODY_BYTES), Buffer.alloc(1)]));
+    expect(over.error).toMatchObject({ status: 413, atOnce: false });
+  });
+});
