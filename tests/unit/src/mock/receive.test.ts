@@ -3,13 +3,17 @@
  * hands Prism (parsed JSON for `application/json` and `application/*+json`, else the text), bad
  * JSON and JSON nested deeper than the bound told apart (DEVIATIONS jsonDepth), nesting counted
  * through arrays and objects but never inside strings (escaped quotes and backslashes included), and
- * a body that is a view into a larger buffer decoded as that view only.
+ * a body that is a view into a larger buffer decoded as that view only. Reading: chunks joined, the
+ * 10 MB bound (declared or reached), a body over it read on and dropped up to the drain bound, then
+ * the connection destroyed; micri's 413 sent once the client has sent its body or after the drain's
+ * time limit (DEVIATIONS bodyLimit), any other refusal at once.
  */
+import { EventEmitter } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
-import type { IncomingMessage } from "node:http";
-import { describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../../../../src/mock/limits.js";
-import { BodyError, decodeBody, nestsDeeperThan, parseBody, readBody } from "../../../../src/mock/receive.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_BODY_BYTES, MAX_DRAIN_BYTES, MAX_DRAIN_MS, MAX_JSON_DEPTH } from "../../../../src/mock/limits.js";
+import { BodyError, decodeBody, nestsDeeperThan, parseBody, readBody, refuseBody } from "../../../../src/mock/receive.js";
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 
@@ -142,5 +146,118 @@ describe("reading", () => {
   it("refuses a chunked body once its bytes pass the bound, not at once", async () => {
     const over = await read(request({ "transfer-encoding": "chunked" }, [Buffer.alloc(MAX_BODY_BYTES), Buffer.alloc(1)]));
     expect(over.error).toMatchObject({ status: 413, atOnce: false });
+  });
+});
+
+describe("draining a body over the bound", () => {
+  it("reads on, keeping nothing, and destroys the connection only past the drain bound", async () => {
+    const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+    Object.assign(stream, { headers: { "transfer-encoding": "chunked" } });
+    let destroyed = false;
+    stream.destroy = (() => {
+      destroyed = true;
+      return stream;
+    }) as typeof stream.destroy;
+    const errors: BodyError[] = [];
+    readBody(stream, (error) => error && errors.push(error));
+    const chunk = Buffer.alloc(MAX_BODY_BYTES / 2);
+    stream.emit("data", chunk);
+    stream.emit("data", chunk);
+    expect(errors).toEqual([]);
+    stream.emit("data", Buffer.alloc(1));
+    expect(errors).toHaveLength(1);
+    // The drain: up to MAX_DRAIN_BYTES more are read and dropped.
+    let drained = 1;
+    const piece = Buffer.alloc(MAX_DRAIN_BYTES / 4);
+    for (let i = 0; i < 3; i++) {
+      stream.emit("data", piece);
+      drained += piece.length;
+    }
+    expect(drained).toBeLessThan(MAX_DRAIN_BYTES);
+    expect(destroyed).toBe(false);
+    stream.emit("data", Buffer.alloc(MAX_DRAIN_BYTES - drained));
+    expect(destroyed).toBe(false); // exactly at the bound
+    stream.emit("data", Buffer.alloc(1));
+    expect(destroyed).toBe(true);
+    // The end of the stream settles nothing more: one answer only.
+    stream.emit("end");
+    expect(errors).toHaveLength(1);
+  });
+
+  it("a read error is micri's 400 invalid_body", async () => {
+    const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+    Object.assign(stream, { headers: { "content-length": "10" } });
+    const answer = new Promise<BodyError | undefined>((resolve) => readBody(stream, (error) => resolve(error)));
+    stream.emit("error", new Error("aborted"));
+    expect(await answer).toMatchObject({ status: 400, code: "invalid_body", message: "Invalid body" });
+  });
+});
+
+/** A request that has (or has not) been sent whole, and a response that records what is written. */
+function exchange(complete: boolean) {
+  const request = Object.assign(new EventEmitter(), { complete, headers: {} }) as unknown as IncomingMessage;
+  const written: Array<{ status: number; headers: string[]; body: string }> = [];
+  const response = {
+    writeHead(status: number, headers: string[]) {
+      written.push({ status, headers, body: "" });
+      return this;
+    },
+    end(body: string) {
+      written[written.length - 1].body = String(body);
+    },
+  } as unknown as ServerResponse;
+  return { request, response, written };
+}
+
+describe("refusing a body", () => {
+  afterEach(() => vi.useRealTimers());
+  const tooLarge = (atOnce: boolean) => new BodyError(413, "request_entity_too_large", "Body exceeded 10mb limit", atOnce);
+
+  it("answers any refusal but a 413 at once, with micri's body", () => {
+    const { request, response, written } = exchange(false);
+    refuseBody(request, response, new BodyError(400, "invalid_json", "Invalid JSON"));
+    expect(written).toHaveLength(1);
+    expect(written[0].status).toBe(400);
+    expect(JSON.parse(written[0].body)).toEqual({ error: { code: "invalid_json", message: "Invalid JSON" } });
+    expect(written[0].headers).not.toContain("Connection");
+  });
+
+  it("answers a 413 at once for a declared length, or once the request is whole, closing the connection", () => {
+    for (const [complete, atOnce] of [
+      [false, true],
+      [true, false],
+    ]) {
+      const { request, response, written } = exchange(complete);
+      refuseBody(request, response, tooLarge(atOnce));
+      expect(
+        written.map((w) => w.status),
+        `complete ${complete}, atOnce ${atOnce}`,
+      ).toEqual([413]);
+      const headers = written[0].headers;
+      expect(headers[headers.indexOf("Connection") + 1]).toBe("close");
+    }
+  });
+
+  it("waits for a 413's body to be sent, then answers once", () => {
+    vi.useFakeTimers();
+    const { request, response, written } = exchange(false);
+    refuseBody(request, response, tooLarge(false));
+    expect(written).toEqual([]);
+    request.emit("end");
+    expect(written.map((w) => w.status)).toEqual([413]);
+    vi.advanceTimersByTime(MAX_DRAIN_MS);
+    expect(written).toHaveLength(1);
+  });
+
+  it("answers a 413 after the drain's time limit when the body never ends, and not before", () => {
+    vi.useFakeTimers();
+    const { request, response, written } = exchange(false);
+    refuseBody(request, response, tooLarge(false));
+    vi.advanceTimersByTime(MAX_DRAIN_MS - 1);
+    expect(written).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(written.map((w) => w.status)).toEqual([413]);
+    request.emit("end");
+    expect(written).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES_KEPT } from "../../../../src/mock/limits.js";
 import { choosesAnswer, createRouter, hasCallbacks, type Router, requestElement } from "../../../../src/mock/route.js";
+import { prismRoute } from "../../../../src/mock/prism-parts.js";
 import { loadOperations } from "../../../../src/mock/server.js";
 import { BODY_BYTES, type Operation } from "../../../../src/mock/types.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -148,6 +149,31 @@ describe("Prism's router over the fixture API (tests/fixtures/mock, shop@1.0.0)"
     expect(route("GET", "/v1/order/o-2")).toBe(route("GET", "/v1/order/o-1"));
     // The method is part of the key: the GET's answer is not the DELETE's.
     expect(route("DELETE", "/v1/order/o-1")).not.toBe(route("GET", "/v1/order/o-1"));
+  });
+
+  it("answers as Prism's own router does, asked anew each time, whatever was asked before (servers included)", () => {
+    const own = createRouter(operations);
+    const questions = [
+      ["GET", "/v1/order"],
+      ["GET", "/v1/order?__server=https%3A%2F%2Fsandbox.shop.example.com"],
+      ["GET", "/v1/order?__server=https%3A%2F%2Felsewhere.test"],
+      ["GET", "/v1/order"],
+      ["GET", "/v1/order?__server=https%3A%2F%2Felsewhere.test"],
+      ["PATCH", "/v1/order"],
+      ["GET", "/v1/nothing"],
+      ["GET", "/v1/order/o-9?__server=https%3A%2F%2Fsandbox.shop.example.com"],
+      ["GET", "/v1/order/o-9?__server=https%3A%2F%2Felsewhere.test"],
+    ];
+    for (const [method, target] of questions) {
+      const input = requestElement(method, target, {}, 0) as never;
+      const fresh = prismRoute({ resources: operations, input });
+      const kept = own.prism({ resources: operations, input });
+      expect(kept._tag, `${method} ${target}`).toBe(fresh._tag);
+      if (fresh._tag === "Right") expect(kept._tag === "Right" && kept.right, `${method} ${target}`).toBe(fresh.right);
+      else expect(kept._tag === "Left" && kept.left.message).toBe(fresh.left.message);
+    }
+    // The server URL is part of the question: a server the document does not have is refused even after the path was found.
+    expect(own.operation(requestElement("GET", "/v1/order?__server=https%3A%2F%2Felsewhere.test", {}, 0))).toBeUndefined();
   });
 
   it(`keeps at most ${ROUTES_KEPT} routes: the next one starts the kept set again`, () => {
