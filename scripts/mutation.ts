@@ -3,7 +3,7 @@
  * folder at a time, and the summary kept in the repository (mutation/summary.json, written only
  * here). Not part of `npm test` (docs/adr/mutation-testing.md says why and what a run costs).
  *
- *   tsx scripts/mutation.ts [target...]     folders (src/mock, src/client, src/sandbox; default: all three) or files in them
+ *   tsx scripts/mutation.ts [target...]     src/mock, src/client, src/sandbox (default: all three), or files or folders in them
  *   tsx scripts/mutation.ts --summary-only  the summary again from the kept reports (after editing the equivalent list)
  *
  * Each folder keeps its report and its incremental file under reports/mutation/ (git-ignored): a
@@ -288,7 +288,7 @@ async function mutate(folder: Folder, files: string[] | undefined, scope: string
 function program() {
   return script("mutation")
     .description("StrykerJS over src/mock, src/client and src/sandbox, one folder at a time; writes mutation/summary.json")
-    .argument("[targets...]", `folders to run (${FOLDERS.join(", ")}; default: all three) or files in them`)
+    .argument("[targets...]", `folders to run (${FOLDERS.join(", ")}; default: all three), or files or folders in them`)
     .option("--summary-only", "run nothing: write the summary again from the kept reports")
     .action(async function (this: ReturnType<typeof script>, names: string[], options: { summaryOnly?: boolean }) {
       const mutateLines = await configMutate();
@@ -304,14 +304,16 @@ function program() {
           targets.set(folder, undefined);
           continue;
         }
-        const file = name.replace(/^\.\//, "");
+        const file = name.replace(/^\.\//, "").replace(/\/+$/, "");
         const owner = FOLDERS.find((f) => file.startsWith(`${f}/`));
-        if (!owner) misuse(this, `unknown target "${name}"; expected ${FOLDERS.join(", ")} or a file in them`);
-        if (!scopes[owner].includes(file))
-          misuse(this, `"${name}" is not a file StrykerJS mutates (missing, or left out by stryker.config.mjs, which says why)`);
+        if (!owner) misuse(this, `unknown target "${name}"; expected ${FOLDERS.join(", ")} or a file or folder in them`);
+        // A file of the scope, or a folder inside: every file of the scope under it.
+        const named = scopes[owner].includes(file) ? [file] : scopes[owner].filter((f) => f.startsWith(`${file}/`));
+        if (named.length === 0)
+          misuse(this, `"${name}" holds no file StrykerJS mutates (missing, or left out by stryker.config.mjs, which says why)`);
         if (options.summaryOnly) misuse(this, "--summary-only takes folders, not files");
         const files = targets.has(owner) ? targets.get(owner) : [];
-        if (files && !files.includes(file)) files.push(file);
+        for (const f of named) if (files && !files.includes(f)) files.push(f);
         targets.set(owner, files);
       }
       if (targets.size === 0) for (const folder of FOLDERS) targets.set(folder, undefined);

@@ -58,13 +58,30 @@ describe("the command line", () => {
     try {
       expect(await main(["src/cli"])).toBe(2);
       expect(error.mock.calls.map(([line]) => line)).toEqual([
-        'error: unknown target "src/cli"; expected src/mock, src/client, src/sandbox or a file in them',
+        'error: unknown target "src/cli"; expected src/mock, src/client, src/sandbox or a file or folder in them',
         "(add --help for usage)",
       ]);
       expect(log).not.toHaveBeenCalled();
     } finally {
       error.mockRestore();
       log.mockRestore();
+    }
+  });
+  it("a file or folder that holds nothing mutated is a misuse naming it", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const target of ["src/mock/nope.ts", "src/mock/judge-worker.ts", "src/sandbox/nowhere"]) {
+        error.mockClear();
+        expect(await main([target]), target).toBe(2);
+        expect(error.mock.calls[0]?.[0]).toBe(
+          `error: "${target}" holds no file StrykerJS mutates (missing, or left out by stryker.config.mjs, which says why)`,
+        );
+      }
+      error.mockClear();
+      expect(await main(["--summary-only", "src/mock/route.ts"])).toBe(2);
+      expect(error.mock.calls[0]?.[0]).toBe("error: --summary-only takes folders, not files");
+    } finally {
+      error.mockRestore();
     }
   });
 });
