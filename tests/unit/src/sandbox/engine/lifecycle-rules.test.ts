@@ -17,6 +17,8 @@ const invoice: ResourceDeclaration = {
   schema: "#/components/schemas/Invoice",
   singleton: false,
   id: { field: "invoice_id", prefix: "inv_", digits: false },
+  callbacks: [],
+  testValues: [],
   status: {
     field: "status",
     initial: "Created",
