@@ -17,24 +17,25 @@ import { BodyError, decodeBody, nestsDeeperThan, parseBody, readBody, refuseBody
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 
+// Tests are named in words, not by their JSON: a mutation tester selects tests by name.
 describe("nesting", () => {
-  const NESTING: Array<[string, number, boolean]> = [
-    ["[[[1]]]", 3, false],
-    ["[[[[1]]]]", 3, true],
-    ['{"a":{"b":{"c":1}}}', 3, false],
-    ['{"a":{"b":{"c":{"d":1}}}}', 3, true],
-    ['[{"a":[{"b":1}]}]', 3, true],
-    ["[[],[],[],[],[[]]]", 3, false],
-    ["[1,[2,[3]],[4,[5]],[6,[7]]]", 3, false],
-    ['["[[[[[[[[[[[["]', 3, false], // brackets in a string do not nest
-    ['{"k":"{{{{{{{{{{{{"}', 3, false],
-    ['["\\"[[[[[[[[[[["]', 3, false], // an escaped quote does not end the string
-    ['["\\\\",[[[1]]]]', 3, true], // an escaped backslash does: the brackets after it nest
-    ['["a\\\\"  ,  [[[1]]] ]', 3, true],
-    ['[["]]]"],[[[1]]]]', 3, true], // closing brackets in a string do not un-nest
+  const NESTING: Array<[string, string, number, boolean]> = [
+    ["arrays at the bound", "[[[1]]]", 3, false],
+    ["arrays past the bound", "[[[[1]]]]", 3, true],
+    ["objects at the bound", '{"a":{"b":{"c":1}}}', 3, false],
+    ["objects past the bound", '{"a":{"b":{"c":{"d":1}}}}', 3, true],
+    ["arrays and objects mixed past the bound", '[{"a":[{"b":1}]}]', 3, true],
+    ["siblings closed before the next opens", "[[],[],[],[],[[]]]", 3, false],
+    ["siblings of mixed depth", "[1,[2,[3]],[4,[5]],[6,[7]]]", 3, false],
+    ["brackets in a string", '["[[[[[[[[[[[["]', 3, false],
+    ["braces in a string", '{"k":"{{{{{{{{{{{{"}', 3, false],
+    ["an escaped quote that does not end the string", '["\\"[[[[[[[[[[["]', 3, false],
+    ["an escaped backslash that lets the string end", '["\\\\",[[[1]]]]', 3, true],
+    ["an escaped backslash then blanks", '["a\\\\"  ,  [[[1]]] ]', 3, true],
+    ["closing brackets in a string, which do not un-nest", '[["]]]"],[[[1]]]]', 3, true],
   ];
-  for (const [text, max, deeper] of NESTING)
-    it(`${text} ${deeper ? "nests" : "does not nest"} deeper than ${max}`, () => expect(nestsDeeperThan(bytes(text), max)).toBe(deeper));
+  for (const [what, text, max, deeper] of NESTING)
+    it(`${what}: ${deeper ? "deeper" : "not deeper"} than ${max}`, () => expect(nestsDeeperThan(bytes(text), max), text).toBe(deeper));
 });
 
 describe("decoding", () => {
@@ -141,6 +142,22 @@ describe("reading", () => {
     const at = await read(request({ "content-length": String(MAX_BODY_BYTES) }, [Buffer.alloc(MAX_BODY_BYTES, 0x20)]));
     expect(at.error).toBeUndefined();
     expect(at.text).toHaveLength(MAX_BODY_BYTES);
+  });
+
+  it("reads a chunked body whatever Content-Length says: Transfer-Encoding overrides it (RFC 9112, 6.3)", async () => {
+    const both = await read(request({ "transfer-encoding": "chunked", "content-length": String(MAX_BODY_BYTES + 1) }, [bytes('{"a":1}')]));
+    expect(both).toEqual({ error: undefined, text: '{"a":1}', present: true });
+  });
+
+  it("answers a declared length over the bound once, whatever arrives after", async () => {
+    const stream = request({ "content-length": String(MAX_BODY_BYTES + 1) }, [Buffer.alloc(1024), Buffer.alloc(1024)]);
+    const answers: Array<BodyError | undefined> = [];
+    await new Promise<void>((resolve) => {
+      readBody(stream, (error) => answers.push(error));
+      stream.once("end", () => resolve());
+    });
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ status: 413, atOnce: true });
   });
 
   it("refuses a chunked body once its bytes pass the bound, not at once", async () => {
