@@ -69,18 +69,20 @@ describe("the deadline's signal", () => {
           seen.push(`function ${this === signal} ${event.type}`);
         });
         signal.addEventListener("abort", { handleEvent: (event: Event) => seen.push(`object ${event.type}`) });
+        const stays = () => seen.push("stays");
         signal.addEventListener("abort", removed);
+        signal.addEventListener("abort", stays);
         signal.addEventListener("other" as "abort", () => seen.push("other type"));
         signal.addEventListener("abort", null as never);
         signal.removeEventListener("abort", removed);
-        signal.removeEventListener("abort", neverAdded); // removes nothing else
-        signal.removeEventListener("other" as "abort", removed);
+        signal.removeEventListener("abort", neverAdded); // removes nothing, not the last one either
+        signal.removeEventListener("other" as "abort", stays); // another type: removes nothing
         await aborted(signal);
         return answered(200);
       },
       { timeoutMs: 20 },
     );
-    expect(seen).toEqual(["function true abort", "object abort"]);
+    expect(seen).toEqual(["function true abort", "object abort", "stays"]);
     expect(kept?.aborted).toBe(true);
     expect(kept?.reason).toBeInstanceOf(CallTimeoutError);
     expect(() => kept?.throwIfAborted()).toThrow(CallTimeoutError);

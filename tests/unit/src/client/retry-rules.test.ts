@@ -251,6 +251,14 @@ describe("the waits and onRetry", () => {
     expect(over.waits).toEqual([]);
   });
 
+  it("a network fault after an answer (a followed redirect's) is status 0 to onRetry, and that answer's Retry-After is not read", async () => {
+    const fault = outcome("GET", { network: "ECONNRESET" });
+    fault.result.response = new Response(null, { status: 302, headers: { "retry-after": "1" } });
+    const { events, waits } = await run([fault, outcome("GET", { status: 200 })]);
+    expect(waits).toEqual([50]);
+    expect(events.map((e) => [e.reason, e.status, e.delayMs])).toEqual([["network", 0, 50]]);
+  });
+
   it("takes no wait that would end at or past the deadline", async () => {
     expect((await run([outcome("GET", { status: 503, retryAfter: "1" })], { timeoutMs: 1000 })).made).toBe(1);
     expect((await run([outcome("GET", { status: 503, retryAfter: "1" }), outcome("GET", { status: 200 })], { timeoutMs: 1500 })).made).toBe(
