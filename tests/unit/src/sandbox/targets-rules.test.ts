@@ -107,6 +107,14 @@ describe("a shared policy", () => {
     expect(policy.describe()).toEqual({ mode: "shared", callback_allow: ["2001:db8::1", "198.51.100.7"] });
   });
 
+  it("in either mode, what is not an IP address is never an address to connect to", () => {
+    for (const binding of ["127.0.0.1", "0.0.0.0"]) {
+      const policy = new TargetPolicy({ binding, callbackAllow: ["partner.test", "0.0.0.0/0"] });
+      for (const text of ["partner.test", "not-an-address", ""])
+        expect(policy.allowsAddress(text, "partner.test"), `${binding} ${text}`).toBe(false);
+    }
+  });
+
   it("an exact name is that name, never a name ending in it", () => {
     const policy = new TargetPolicy({ binding: "0.0.0.0", callbackAllow: ["partner.test"] });
     expect(() => policy.check("https://partner.test/hook")).not.toThrow();
