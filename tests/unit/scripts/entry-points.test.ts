@@ -18,9 +18,9 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(28);
-  expect(probed).toHaveLength(28);
-  expect(commandLines).toHaveLength(17);
+  expect(entries).toHaveLength(29);
+  expect(probed).toHaveLength(29);
+  expect(commandLines).toHaveLength(18);
 });
 
 describe.each(commandLines)("%s", (_, { name, main, forwardsUnknownOptions }) => {

@@ -61,6 +61,7 @@ export const SCRIPTS: Record<string, CommandLine | "module"> = {
   "scripts/bench-store.ts": { name: "bench:store", main: async () => (await import("../../../scripts/bench-store.js")).main },
   "scripts/start.ts": { name: "start", main: async () => (await import("../../../scripts/start.js")).main },
   "scripts/mock.ts": { name: "npm run mock --", main: async () => (await import("../../../scripts/mock.js")).main },
+  "scripts/mutation.ts": { name: "mutation", main: async () => (await import("../../../scripts/mutation.js")).main },
 };
 
 export const entries = Object.entries(SCRIPTS);

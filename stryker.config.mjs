@@ -1,0 +1,44 @@
+// StrykerJS: mutation testing of the mock, the sandbox and the client runtime (`npm run mutation`,
+// scripts/mutation.ts, which runs one folder at a time and writes mutation/summary.json). Not part of
+// `npm test`. Decision record: docs/adr/mutation-testing.md.
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  // The in-process tests only (the file says which and why).
+  vitest: { configFile: "stryker.vitest.config.ts", related: false },
+  // Each mutant runs only the tests that reached it in the first run.
+  coverageAnalysis: "perTest",
+  // Results are reused for every mutant whose code and covering tests did not change
+  // (scripts/mutation.ts gives each folder a file of its own under reports/mutation/).
+  incremental: true,
+  // A mutant reached only while modules load (a constant table, a regular expression at the top of a
+  // module) would need every test run again in a fresh module registry; they are counted as ignored.
+  ignoreStatic: true,
+  concurrency: 2,
+  // Spelled out per folder so `npm run mutation -- <folder>` keeps the lines of that folder.
+  mutate: [
+    "src/mock/**/*.ts",
+    // Runs in a worker thread, where Stryker sees no coverage and switches no mutant on.
+    "!src/mock/judge-worker.ts",
+    // Types and symbols only: nothing to mutate.
+    "!src/mock/types.ts",
+    "src/sandbox/**/*.ts",
+    // Its tests need a Postgres server, a child process (tests/unit/src/sandbox/store/postgres.spawn.test.ts).
+    "!src/sandbox/store/postgres.ts",
+    // Types only.
+    "!src/sandbox/store/types.ts",
+    "src/client/**/*.ts",
+    // Re-exports only.
+    "!src/client/index.ts",
+  ],
+  // What the run's copy of the repository leaves out: builds and scratch folders.
+  ignorePatterns: ["/dist", "/site", "/site.building-*", "/.tmp", "/reports", "/test-output", "/*.tgz", "/bench"],
+  reporters: ["json", "progress", "clear-text"],
+  clearTextReporter: { allowEmojis: false, logTests: false, maxTestsToLog: 0, reportMutants: false },
+  // A busy machine stretches a test run; a mutant is called a timeout only well beyond its tests' own time.
+  timeoutMS: 20_000,
+  timeoutFactor: 2,
+  dryRunTimeoutMinutes: 30,
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true,
+};
