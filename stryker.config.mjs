@@ -1,6 +1,6 @@
 // StrykerJS: mutation testing of the mock, the sandbox and the client runtime (`npm run mutation`,
 // scripts/mutation.ts, which runs one folder at a time and writes mutation/summary.json). Not part of
-// `npm test`. Decision record: docs/adr/mutation-testing.md.
+// `npm test`. Decision record: docs/adr/0016-mutation-testing.md.
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

@@ -1,7 +1,7 @@
 /**
  * bench:store, and `npm run bench`'s `store` part (section 1c of bench/RESULTS.md): the sandbox's
  * stores, side by side in one run, memory, `file:` (LMDB) and Postgres (one instance, and two on one
- * database), with the load average at the start and the end (docs/adr/durable-store.md has a run).
+ * database), with the load average at the start and the end (docs/adr/0015-durable-store.md has a run).
  *
  * 1. The sandbox (`mock disbursement@1.0.0 --sandbox --sandbox-store ...`, the CLI from source, one
  *    process an instance): requests per second, CPU time per request (the sandbox processes', and

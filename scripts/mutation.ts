@@ -1,7 +1,7 @@
 /**
  * mutation — StrykerJS over the mock, the client runtime and the sandbox (stryker.config.mjs), one
  * folder at a time, and the summary kept in the repository (mutation/summary.json, written only
- * here). Not part of `npm test` (docs/adr/mutation-testing.md says why and what a run costs).
+ * here). Not part of `npm test` (docs/adr/0016-mutation-testing.md says why and what a run costs).
  *
  *   tsx scripts/mutation.ts [target...]     src/mock, src/client, src/sandbox (default: all three), or files or folders in them
  *   tsx scripts/mutation.ts --summary-only  the summary again from the kept reports (after editing the equivalent list)

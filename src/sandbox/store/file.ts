@@ -1,7 +1,7 @@
 /**
  * The `file:<dir>` store: the sandbox's state in an embedded LMDB environment (the `lmdb` package,
  * whose prebuilt binaries install from the registry), for one process on one machine. Why LMDB:
- * docs/adr/durable-store.md.
+ * docs/adr/0015-durable-store.md.
  *
  * One environment, `<dir>/sandbox.mdb` (and LMDB's `sandbox.mdb-lock` beside it), with one named
  * database per kind of entry, values kept as JSON text:

@@ -1,6 +1,6 @@
 /**
  * The `postgres://...` store: the sandbox's state in Postgres, through `pg`, so that any number of
- * sandbox processes on one database act as one. Why: docs/adr/durable-store.md.
+ * sandbox processes on one database act as one. Why: docs/adr/0015-durable-store.md.
  *
  * Tables (all named `sandbox_*`, in the connection's default schema):
  *

@@ -18,8 +18,8 @@ it("the table lists every module under scripts/ outside lib/", () => {
     .filter((file) => !file.startsWith("scripts/lib/"))
     .sort();
   expect(Object.keys(SCRIPTS).sort()).toEqual(onDisk);
-  expect(entries).toHaveLength(29);
-  expect(probed).toHaveLength(29);
+  expect(entries).toHaveLength(30);
+  expect(probed).toHaveLength(30);
   expect(commandLines).toHaveLength(18);
 });
 

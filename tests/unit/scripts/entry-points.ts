@@ -51,6 +51,7 @@ export const SCRIPTS: Record<string, CommandLine | "module"> = {
   "scripts/bench-client.ts": "module",
   "scripts/bench-sandbox.ts": "module",
   "scripts/bench-findings.ts": "module",
+  "scripts/bench-hosted.ts": "module",
   "scripts/bench-results.ts": "module",
   "scripts/bench.ts": { name: "bench", main: async () => (await import("../../../scripts/bench.js")).main },
   "scripts/bench-serve.ts": "module",
