@@ -1306,6 +1306,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A durable store (`file:<dir>` or Postgres) could not keep or read this request's changes, or the sandbox is stopping: nothing was changed and nothing acknowledged. Retry after the seconds `Retry-After` says. */
+        StoreUnavailable: {
+            headers: {
+                /** @description Seconds to wait before the next request. */
+                "Retry-After"?: number;
+                /** @description `*`, as on every answer of the mock: any origin may read it (without credentials). */
+                "Access-Control-Allow-Origin"?: "*";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No room for a new credential: the sandbox holds state for its limit of credentials (1000) and every one was used in the last 10 minutes, so the newcomer is refused rather than pushing out a partner at work. Retry later, or reset states you no longer need. */
         SandboxFull: {
             headers: {
@@ -1427,6 +1440,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1450,6 +1464,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1473,6 +1488,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoOperator"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     resetAllStates: {
@@ -1495,6 +1511,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoOperator"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getResource: {
@@ -1530,6 +1547,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1573,6 +1591,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1621,6 +1640,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1650,6 +1670,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1688,6 +1709,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1711,6 +1733,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1748,6 +1771,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1779,6 +1803,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1809,6 +1834,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1832,6 +1858,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1862,6 +1889,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1885,6 +1913,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1916,6 +1945,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -1939,6 +1969,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
     };
@@ -2013,6 +2044,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NotHosted"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     createPartner: {
@@ -2043,6 +2075,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getPartner: {
@@ -2071,6 +2104,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoPartner"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     deletePartner: {
@@ -2099,6 +2133,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoPartner"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     updatePartner: {
@@ -2135,6 +2170,7 @@ export interface operations {
             404: components["responses"]["NoPartner"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
 }

@@ -20,7 +20,7 @@
  *    and the value of any query parameter in a URL replaced by "[redacted]".
  *
  * Lines go to standard output by default, through sonic-boom without blocking, its buffer bounded
- * (MAX_BUFFERED_BYTES: past it lines are dropped, never memory), flushed on close.
+ * (MAX_BUFFERED_BYTES: past it lines are dropped, never memory); closing waits until every line is written.
  */
 import { type DestinationStream, type Logger, pino } from "pino";
 import { CREDENTIAL_PATTERN, CREDENTIAL_PREFIX } from "./partners.js";
@@ -178,6 +178,10 @@ export class RequestLog {
   private current: string[] = [];
   private readonly refusals = new Map<string, Refusal & { count: number }>();
   private refusalTimer: NodeJS.Timeout | undefined;
+  /** Bytes handed to a sonic-boom destination and not yet written or dropped (undefined: another destination). */
+  private unwritten: number | undefined;
+  /** Called once nothing handed to the destination is left unwritten, while closing. */
+  private allWritten: (() => void) | undefined;
   private readonly refusalWindowMs: number;
 
   constructor(options: RequestLogOptions = {}) {
@@ -189,12 +193,32 @@ export class RequestLog {
       messageKey: "msg",
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label: string) => ({ level: label }) },
-      hooks: { streamWrite: (line: string) => this.scrub(line) },
+      hooks: { streamWrite: (line: string) => this.handed(this.scrub(line)) },
     };
+    // sonic-boom (pino.destination) says what it wrote and what it dropped: closing waits for the
+    // lines still being written, so that its exit-time flush never writes a later line first.
+    const boom = this.destination as { flushSync?: unknown; on?: (event: string, listener: (value: never) => void) => void };
+    if (typeof boom.flushSync === "function" && typeof boom.on === "function") {
+      this.unwritten = 0;
+      boom.on("write", (bytes: number) => this.written(bytes));
+      boom.on("drop", (line: string) => this.written(Buffer.byteLength(line)));
+    }
     this.logger = pino({ ...common, redact: { paths: REDACT_PATHS, censor: REDACTED } }, this.destination);
     // Request lines hold named fields only (step 1), which no redaction path names: pino's redaction,
     // most of a line's cost, is left out of them; steps 2 and 4 apply as to every line.
     this.requests = pino(common, this.destination);
+  }
+
+  /** A line handed to the destination: counted while it is not written (a sonic-boom destination). */
+  private handed(line: string): string {
+    if (this.unwritten !== undefined) this.unwritten += Buffer.byteLength(line);
+    return line;
+  }
+
+  /** Bytes the destination wrote or dropped; when none is left, whoever waits to close goes on. */
+  private written(bytes: number): void {
+    this.unwritten! -= bytes;
+    if (this.unwritten! <= 0) this.allWritten?.();
   }
 
   /** Step 4: the line with every known secret and credential-shaped value replaced. */
@@ -282,25 +306,20 @@ export class RequestLog {
   }
 
   /**
-   * Writes what is counted, then waits (at most CLOSE_WAIT_MS) until every line is handed to the
-   * destination, in order: after this no line is lost on exit.
+   * Writes what is counted, then waits (at most CLOSE_WAIT_MS) until the destination has written
+   * every line handed to it: after this no line is lost on exit, and none is written out of order.
    */
   async close(): Promise<void> {
     this.flushRefusals();
-    const stream = this.destination as { flush?: (done: (error?: Error) => void) => void };
-    if (typeof stream.flush !== "function") return;
+    if (!this.unwritten) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, CLOSE_WAIT_MS).unref();
-      try {
-        stream.flush!(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      } catch {
-        // standard output closed: nothing more can be written
+      const timer = setTimeout(done, CLOSE_WAIT_MS).unref();
+      function done() {
         clearTimeout(timer);
         resolve();
       }
+      this.allWritten = done;
     });
+    this.allWritten = undefined;
   }
 }

@@ -5,6 +5,7 @@
  * a file against before checking it against the API's document.
  */
 import type { Json } from "./values.js";
+import { SOURCE_PATTERN } from "../sources.js";
 
 export const KINDS = ["create", "read", "list", "update", "delete", "action", "answer"] as const;
 export type Kind = (typeof KINDS)[number];
@@ -150,7 +151,11 @@ export interface Declaration {
   where(path: string): string;
 }
 
-const SOURCE = { type: "string", pattern: "^[\\w.-]+\\.txt:\\d+(-\\d+)?$", description: "seed file and line, e.g. 000_x.txt:147" };
+const SOURCE = {
+  type: "string",
+  pattern: SOURCE_PATTERN,
+  description: "the provider's document by its title, and a line: Pay Service Interface, line 147",
+};
 const TEMPLATE = {};
 const STATUS_LIST = { type: "array", items: { type: "string" }, minItems: 1 };
 

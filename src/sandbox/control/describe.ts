@@ -8,7 +8,6 @@
 import { relative } from "node:path";
 import { responseKey } from "../../document/index.js";
 import { packageRoot } from "../../registry.js";
-import { cite } from "../../sources.js";
 import { KINDS, type OperationDeclaration, type TestValueDeclaration } from "../declaration.js";
 import type { EngineContext } from "../engine/context.js";
 import { movesOnlyFrom } from "../engine/apply.js";
@@ -49,8 +48,8 @@ function memberName(engine: EngineContext, value: TestValueDeclaration): string 
 /** A rule's reason and where it comes from, as partners read them (the documents by title). */
 const ruleView = (rule: { detail: string; source?: string; convention?: string }) => ({
   detail: rule.detail,
-  ...(rule.source ? { source: cite(rule.source) } : {}),
-  ...(rule.convention ? { convention: cite(rule.convention) } : {}),
+  ...(rule.source ? { source: rule.source } : {}),
+  ...(rule.convention ? { convention: rule.convention } : {}),
 });
 
 /**
@@ -81,7 +80,7 @@ function rulesOf(declared: OperationDeclaration) {
       : []),
   ];
   return {
-    ...(declared.convention ? { convention: cite(declared.convention) } : {}),
+    ...(declared.convention ? { convention: declared.convention } : {}),
     ...(refusals.length > 0 ? { refusals } : {}),
     ...(declared.reject?.length ? { item_errors: declared.reject.map((r) => ({ code: r.code, ...ruleView(r) })) } : {}),
   };
@@ -91,13 +90,13 @@ function rulesOf(declared: OperationDeclaration) {
 function resourcesOf(engine: EngineContext) {
   return Object.values(engine.declaration?.resources ?? {}).map((r) => ({
     name: r.name,
-    source: cite(r.source),
+    source: r.source,
     ...(r.convention ? { convention: r.convention } : {}),
     singleton: r.singleton,
     id_field: r.id.field,
     ...(r.status ? { status_field: r.status.field, initial_status: r.status.initial } : {}),
     ...(r.status && statusValues(engine, r) ? { statuses: statusValues(engine, r) } : {}),
-    ...(r.expiry ? { expiry: { to: r.expiry.to, from: r.expiry.from, source: cite(r.expiry.source) } } : {}),
+    ...(r.expiry ? { expiry: { to: r.expiry.to, from: r.expiry.from, source: r.expiry.source } } : {}),
     ...(r.status?.moves
       ? {
           lifecycle: {
@@ -106,7 +105,7 @@ function resourcesOf(engine: EngineContext) {
               action: m.name,
               from: m.from === "*" ? "*" : m.from,
               to: m.to,
-              ...(m.source ? { source: cite(m.source) } : {}),
+              ...(m.source ? { source: m.source } : {}),
               ...(m.convention ? { convention: m.convention } : {}),
             })),
           },
@@ -132,8 +131,8 @@ function resourcesOf(engine: EngineContext) {
       when: c.when,
       url: c.url,
       registrable: JSON.stringify(c.url).includes("$callbackUrl"),
-      source: cite(c.source),
-      ...(c.convention ? { convention: cite(c.convention) } : {}),
+      source: c.source,
+      ...(c.convention ? { convention: c.convention } : {}),
     })),
   }));
 }
@@ -152,7 +151,7 @@ export function describe(engine: EngineContext, operator = false) {
       method: op.method.toUpperCase(),
       path: op.path,
       sandbox: declared && (KINDS as readonly string[]).includes(declared.kind) ? declared.kind : "static",
-      ...(declared ? { resource: declared.resource, source: cite(declared.source) } : {}),
+      ...(declared ? { resource: declared.resource, source: declared.source } : {}),
       error_statuses: errorStatuses(engine, op.operationId),
       ...(declared ? rulesOf(declared) : {}),
     };

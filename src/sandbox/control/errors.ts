@@ -39,7 +39,7 @@ export function problemOf(error: unknown): SandboxAnswer {
           : error instanceof MoveRefused
             ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
             : error instanceof StoreUnavailable
-              ? new ControlError(503, error.message, undefined, undefined, "Sandbox store unavailable")
+              ? new ControlError(503, error.message, undefined, undefined, "Sandbox store unavailable", { "Retry-After": "1" })
               : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
   const answer = problem(failure.status, failure.message, {
     title: failure.title,

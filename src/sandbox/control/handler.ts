@@ -12,7 +12,6 @@ import { tick } from "../engine/clock.js";
 import type { EngineContext } from "../engine/context.js";
 import { type HostedSandbox, isPartnerInputError } from "../hosting.js";
 import { singleton } from "../engine/records.js";
-import { cite } from "../../sources.js";
 import type { CredentialState } from "../store/state.js";
 import type { StoredRecord } from "../store/types.js";
 import type { Json } from "../values.js";
@@ -100,7 +99,7 @@ export function requireWebhook(engine: EngineContext, name: string): string {
     if (rule && !JSON.stringify(rule.url).includes("$callbackUrl")) {
       throw new ControlError(
         400,
-        `the URL of ${name} is not registered in a dashboard: the sources say it comes from ${JSON.stringify(rule.url)} (${cite(rule.source)}); set it through the API`,
+        `the URL of ${name} is not registered in a dashboard: the sources say it comes from ${JSON.stringify(rule.url)} (${rule.source}); set it through the API`,
         "webhook",
       );
     }

@@ -11,7 +11,6 @@
 import { type Operation, pickMediaContent, responseContents, responseKey } from "../../document/index.js";
 import { admittedTypes, resolveSchema } from "../../document/schema.js";
 import type { ContractViolation } from "../../validation/contract.js";
-import { cite } from "../../sources.js";
 import { problem, type RefusalReason, type SandboxAnswer } from "../problem.js";
 import { plain, shape } from "../shape.js";
 import type { LimitError } from "../store/limits.js";
@@ -162,8 +161,8 @@ export function refusalAnswer(engine: EngineContext, op: Operation, refusal: Ref
  */
 export function refusalViolation(reason: RefusalReason): AnswerViolation {
   const from = [
-    ...(reason.source ? [cite(reason.source)] : []),
-    ...(reason.convention ? [`the sandbox's convention: ${cite(reason.convention)}`] : []),
+    ...(reason.source ? [reason.source] : []),
+    ...(reason.convention ? [`the sandbox's convention: ${reason.convention}`] : []),
   ];
   return {
     location: ["request"],

@@ -26,10 +26,10 @@ import { credentialHeaders, TEST_API_KEY } from "../../../src/testing/requests.j
 import { bundled, createTestClient } from "../../helpers/registry.js";
 
 /**
- * From the sources (001_c84e9472cb6d908e.txt): a transaction's full record is fetched by its id
+ * From the Payment Initiation, Statement Retrieval and Balance Retrieval Interface: a transaction's full record is fetched by its id
  * (line 251, GET /v1/transaction, line 198); a statement's latest status by polling
  * /v1/statements?statement_ids=<id> (line 215). Pay's invoice webhook has no fetch by id
- * (000_daece66fccfd0511.txt line 236; GET /v1/invoice takes no documented parameters, line 197).
+ * (Pay Service Interface, line 236; GET /v1/invoice takes no documented parameters, line 197).
  * `records` finds the records in the operation's answer, `id` names the payload's identity.
  */
 const EXPECTED: Record<string, { operationId: string; path: string; parameter: string; id: string; records: (body: any) => any[] } | null> =

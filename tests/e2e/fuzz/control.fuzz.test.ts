@@ -27,7 +27,7 @@ describe("fuzzing the sandbox control API", () => {
 
   it("generates valid, mutated and hostile cases for every operation under /_sandbox", () => {
     const { ops } = controlDocument();
-    expect(ops.length).toBe(20);
+    expect(ops.length).toBe(27);
     for (const op of ops) {
       const kinds = new Set(cases.filter((c) => c.operationId === op.operationId).map((c) => c.kind.replace(/:.*/, "")));
       expect([...kinds], op.operationId).toEqual(expect.arrayContaining(["valid", "hostile", "control"]));

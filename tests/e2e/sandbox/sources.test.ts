@@ -1,23 +1,26 @@
 /**
- * What a partner reads of the sandbox names the provider's documents by title (Pay Service
- * Interface; Payment Initiation, Statement Retrieval and Balance Retrieval Interface; Disbursement
- * and Account Opening Interface), never by the file names the declarations cite for maintainers.
+ * The sandbox's declarations, and what a partner reads of them, name the provider's documents by
+ * title (Pay Service Interface; Payment Initiation, Statement Retrieval and Balance Retrieval
+ * Interface; Disbursement and Account Opening Interface) and a line, never by a file name.
  */
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { startMock } from "../../../src/mock/index.js";
 import { loadRegistry } from "../../../src/registry.js";
-import { cite } from "../../../src/sources.js";
+import { readFileSync } from "node:fs";
+import { declarationPath } from "../../../src/sandbox/declaration-file.js";
 import { sandboxControl } from "../../../src/testing/index.js";
 
 const FILE_NAME = /\d{3}_[0-9a-f]{16}\.txt/;
+const TITLED_IN_TEXT =
+  /source: "(Pay Service Interface|Payment Initiation, Statement Retrieval and Balance Retrieval Interface|Disbursement and Account Opening Interface), line \d+"/;
 const TITLED =
   /^(Pay Service Interface|Payment Initiation, Statement Retrieval and Balance Retrieval Interface|Disbursement and Account Opening Interface), line \d+$/;
 
-it("cite names a source file's document by its title and keeps the line", () => {
-  expect(cite("000_daece66fccfd0511.txt:76")).toBe("Pay Service Interface, line 76");
-  expect(cite("see 002_4706a6432e78318c.txt line 91")).toBe("see Disbursement and Account Opening Interface, line 91");
-  expect(cite("999_0000000000000000.txt:1")).toBe("999_0000000000000000.txt:1");
+it.each(loadRegistry().map((entry) => [entry.alias, entry] as const))("%s: the declaration cites documents by title only", (_, entry) => {
+  const text = readFileSync(declarationPath(entry), "utf8");
+  expect(text).not.toMatch(FILE_NAME);
+  expect(text).toMatch(TITLED_IN_TEXT);
 });
 
 it.each(loadRegistry().map((entry) => [entry.alias]))("%s: GET /_sandbox cites the documents by title", async (alias) => {

@@ -167,11 +167,12 @@ export function restartScenario(start: () => Promise<Instance>, instances: Insta
     const acknowledged: Array<{ credential: string; id: string }> = [];
     let killed = false;
     const creates = credentials.flatMap((credential) =>
-      Array.from({ length: 40 }, () =>
+      Array.from({ length: 100 }, () =>
         payCall(current, credential, "createInvoice", { body: invoiceBody() }).then((answer) => {
           if (answer.status !== 200) return;
           acknowledged.push({ credential, id: answer.body.invoice_id });
-          // Killed while the burst goes on: after 30 acknowledgements of its 160 creates.
+          // Killed while the burst goes on: after 30 acknowledgements of its 400 creates (many, so
+          // that answers read late on a busy machine still leave creates unanswered at the kill).
           if (acknowledged.length === 30 && !killed) {
             killed = true;
             current.run.child.kill("SIGKILL");
@@ -183,7 +184,7 @@ export function restartScenario(start: () => Promise<Instance>, instances: Insta
     expect(await current.run.exit).toBe(null);
     // Killed during the burst: creates answered before the kill, others never.
     expect(acknowledged.length).toBeGreaterThanOrEqual(30);
-    expect(acknowledged.length).toBeLessThan(credentials.length * 40);
+    expect(acknowledged.length).toBeLessThan(credentials.length * 100);
 
     current = await start();
     instances.push(current);

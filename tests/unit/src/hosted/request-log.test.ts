@@ -4,7 +4,11 @@
  * credential, token, Authorization or X-API-KEY value in any line, wherever it was placed: headers,
  * path, query names and values, members a careless change would add, error messages, messages.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
+import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CREDENTIAL_PREFIX } from "../../../../src/hosted/partners.js";
 import { credentialValues, loggedTarget, RequestLog } from "../../../../src/hosted/request-log.js";
@@ -196,5 +200,34 @@ describe("refused connections", () => {
     const written = records();
     expect(written.filter((r) => r.msg === "connection refused")).toHaveLength(1001);
     expect(written.at(-1)).toMatchObject({ msg: "connections refused", address: "other", count: 499 });
+  });
+});
+
+describe("closing", () => {
+  it("waits until a sonic-boom destination has written every line, in the order logged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "request-log-"));
+    try {
+      const file = join(dir, "log.jsonl");
+      const destination = pino.destination({ dest: file, sync: false, mkdir: true });
+      await new Promise((resolve) => destination.once("ready", resolve));
+      const log = new RequestLog({ destination });
+      for (let i = 0; i < 2000; i++) log.event(`event ${i}`, { i });
+      await log.close();
+      // Read at once, as a process exiting after close would leave the file.
+      const written = readFileSync(file, "utf8").trimEnd().split("\n");
+      expect(written.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+      destination.end();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("returns at once when nothing is left to write", async () => {
+    const { stream } = sink();
+    const log = new RequestLog({ destination: stream });
+    log.event("sandbox stopped");
+    const started = performance.now();
+    await log.close();
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

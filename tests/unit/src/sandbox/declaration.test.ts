@@ -14,6 +14,9 @@ const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
 const shopDoc = loadDocument(shop.bundlePath);
 const fixture = readFileSync(join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"), "utf8");
 const dir = mkdtempSync(join(repoRoot, ".tmp", "declaration-"));
+/** A source as a declaration cites it: one of the provider's documents by title, and a line. */
+const TITLED =
+  /^(Pay Service Interface|Payment Initiation, Statement Retrieval and Balance Retrieval Interface|Disbursement and Account Opening Interface), line \d+$/;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every API of the registry with a declaration, by hand: the seven of this package. */
@@ -48,7 +51,7 @@ describe("the registry's declarations", () => {
         ...Object.values(declaration.operations).map((o) => o.source),
       ].filter((s) => s !== undefined);
       expect(sources.length).toBeGreaterThan(0);
-      for (const source of sources) expect(source).toMatch(/^00[0-2]_[0-9a-f]{16}\.txt:\d+$/);
+      for (const source of sources) expect(source).toMatch(TITLED);
     },
   );
 });
@@ -67,11 +70,22 @@ describe("a broken declaration", () => {
       "colour: red",
       "colour: is not a member of a sandbox declaration",
     ],
-    ["a missing source", fixture.replace("    source: fixture.txt:1\n", ""), "  order:", "resources.order.source: is required"],
+    [
+      "a missing source",
+      fixture.replace('    source: "Pay Service Interface, line 1"\n', ""),
+      "  order:",
+      "resources.order.source: is required",
+    ],
     [
       "a source without a line",
-      fixture.replace("source: fixture.txt:10", "source: the docs"),
+      fixture.replace('source: "Pay Service Interface, line 10"', "source: the docs"),
       "source: the docs",
+      "operations.createOrder.source: must match pattern",
+    ],
+    [
+      "a source naming a file instead of the document's title",
+      fixture.replace('source: "Pay Service Interface, line 10"', "source: pay.txt:10"),
+      "source: pay.txt:10",
       "operations.createOrder.source: must match pattern",
     ],
     [
@@ -162,7 +176,7 @@ describe("a broken declaration", () => {
       "operations.createOrder.reject: only a create with `each` rejects single items",
     ],
   ];
-  it("has the expected number of cases", () => expect(cases).toHaveLength(16));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(17));
   it.each(cases)("%s is refused with file:line and member", (name, text, needle, message) => {
     const load = broken(name.replaceAll(" ", "-"), text);
     let error: Error | undefined;

@@ -20,7 +20,7 @@ describe("refusalViolation", () => {
     expect(
       refusalViolation({
         detail: "In sandbox only DUMMY_BANK_PERSONAL is valid in bank_codes.",
-        source: "001_c84e9472cb6d908e.txt:276",
+        source: "Payment Initiation, Statement Retrieval and Balance Retrieval Interface, line 276",
       }),
     ).toEqual(
       entry(
@@ -33,7 +33,7 @@ describe("refusalViolation", () => {
     expect(
       refusalViolation({
         detail: "updateInvoiceStatus moves an invoice only from Flagged; this one is Created",
-        source: "000_daece66fccfd0511.txt:157",
+        source: "Pay Service Interface, line 157",
         convention: "the sandbox answers 400.",
       }),
     ).toEqual(

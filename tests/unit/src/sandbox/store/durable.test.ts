@@ -11,10 +11,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
+import { findOperation, loadDocument } from "../../../../../src/document/index.js";
 import type { JudgedRequest } from "../../../../../src/mock/types.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
+import { controlDocument } from "../../../../../src/sandbox/control/document.js";
 import type { DurableBackend } from "../../../../../src/sandbox/store/backend.js";
 import { DurableStore, type DurableStoreOptions } from "../../../../../src/sandbox/store/durable.js";
 import { FileBackend } from "../../../../../src/sandbox/store/file.js";
@@ -162,7 +163,10 @@ describe("a durable store under the sandbox", () => {
     ]);
     // A control call: 503 problem+json too.
     const registered = await control(sandbox, "PUT", "/_sandbox/callbacks/orderPaid", { url: "http://127.0.0.1:9/hook" });
-    expect(registered).toMatchObject({ status: 503, body: { title: "Sandbox store unavailable" } });
+    expect(registered).toMatchObject({ status: 503, headers: { "Retry-After": "1" }, body: { title: "Sandbox store unavailable" } });
+    // ...which the control API's document declares, with its Retry-After.
+    const declared = findOperation(controlDocument(), "registerCallback")?.value.responses?.["503"];
+    expect(declared).toEqual({ $ref: "#/components/responses/StoreUnavailable" });
     failing.failing = false;
     const listed = await answer(sandbox, "listOrders", "/v1/order");
     expect(listed.body.orders.map((o: { order_id: string }) => o.order_id)).toEqual([kept]);
