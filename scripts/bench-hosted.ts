@@ -13,9 +13,8 @@
  * the load average at the start and the end of the part says how busy the machine was.
  */
 import { loadavg } from "node:os";
-import { findOperation } from "../src/document/index.js";
-import { type BundledApi, median, specRequest, startServer } from "./bench-measure.js";
-import { measureSandboxThroughput, SANDBOX_REQUESTS, type SandboxThroughput } from "./bench-sandbox.js";
+import { type BundledApi, median, startServer } from "./bench-measure.js";
+import { measureSandboxThroughput, type SandboxThroughput, sandboxRequests } from "./bench-sandbox.js";
 
 /** Rounds per request, the two servers alternating (as the sandbox part's). */
 const ROUNDS = 10;
@@ -38,11 +37,7 @@ export async function hostedSection({
   log: (message: string) => void;
 }): Promise<string> {
   const seconds = Math.max(MIN_ROUND_SECONDS, duration / ROUNDS);
-  const chosen = SANDBOX_REQUESTS.flatMap(({ alias, operationId }) => {
-    const api = apis.find((a) => a.entry.alias === alias);
-    const op = api && findOperation(api.doc, operationId);
-    return api && op ? [{ api, request: specRequest(api, op) }] : [];
-  });
+  const chosen = sandboxRequests(apis);
   if (chosen.length === 0) return "## 1c. Hosted mode beside the local sandbox\n\nNone of the measured APIs is in the registry run.";
   const aliases = chosen.map((c) => c.api.entry.alias);
   const loadAtStart = loadavg();

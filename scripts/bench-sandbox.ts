@@ -170,6 +170,15 @@ async function engineInServer(
 const x = (ratio: number) => `${ratio.toFixed(2)}x`;
 const n0 = (value: number) => Math.round(value).toLocaleString("en-US");
 
+/** The requests of SANDBOX_REQUESTS whose API is among `apis`, each as its operation's spec example. */
+export function sandboxRequests(apis: BundledApi[]) {
+  return SANDBOX_REQUESTS.flatMap(({ alias, operationId }) => {
+    const api = apis.find((a) => a.entry.alias === alias);
+    const op = api && findOperation(api.doc, operationId);
+    return api && op ? [{ api, request: specRequest(api, op) }] : [];
+  });
+}
+
 /** Measures SANDBOX_REQUESTS of `apis` (those it holds) and returns the report's section (Markdown). */
 export async function sandboxSection({
   apis,
@@ -185,11 +194,7 @@ export async function sandboxSection({
 }): Promise<string> {
   const rounds = ROUNDS;
   const seconds = Math.max(MIN_ROUND_SECONDS, duration / ROUNDS);
-  const chosen = SANDBOX_REQUESTS.flatMap(({ alias, operationId }) => {
-    const api = apis.find((a) => a.entry.alias === alias);
-    const op = api && findOperation(api.doc, operationId);
-    return api && op ? [{ api, request: specRequest(api, op) }] : [];
-  });
+  const chosen = sandboxRequests(apis);
   if (chosen.length === 0) return "## 1b. Sandbox mode beside the static mock\n\nNone of the measured APIs is in the registry run.";
   const aliases = chosen.map((c) => c.api.entry.alias);
   const loadAtStart = loadavg();
