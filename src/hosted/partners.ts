@@ -245,8 +245,10 @@ export class MemoryPartnerStore implements PartnerStore {
     if (previous) this.idByKey.delete(previous.credentialKey);
     const holder = this.idByKey.get(partner.credentialKey);
     if (holder !== undefined && holder !== partner.id) throw new Error(`partner ${partner.id}: its credential key is another partner's`);
+    // Kept frozen: handed out as it is on every request (no copy), and no caller can change it.
     const copy = structuredClone(partner);
-    this.byId.set(partner.id, copy);
+    if (copy.quotas) Object.freeze(copy.quotas);
+    this.byId.set(partner.id, Object.freeze(copy));
     this.idByKey.set(partner.credentialKey, partner.id);
   }
 
@@ -259,12 +261,12 @@ export class MemoryPartnerStore implements PartnerStore {
   }
 
   async listPartners(): Promise<PartnerRow[]> {
-    return [...this.byId.values()].map((row) => structuredClone(row));
+    return [...this.byId.values()];
   }
 
   async partnerByCredential(key: string): Promise<PartnerRow | undefined> {
     const id = this.idByKey.get(key);
     const row = id === undefined ? undefined : this.byId.get(id);
-    return row && structuredClone(row);
+    return row;
   }
 }

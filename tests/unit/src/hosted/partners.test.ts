@@ -198,12 +198,19 @@ describe("a merge patch", () => {
 });
 
 describe("the memory store", () => {
-  it("hands out copies: a change to what it returned does not change what it keeps", async () => {
+  it("keeps its own frozen copy: neither the row put nor a row handed out can change what it keeps", async () => {
     const store = new MemoryPartnerStore();
-    await store.putPartner({ id: "p1", name: "A", credentialKey: "k1", createdAt: "t", quotas: { records: 1 } });
+    const put = { id: "p1", name: "A", credentialKey: "k1", createdAt: "t", quotas: { records: 1 } };
+    await store.putPartner(put);
+    put.name = "changed after put";
+    put.quotas.records = 42;
     const [listed] = await store.listPartners();
-    listed.name = "changed";
-    listed.quotas!.records = 99;
+    expect(() => {
+      listed.name = "changed";
+    }).toThrow(TypeError);
+    expect(() => {
+      listed.quotas!.records = 99;
+    }).toThrow(TypeError);
     const found = await store.partnerByCredential("k1");
     expect(found).toEqual({ id: "p1", name: "A", credentialKey: "k1", createdAt: "t", quotas: { records: 1 } });
   });
