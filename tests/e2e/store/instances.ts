@@ -15,7 +15,7 @@ import { repoRoot } from "../../../src/registry.js";
 import { sandboxControl } from "../../../src/testing/index.js";
 import { type Run, waitFor } from "../../helpers/cli.js";
 import { freePortRange } from "../../helpers/ports.js";
-import { capture } from "../../helpers/processes.js";
+import { capture, waitUntil } from "../../helpers/processes.js";
 import { registry } from "../../helpers/registry.js";
 import { api, exampleBody, send } from "../sandbox/cases.js";
 
@@ -233,10 +233,11 @@ export function restartScenario(start: () => Promise<Instance>, instances: Insta
         [now, "invoice.pay", "control"],
         [later, "invoice.pay", "test value invoice_paid"],
       ]);
-      const deliveries = await control(current, credential).deliveries();
-      const retriedDelivery = deliveries.find((d) => d.resource_id === now)!;
-      expect(retriedDelivery.state).toBe("delivered");
-      expect(retriedDelivery.attempts.map((a) => a.status)).toEqual([503, 200]);
+      // The receiver has answered; the instance records the answer once it reads it.
+      const retriedDelivery = async () => (await control(current, credential).deliveries()).find((d) => d.resource_id === now)!;
+      await waitUntil(async () => (await retriedDelivery()).state === "delivered", "the retried delivery recorded as delivered");
+      expect((await retriedDelivery()).state).toBe("delivered");
+      expect((await retriedDelivery()).attempts.map((a) => a.status)).toEqual([503, 200]);
     } finally {
       await hook.close();
     }

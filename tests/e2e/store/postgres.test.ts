@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
 import { markedBlock } from "../../helpers/doc-blocks.js";
 import { type PostgresCluster, startPostgres } from "../../helpers/postgres.js";
+import { waitUntil } from "../../helpers/processes.js";
 import {
   control,
   type Instance,
@@ -145,7 +146,10 @@ describe("postgres: two instances on one database act as one", { timeout: 120_00
       // Made again once the attempt's lease ended, by the one instance left.
       const [, second] = await hook.count(2);
       expect(second).toMatchObject({ key: first!.key, body: { invoice_id: id, status: "Success" } });
-      const [delivery] = await control(survivor, credential).deliveries();
+      // The receiver has answered; the survivor records the answer once it reads it.
+      const delivered = async () => (await control(survivor, credential).deliveries())[0];
+      await waitUntil(async () => (await delivered())?.state === "delivered", "the second attempt recorded as delivered");
+      const delivery = await delivered();
       expect(delivery).toMatchObject({ resource_id: id, state: "delivered", idempotency_key: first!.key });
       expect(delivery!.attempts.map((attempt) => attempt.status)).toEqual([0, 200]);
       expect(delivery!.attempts[0]!.error).toMatch(/no outcome: the sandbox process making this attempt stopped/);
