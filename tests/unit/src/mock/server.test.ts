@@ -136,6 +136,15 @@ describe("createPrismServer", () => {
     expect(json.pairs).toContainEqual(["content-type", "application/json"]);
     expect(Buffer.from(json.body, "hex").toString()).toBe(JSON.stringify(replacements.json!.body));
     expect((await raw({ "x-case": "own" })).pairs).toContainEqual(["sl-violations", expect.stringContaining("not declared")]);
+    // Its own headers replace the default Content-Type; no findings, no sl-violations; no body, no Content-Type.
+    const own = await raw({ "x-case": "own" });
+    expect(own.pairs).toContainEqual(["x-state", "1"]);
+    expect(own.pairs.filter(([name]) => name === "content-type")).toEqual([["content-type", "application/json; charset=utf-8"]]);
+    expect(Buffer.from(own.body, "hex").toString()).toBe('{"n":1}');
+    expect(json.pairs.map(([name]) => name)).not.toContain("sl-violations");
+    const none = await raw({ "x-case": "none" });
+    expect(none.pairs.map(([name]) => name)).not.toContain("content-type");
+    expect(none.body).toBe("");
   });
 
   it("never hands a request Prism judged invalid or unauthorised to the answer hook", async () => {

@@ -20,6 +20,7 @@ import {
   listedProblemBody,
   sendBodyError,
   violationsHeader,
+  withoutStack,
   writeAnswer,
   writePreflight,
   writeProblem,
@@ -241,5 +242,19 @@ describe("emit and the response cache", () => {
     const given = recorder();
     emit(given.response, 200, [["content-TYPE", "application/xml"]], "<x/>");
     expect(header(given.sent, "content-type")).toEqual(["application/xml"]);
+  });
+});
+
+describe("withoutStack", () => {
+  it("captures no stack while it runs, and gives the limit back after, also when it throws", () => {
+    const before = Error.stackTraceLimit;
+    expect(withoutStack(() => new Error("x").stack?.split("\n").length)).toBe(1);
+    expect(Error.stackTraceLimit).toBe(before);
+    expect(() =>
+      withoutStack(() => {
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    expect(Error.stackTraceLimit).toBe(before);
   });
 });
