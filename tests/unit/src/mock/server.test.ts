@@ -230,6 +230,19 @@ describe("createPrismServer", () => {
     expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1, judged: 0 });
   });
 
+  it("replays a kept answer with its headers, in order, and its bytes: a 404 problem too", async () => {
+    const url = await start();
+    const raw = async () => {
+      const response = await fetch(`${url}/no-such-path`, { headers: BEARER });
+      return { status: response.status, pairs: [...response.headers].filter(([name]) => name !== "date"), body: await response.text() };
+    };
+    const first = await raw();
+    expect(first.status).toBe(404);
+    expect(first.pairs).toContainEqual(["content-type", "application/problem+json"]);
+    expect(await raw()).toEqual(first);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1, judged: 0 });
+  });
+
   it("off (cache: false), nothing is replayed", async () => {
     const url = await start({}, false);
     for (let i = 0; i < 2; i++) expect((await call(url, "GET", "/no-such-path", BEARER)).status).toBe(404);
