@@ -45,7 +45,8 @@ describe("what it keeps", () => {
   });
 
   it("the members it does not define from the real Request: redirect manual, the rest the defaults", async () => {
-    const request = new DeferredRequest(URL_, { method: "POST", body: '{"a":1}', headers: { "x-a": "1" } });
+    // Typed as the Request it stands for (its other members come from the real one).
+    const request = new DeferredRequest(URL_, { method: "POST", body: '{"a":1}', headers: { "x-a": "1" } }) as unknown as Request;
     expect(request.redirect).toBe("manual");
     expect(request.cache).toBe("default");
     expect(request.keepalive).toBe(false);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { baseUrlOf, credentialOf } from "../../../../src/client/options.js";
 import type { ApiDefinition } from "../../../../src/client/types.js";
 
-const servers = [
+const servers: ApiDefinition["servers"] = [
   { environment: "sandbox", url: "https://sandbox.keys.test/{base_path}", variables: { base_path: { default: "v1" } } },
   {
     environment: "live",

@@ -94,7 +94,7 @@ describe("CORS", () => {
       outputFindings: [],
       example: {},
     } as unknown as Answer;
-    for (const asks of [{}, { "access-control-expose-headers": "x-b" }]) {
+    for (const asks of [{}, { "access-control-expose-headers": "x-b" }] as Array<Record<string, string>>) {
       const { sent, response } = recorder();
       writeAnswer(request(asks), response, answer, []);
       expect(sent.headers[0]).toEqual(["access-control-allow-origin", "https://bank.test"]);
