@@ -30,6 +30,8 @@ export default {
     "src/client/**/*.ts",
     // Re-exports only.
     "!src/client/index.ts",
+    // Types only.
+    "!src/client/types.ts",
   ],
   // What the run's copy of the repository leaves out: builds and scratch folders.
   ignorePatterns: ["/dist", "/site", "/site.building-*", "/.tmp", "/reports", "/test-output", "/*.tgz", "/bench"],

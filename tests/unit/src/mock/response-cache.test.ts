@@ -55,6 +55,42 @@ describe("ResponseCache", () => {
   });
 });
 
+describe("ResponseCache at its bounds", () => {
+  /** An answer whose entry counts exactly `bytes` (its key, its body and 256 bytes for its headers). */
+  const sized = (key: string, bytes: number) => answer("x".repeat(bytes - key.length - 256));
+
+  it("an answer of exactly a quarter of the bytes is kept; one byte more is not", () => {
+    const cache = new ResponseCache();
+    cache.set("q", sized("q", CACHE_BYTES / 4));
+    expect(cache.get("q")).toBeDefined();
+    cache.set("r", sized("r", CACHE_BYTES / 4 + 1));
+    expect(cache.get("r")).toBeUndefined();
+  });
+
+  it(`four quarters fill exactly ${CACHE_BYTES} bytes: all four kept; one byte more pushes the oldest out`, () => {
+    const cache = new ResponseCache();
+    for (const key of ["a", "b", "c", "d"]) cache.set(key, sized(key, CACHE_BYTES / 4));
+    for (const key of ["a", "b", "c", "d"]) expect(cache.get(key), key).toBeDefined();
+    cache.set("e", sized("e", 257));
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("b")).toBeDefined();
+  });
+
+  it("an answer without a body is kept", () => {
+    const cache = new ResponseCache();
+    cache.set("no-body", { status: 204, headers: [], body: undefined });
+    expect(cache.get("no-body")).toMatchObject({ status: 204, body: undefined });
+  });
+
+  it("a miss keeps nothing: it takes no room from the answers kept", () => {
+    const cache = new ResponseCache();
+    for (let n = 0; n < CACHE_ENTRIES; n++) cache.set(`k${n}`, answer());
+    for (let n = 0; n < 10; n++) expect(cache.get(`missing${n}`)).toBeUndefined();
+    cache.set("k0", answer("again"));
+    for (let n = 0; n < CACHE_ENTRIES; n++) expect(cache.get(`k${n}`), `k${n}`).toBeDefined();
+  });
+});
+
 describe("cacheKey", () => {
   const request = (rawHeaders: string[], url = "/v1/items?a=1") => ({ method: "POST", url, rawHeaders }) as unknown as IncomingMessage;
   const body = (text: string, present = true) => ({ present, bytes: Buffer.from(text, "latin1") });

@@ -136,6 +136,15 @@ describe("createPrismServer", () => {
     expect(json.pairs).toContainEqual(["content-type", "application/json"]);
     expect(Buffer.from(json.body, "hex").toString()).toBe(JSON.stringify(replacements.json!.body));
     expect((await raw({ "x-case": "own" })).pairs).toContainEqual(["sl-violations", expect.stringContaining("not declared")]);
+    // Its own headers replace the default Content-Type; no findings, no sl-violations; no body, no Content-Type.
+    const own = await raw({ "x-case": "own" });
+    expect(own.pairs).toContainEqual(["x-state", "1"]);
+    expect(own.pairs.filter(([name]) => name === "content-type")).toEqual([["content-type", "application/json; charset=utf-8"]]);
+    expect(Buffer.from(own.body, "hex").toString()).toBe('{"n":1}');
+    expect(json.pairs.map(([name]) => name)).not.toContain("sl-violations");
+    const none = await raw({ "x-case": "none" });
+    expect(none.pairs.map(([name]) => name)).not.toContain("content-type");
+    expect(none.body).toBe("");
   });
 
   it("never hands a request Prism judged invalid or unauthorised to the answer hook", async () => {
@@ -219,6 +228,19 @@ describe("createPrismServer", () => {
     expect(client.status).toBe(418);
     expect(await call(url, "GET", "/v1/items/1", { ...item, prefer: "code=418" })).toEqual(client);
     expect(server!.stats()).toEqual({ fast: 0, prism: 3, cache: 1, judged: 0 });
+  });
+
+  it("replays a kept answer with its headers, in order, and its bytes: a 404 problem too", async () => {
+    const url = await start();
+    const raw = async () => {
+      const response = await fetch(`${url}/no-such-path`, { headers: BEARER });
+      return { status: response.status, pairs: [...response.headers].filter(([name]) => name !== "date"), body: await response.text() };
+    };
+    const first = await raw();
+    expect(first.status).toBe(404);
+    expect(first.pairs).toContainEqual(["content-type", "application/problem+json"]);
+    expect(await raw()).toEqual(first);
+    expect(server!.stats()).toEqual({ fast: 0, prism: 1, cache: 1, judged: 0 });
   });
 
   it("off (cache: false), nothing is replayed", async () => {
