@@ -93,6 +93,7 @@ describe("the parts that apply together name what any of them names", () => {
     ["allOf", { allOf: [named("a"), named("b")] }],
     ["anyOf", { anyOf: [named("a"), named("b")] }],
     ["oneOf", { oneOf: [named("a"), named("b")] }],
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's then keyword, not a promise
     ["then and else", { ...named("a"), if: named("a"), then: named("b"), else: named("b") }],
     ["dependentSchemas", { ...named("a"), dependentSchemas: { a: named("b") } }],
     ["an anyOf branch of another type", { anyOf: [named("a", "b"), { type: "string" }] }],
