@@ -22,6 +22,10 @@ export default {
     "!src/mock/judge-worker.ts",
     // Types and symbols only: nothing to mutate.
     "!src/mock/types.ts",
+    // Types only.
+    "!src/mock/context.ts",
+    // The deviations' names, a list `as const`: StrykerJS makes no mutant of it.
+    "!src/mock/deviations.ts",
     "src/sandbox/**/*.ts",
     // Its tests need a Postgres server, a child process (tests/unit/src/sandbox/store/postgres.spawn.test.ts).
     "!src/sandbox/store/postgres.ts",
