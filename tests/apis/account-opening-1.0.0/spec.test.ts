@@ -1,5 +1,5 @@
 /**
- * Account opening 1.0.0 against its source document (../shared/seeds/002_*.txt, "Account
+ * Account opening 1.0.0 against the Disbursement and Account Opening Interface ("Account
  * opening"): the three operations, the Bank, BankProduct and UserDetail types, the BankCode,
  * BankProductCode and application Status enumerations with their meanings, and the recorded gaps.
  */

@@ -1,5 +1,5 @@
 /**
- * Balance retrieval 1.0.0 against its source document (../shared/seeds/001_*.txt, the balance
+ * Balance retrieval 1.0.0 against the Payment Initiation, Statement Retrieval and Balance Retrieval Interface (the balance
  * retrieval parts): every operation, type (with the API's spelling, `peridic_balance_range`),
  * enumeration (full value lists), listed status code, the unnamed map of bank-specific fields and
  * every recorded gap.

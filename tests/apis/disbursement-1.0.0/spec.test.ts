@@ -1,5 +1,5 @@
 /**
- * Disbursement 1.0.0 against its source document (../shared/seeds/002_*.txt, "Disbursement"):
+ * Disbursement 1.0.0 against the Disbursement and Account Opening Interface ("Disbursement"):
  * every operation, field, required flag and rule, the result envelope, the credentials object, the
  * recorded gaps, and the rules the mock enforces (reference_id length, Philippine address).
  */

@@ -1,5 +1,5 @@
 /**
- * Pay 1.2.0 against its source document (../shared/seeds/000_*.txt): the 8 operations of release
+ * Pay 1.2.0 against the Pay Service Interface: the 8 operations of release
  * 1.2.0, its resources with the source's field types, the deprecated and unused members, the gaps
  * recorded as x-unspecified, and each inconsistency of the release encoded so that every form it
  * documents validates (Ajv 2020 over the bundled spec, then through the running mock) while a wrong

@@ -1,5 +1,5 @@
 /**
- * Pay 1.3.0 against its source document (../shared/seeds/000_*.txt): every operation, resource,
+ * Pay 1.3.0 against the Pay Service Interface: every operation, resource,
  * field type, enum, deprecation and recorded gap that the source states for release 1.3.0.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Payment initiation 1.0.0 against its source document (../shared/seeds/001_*.txt, the payment
+ * Payment initiation 1.0.0 against the Payment Initiation, Statement Retrieval and Balance Retrieval Interface (the payment
  * initiation parts): every operation, resource, field type, enumeration (full value lists),
  * deprecation, quirk and recorded gap that the source states.
  */

@@ -1,5 +1,5 @@
 /**
- * Statement retrieval 1.0.0 against its source document (../shared/seeds/001_*.txt, the statement
+ * Statement retrieval 1.0.0 against the Payment Initiation, Statement Retrieval and Balance Retrieval Interface (the statement
  * retrieval parts): every operation, field type, enumeration, status meaning, rule, callback and
  * recorded gap that the source states. The source names no release; 1.0.0 is this package's label.
  */
