@@ -168,16 +168,28 @@ export function renderedTexts(
   return page.evaluate(
     ({ ids, hash, ifMissing, timeoutMs }) =>
       new Promise<string[]>((resolve, reject) => {
+        // The renderer may take over the page's hash as it mounts: while the ids are missing, the
+        // hash is asked for again every few seconds (a hashchange from "" to it).
+        const again =
+          hash === undefined
+            ? undefined
+            : setInterval(() => {
+                if (ids.every((id) => document.getElementById(id))) return;
+                window.location.hash = "";
+                window.location.hash = hash;
+              }, 5000);
         const check = () => {
           const found = ids.map((id) => document.getElementById(id));
           if (!found.every(Boolean)) return;
           observer.disconnect();
           clearTimeout(timer);
+          clearInterval(again);
           resolve(found.map((element) => element!.textContent ?? ""));
         };
         const observer = new MutationObserver(check);
         const timer = setTimeout(() => {
           observer.disconnect();
+          clearInterval(again);
           reject(new Error(`not rendered after ${timeoutMs} ms: ${ids.filter((id) => !document.getElementById(id)).join(", ")}`));
         }, timeoutMs);
         observer.observe(document, { childList: true, subtree: true });
