@@ -42,7 +42,7 @@ export default {
   reporters: ["json", "progress", "clear-text"],
   clearTextReporter: { allowEmojis: false, logTests: false, maxTestsToLog: 0, reportMutants: false },
   // A busy machine stretches a test run; a mutant is called a timeout only well beyond its tests' own time.
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 30,
   tempDirName: ".stryker-tmp",
