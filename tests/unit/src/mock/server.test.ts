@@ -320,19 +320,20 @@ describe("a body's size", () => {
     const request = { method: "POST", url: "/v1/order", headers, rawHeaders: Object.entries(headers).flat() } as unknown as IncomingMessage;
     let ended!: () => void;
     const done = new Promise<void>((resolve) => (ended = resolve));
-    const response = {
+    const written = {
       statusCode: 200,
       headersSent: false,
       writableEnded: false,
       setHeader: () => undefined,
-      writeHead() {
-        this.headersSent = true;
+      writeHead: () => {
+        written.headersSent = true;
       },
-      end() {
-        this.writableEnded = true;
+      end: () => {
+        written.writableEnded = true;
         ended();
       },
-    } as unknown as ServerResponse;
+    };
+    const response = written as unknown as ServerResponse;
     await afterReceive(context, { request, response, raw: { present: true, bytes: body } });
     await done;
     expect(handed.every((length) => length === bytes)).toBe(true);
