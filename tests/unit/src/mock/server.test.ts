@@ -340,7 +340,7 @@ describe("a body's size", () => {
     return handed.length > 0;
   }
 
-  it("over LARGE_BODY_BYTES goes to the judge's worker, at it is decoded here", async () => {
+  it("over LARGE_BODY_BYTES goes to the judge's worker; a body of LARGE_BODY_BYTES is decoded here", async () => {
     expect(await judged(LARGE_BODY_BYTES)).toBe(false);
     expect(await judged(LARGE_BODY_BYTES + 1)).toBe(true);
   });
