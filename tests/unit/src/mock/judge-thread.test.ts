@@ -7,7 +7,7 @@
  * judge.slow.test.ts.
  */
 import { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, type Worker, type WorkerOptions } from "node:worker_threads";
@@ -104,7 +104,9 @@ describe("Judge's worker", () => {
     // tsx's `import` entry of its esm/api export, as its package manifest names it.
     const tsx = JSON.parse(readFileSync(join(repoRoot, "node_modules/tsx/package.json"), "utf8")).exports["./esm/api"].import.default;
     const script = String(worker.script);
-    expect(script).toContain(JSON.stringify(pathToFileURL(join(repoRoot, "node_modules/tsx", tsx)).href));
+    // Resolved as require resolves it: through a linked node_modules (a mutation run's copy) to the real folder.
+    const folder = realpathSync(join(repoRoot, "node_modules/tsx"));
+    expect(script).toContain(JSON.stringify(pathToFileURL(join(folder, tsx)).href));
     expect(script).toContain(JSON.stringify(pathToFileURL(join(repoRoot, "src/mock/judge-worker.ts")).href));
     void judge.close();
   });
