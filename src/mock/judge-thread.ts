@@ -65,9 +65,9 @@ export interface JudgeRequest {
 export type JudgeReply = { id: number; judgement: Judgement } | { id: number; failure: string } | { ready: true };
 
 /** How to start the worker: the compiled module, or (running from source) the TypeScript one through tsx. */
-function startWorker(): Worker {
+function startWorker(WorkerThread: typeof Worker): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./judge-worker.js", import.meta.url), options);
+  if (!import.meta.url.endsWith(".ts")) return new WorkerThread(new URL("./judge-worker.js", import.meta.url), options);
   // tsx's ES module entry (its package exports `import` condition), next to the CommonJS one require finds.
   const tsx = pathToFileURL(
     createRequire(import.meta.url)
@@ -76,13 +76,14 @@ function startWorker(): Worker {
   ).href;
   const entry = new URL("./judge-worker.ts", import.meta.url).href;
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(code, { ...options, eval: true });
+  return new WorkerThread(code, { ...options, eval: true });
 }
 
 export class Judge {
   readonly #timeoutMs: number;
   readonly #startMs: number;
   readonly #idleMs: number;
+  readonly #WorkerThread: typeof Worker;
   #worker: Worker | undefined;
   /** Whether the current worker has said it is ready (its modules loaded); until then no judgement's clock runs. */
   #ready = false;
@@ -97,15 +98,21 @@ export class Judge {
   /** Judgements made (for the server's stats). */
   count = 0;
 
-  /** `timeoutMs` (one judgement), `startMs` (a worker's start; both JUDGE_MS by default) and `idleMs` (a minute) are options for tests. */
+  /**
+   * `timeoutMs` (one judgement), `startMs` (a worker's start; both JUDGE_MS by default), `idleMs` (a
+   * minute) and `WorkerThread` (node:worker_threads' Worker, or a stand-in that records what it is sent)
+   * are options for tests.
+   */
   constructor({
     timeoutMs = JUDGE_MS,
     startMs = JUDGE_MS,
     idleMs = IDLE_MS,
-  }: { timeoutMs?: number; startMs?: number; idleMs?: number } = {}) {
+    WorkerThread = Worker,
+  }: { timeoutMs?: number; startMs?: number; idleMs?: number; WorkerThread?: typeof Worker } = {}) {
     this.#timeoutMs = timeoutMs;
     this.#startMs = startMs;
     this.#idleMs = idleMs;
+    this.#WorkerThread = WorkerThread;
   }
 
   /** Whether a worker is running now. */
@@ -165,7 +172,7 @@ export class Judge {
     if (this.#idle) clearTimeout(this.#idle);
     this.#idle = undefined;
     if (this.#worker) return this.#worker;
-    const worker = startWorker();
+    const worker = startWorker(this.#WorkerThread);
     worker.unref();
     this.#ready = false;
     this.#starting = setTimeout(() => {

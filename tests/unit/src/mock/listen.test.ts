@@ -5,10 +5,17 @@
  * others answered, the caps freed when connections close, and a malformed request answered as Node
  * answers it without the guards. The timeouts, which take real seconds, are in listen.slow.test.ts.
  */
+import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ConnectionGuards, guardConnections, guardedServerOptions } from "../../../../src/mock/listen.js";
+import {
+  type ConnectionGuards,
+  guardConnections,
+  guardedServerOptions,
+  listenOrExplain,
+  PortInUseError,
+} from "../../../../src/mock/listen.js";
 
 type Refusal = Parameters<NonNullable<ConnectionGuards["onRefused"]>>[0];
 
@@ -158,5 +165,162 @@ describe("the server options", () => {
         maxConnectionsPerAddress: 6,
       }),
     ).toEqual({ headersTimeout: 1, requestTimeout: 2, keepAliveTimeout: 3, connectionsCheckingInterval: 4 });
+  });
+});
+
+/** A socket's stand-in: its client address, what is written to it, whether it was destroyed and with what. */
+class StandInSocket extends EventEmitter {
+  written: string[] = [];
+  destroyed = false;
+  error: Error | undefined;
+  constructor(
+    readonly remoteAddress: string | undefined,
+    public writable = true,
+    readonly _httpMessage?: { headersSent: boolean },
+  ) {
+    super();
+  }
+  write(text: string) {
+    this.written.push(text);
+    return true;
+  }
+  destroy(error?: Error) {
+    this.destroyed = true;
+    this.error = error;
+  }
+}
+
+/** A server's stand-in guarded by guardConnections, with the refusals reported (none recorded when `report` is false: no onRefused). */
+function standIn(settings: Partial<ConnectionGuards>, report = true) {
+  const refusals: Refusal[] = [];
+  const server = new EventEmitter() as EventEmitter & { maxConnections?: number };
+  guardConnections(server as unknown as Server, {
+    headersTimeoutMs: 1,
+    requestTimeoutMs: 1,
+    keepAliveTimeoutMs: 1,
+    checkIntervalMs: 1,
+    maxConnections: 7,
+    maxConnectionsPerAddress: 0,
+    ...settings,
+    ...(report ? { onRefused: (refusal: Refusal) => refusals.push(refusal) } : {}),
+  });
+  const connect = (address: string | undefined) => {
+    const socket = new StandInSocket(address);
+    server.emit("connection", socket);
+    return socket;
+  };
+  const clientError = (code: string | undefined, socket = new StandInSocket("10.0.0.9")) => {
+    server.emit("clientError", Object.assign(new Error(code ?? "no code"), { code }), socket);
+    return socket;
+  };
+  return { server, refusals, connect, clientError };
+}
+
+/** What node:_http_server writes for a client error when no one listens for it (its socketOnError), by the error's code. */
+const NODE_ANSWERS: Array<[string | undefined, string]> = [
+  ["ERR_HTTP_REQUEST_TIMEOUT", "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"],
+  ["HPE_HEADER_OVERFLOW", "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n"],
+  ["HPE_CHUNK_EXTENSIONS_OVERFLOW", "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n"],
+  ["HPE_INVALID_METHOD", "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"],
+  [undefined, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"],
+];
+
+describe("the guards on a stand-in server", () => {
+  it("set the cap on every connection, and report a dropped connection with its address, or unknown without one", () => {
+    const { server, refusals } = standIn({ maxConnections: 7 });
+    expect(server.maxConnections).toBe(7);
+    server.emit("drop", { remoteAddress: "10.0.0.1" });
+    server.emit("drop", {});
+    server.emit("drop");
+    expect(refusals).toEqual([
+      { reason: "max-connections", address: "10.0.0.1" },
+      { reason: "max-connections", address: "unknown" },
+      { reason: "max-connections", address: "unknown" },
+    ]);
+  });
+
+  it("count an address's connections until each closes: a place is freed per connection closed, not all of them", () => {
+    const { connect, refusals } = standIn({ maxConnectionsPerAddress: 2 });
+    const [a, b] = [connect("10.0.0.2"), connect("10.0.0.2")];
+    expect(connect("10.0.0.2").destroyed).toBe(true);
+    a.emit("close");
+    const c = connect("10.0.0.2");
+    expect(c.destroyed).toBe(false);
+    expect(connect("10.0.0.2").destroyed).toBe(true);
+    b.emit("close");
+    c.emit("close");
+    expect([connect("10.0.0.2"), connect("10.0.0.2")].map((s) => s.destroyed)).toEqual([false, false]);
+    expect(connect("10.0.0.2").destroyed).toBe(true);
+    // A socket without an address counts as "unknown".
+    expect([connect(undefined), connect(undefined), connect(undefined)].map((s) => s.destroyed)).toEqual([false, false, true]);
+    expect(refusals).toEqual([
+      ...Array.from({ length: 3 }, () => ({ reason: "max-connections-per-address", address: "10.0.0.2" })),
+      { reason: "max-connections-per-address", address: "unknown" },
+    ]);
+  });
+
+  it("refuse, answer and close without anyone told when no onRefused is given", () => {
+    const { server, connect, clientError } = standIn({ maxConnectionsPerAddress: 1 }, false);
+    server.emit("drop", { remoteAddress: "10.0.0.1" });
+    connect("10.0.0.3");
+    expect(connect("10.0.0.3").destroyed).toBe(true);
+    const timedOut = clientError("ERR_HTTP_REQUEST_TIMEOUT");
+    expect(timedOut.written).toEqual([NODE_ANSWERS[0][1]]);
+    expect(timedOut.destroyed).toBe(true);
+  });
+
+  it.each(NODE_ANSWERS)(
+    "answer a client error %s as Node does, close the connection with it, and report only a timeout",
+    (code, answer) => {
+      const { clientError, refusals } = standIn({});
+      const socket = clientError(code);
+      expect(socket.written).toEqual([answer]);
+      expect(socket.destroyed).toBe(true);
+      expect(socket.error).toMatchObject({ code });
+      expect(refusals).toEqual(code === "ERR_HTTP_REQUEST_TIMEOUT" ? [{ reason: "timeout", address: "10.0.0.9" }] : []);
+    },
+  );
+
+  it("report a timeout of a socket without an address as unknown", () => {
+    const { clientError, refusals } = standIn({});
+    clientError("ERR_HTTP_REQUEST_TIMEOUT", new StandInSocket(undefined));
+    expect(refusals).toEqual([{ reason: "timeout", address: "unknown" }]);
+  });
+
+  it("write nothing on a connection that can no longer be written, or whose answer has begun", () => {
+    const { clientError } = standIn({});
+    for (const socket of [new StandInSocket("10.0.0.9", false), new StandInSocket("10.0.0.9", true, { headersSent: true })]) {
+      clientError("ERR_HTTP_REQUEST_TIMEOUT", socket);
+      expect(socket.written).toEqual([]);
+      expect(socket.destroyed).toBe(true);
+    }
+    const begun = clientError("HPE_INVALID_METHOD", new StandInSocket("10.0.0.9", true, { headersSent: false }));
+    expect(begun.written).toHaveLength(1);
+  });
+});
+
+describe("listenOrExplain", () => {
+  const failing = (reason: unknown) => ({ listen: () => Promise.reject(reason) });
+
+  it("names the API, port and host of a port in use, with the code EADDRINUSE (Prism rejects with the message, a string)", async () => {
+    for (const reason of ["listen EADDRINUSE: address already in use 127.0.0.1:5555", new Error("listen EADDRINUSE: in use")]) {
+      const error = await listenOrExplain(failing(reason), "pay-1.3.0", 5555, "127.0.0.1").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PortInUseError);
+      expect(error).toMatchObject({ code: "EADDRINUSE", alias: "pay-1.3.0", port: 5555, host: "127.0.0.1" });
+      expect((error as Error).message).toBe(
+        "pay-1.3.0: port 5555 on 127.0.0.1 is already in use; stop what holds it or choose another port",
+      );
+    }
+  });
+
+  it("names the API, host and port of any other failure, with its message", async () => {
+    const error = await listenOrExplain(failing(new Error("listen EACCES: permission denied")), "balance", 80, "0.0.0.0").catch(
+      (e: unknown) => e,
+    );
+    expect(error).not.toBeInstanceOf(PortInUseError);
+    expect((error as Error).message).toBe("balance: cannot listen on 0.0.0.0:80: listen EACCES: permission denied");
+    await expect(listenOrExplain({ listen: () => Promise.resolve("http://127.0.0.1:1") }, "x", 0, "127.0.0.1")).resolves.toBe(
+      "http://127.0.0.1:1",
+    );
   });
 });

@@ -5,14 +5,22 @@
  * request is never handed to `answer`; the response cache (for requests the fast path does not
  * take) never replays a 5xx (its bound of 1000 answers: server.slow.test.ts and response-cache.test.ts).
  */
+import { type IncomingMessage, request, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { MockContext } from "../../../../src/mock/context.js";
+import type { Judgement } from "../../../../src/mock/judge-thread.js";
+import { LARGE_BODY_BYTES } from "../../../../src/mock/limits.js";
+import { ResponseCache } from "../../../../src/mock/response-cache.js";
 import {
+  afterReceive,
+  createContext,
   createPrismServer,
   type HookAnswer,
   type JudgedRequest,
   loadOperations,
   type MockHooks,
+  type ObservedRequest,
   type PrismServer,
 } from "../../../../src/mock/server.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -247,5 +255,164 @@ describe("createPrismServer", () => {
     const url = await start({}, false);
     for (let i = 0; i < 2; i++) expect((await call(url, "GET", "/no-such-path", BEARER)).status).toBe(404);
     expect(server!.stats()).toEqual({ fast: 0, prism: 2, cache: 0, judged: 0 });
+  });
+});
+
+describe("createContext", () => {
+  it("keeps answers by default, not when the cache is off or an answer hook answers", async () => {
+    const operations = await loadOperations(shop.bundlePath);
+    expect(createContext(operations).responses).toBeInstanceOf(ResponseCache);
+    expect(createContext(operations, { cache: false }).responses).toBeUndefined();
+    expect(createContext(operations, { hooks: { answer: () => undefined } }).responses).toBeUndefined();
+  });
+});
+
+describe("a stage that fails", () => {
+  it("gets a 500 problem when nothing was sent yet, whether it throws at once or rejects later", async () => {
+    const url = await start({
+      mayIntercept: (request) => {
+        if (request.url === "/now") throw new Error("mayIntercept broke");
+        return true;
+      },
+      intercept: async () => {
+        throw new Error("intercept broke");
+      },
+    });
+    for (const path of ["/now", "/later"]) {
+      const response = await fetch(url + path, { headers: BEARER });
+      expect(response.status, path).toBe(500);
+      expect(response.headers.get("content-type"), path).toBe("application/problem+json");
+    }
+  });
+
+  it("ends the connection when the answer had begun", async () => {
+    const url = await start({
+      intercept: async (_request, response) => {
+        response.writeHead(200, { "content-length": "100" });
+        response.write("partial");
+        throw new Error("broke mid-answer");
+      },
+    });
+    const response = await fetch(`${url}/x`, { headers: BEARER });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+});
+
+describe("a body's size", () => {
+  /** A request of `bytes` bytes to POST /v1/order, through the stages after receiving, with a stand-in judge; whether it was handed to the judge. */
+  async function judged(bytes: number): Promise<boolean> {
+    const context: MockContext = createContext(await loadOperations(shop.bundlePath));
+    const handed: number[] = [];
+    const judgement: Judgement = { invalidJson: false, findings: undefined };
+    context.judge = {
+      count: 0,
+      judge: (_op: unknown, _element: unknown, body: Buffer) => {
+        handed.push(body.length);
+        return Promise.resolve(judgement);
+      },
+      close: () => Promise.resolve(),
+    } as unknown as MockContext["judge"];
+    const text = JSON.stringify({ ...order("1.00"), note: "" });
+    const body = Buffer.from(text.replace('"note":""', `"note":"${"x".repeat(bytes - text.length)}"`));
+    expect(body.length).toBe(bytes);
+    const headers = { ...BEARER, "content-type": "application/json", "content-length": String(bytes) };
+    const request = { method: "POST", url: "/v1/order", headers, rawHeaders: Object.entries(headers).flat() } as unknown as IncomingMessage;
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const written = {
+      statusCode: 200,
+      headersSent: false,
+      writableEnded: false,
+      setHeader: () => undefined,
+      writeHead: () => {
+        written.headersSent = true;
+      },
+      end: () => {
+        written.writableEnded = true;
+        ended();
+      },
+    };
+    const response = written as unknown as ServerResponse;
+    await afterReceive(context, { request, response, raw: { present: true, bytes: body } });
+    await done;
+    expect(handed.every((length) => length === bytes)).toBe(true);
+    return handed.length > 0;
+  }
+
+  it("over LARGE_BODY_BYTES goes to the judge's worker; a body of LARGE_BODY_BYTES is decoded here", async () => {
+    expect(await judged(LARGE_BODY_BYTES)).toBe(false);
+    expect(await judged(LARGE_BODY_BYTES + 1)).toBe(true);
+  });
+});
+
+describe("the observer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A server whose intercept hook holds each request until the test lets it go, telling the observer of each. */
+  async function observed() {
+    const seen: ObservedRequest[] = [];
+    let held!: (release: () => void) => void;
+    const arrived = () => new Promise<() => void>((resolve) => (held = resolve));
+    let next = arrived();
+    server = createPrismServer(await loadOperations(shop.bundlePath), {
+      hooks: {
+        intercept: () =>
+          new Promise<boolean>((resolve) => {
+            held(() => resolve(false));
+          }),
+      },
+      observe: (done) => seen.push(done),
+    });
+    const url = await server.listen(0, "127.0.0.1");
+    return {
+      url,
+      seen,
+      /** Waits for the next request to reach the hook; resolves the function that lets it go. */
+      next: async () => {
+        const release = await next;
+        next = arrived();
+        return release;
+      },
+    };
+  }
+
+  it("is told of a request's status, its operation, the time from its arrival to its answer's end, and that it was not aborted", async () => {
+    vi.useFakeTimers({ toFake: ["hrtime"] });
+    // The clock does not start at zero: the time is the difference of two readings.
+    vi.advanceTimersByTime(10_000);
+    const { url, seen, next } = await observed();
+    const answer = call(url, "POST", "/v1/order", BEARER, order("1.00"));
+    const release = await next();
+    vi.advanceTimersByTime(1500);
+    release();
+    expect((await answer).status).toBe(200);
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]).toMatchObject({ status: 200, seconds: 1.5, operationId: "createOrder", aborted: false });
+    expect(seen[0].request.url).toBe("/v1/order");
+  });
+
+  it("is told of a request whose client left before its answer as aborted, and of no operation where none takes it", async () => {
+    const { url, seen, next } = await observed();
+    // Its own connection, closed by the client while the answer is held.
+    const client = request(`${url}/no-such-path`, { headers: BEARER, agent: false });
+    client.on("error", () => undefined);
+    client.end();
+    const release = await next();
+    client.destroy();
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]).toMatchObject({ operationId: undefined, aborted: true });
+    release();
+  });
+});
+
+describe("listen", () => {
+  it("rejects when the port is taken", async () => {
+    const url = await start();
+    const other = createPrismServer(await loadOperations(shop.bundlePath));
+    await expect(other.listen(Number(new URL(url).port), "127.0.0.1")).rejects.toMatchObject({ code: "EADDRINUSE" });
+    await other.close().catch(() => undefined);
   });
 });
