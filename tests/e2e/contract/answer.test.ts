@@ -24,7 +24,7 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
 /**
  * A document of what the fixtures do not have: a text answer whose example is an object (no text
  * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own
- * and an example that breaks its schema; a 300 beside a 200.
+ * and an example that breaks its schema, and one that keeps to it; a 300 beside a 200.
  */
 const ODD = `openapi: 3.1.0
 info: { title: Odd answers, version: 1.0.0 }
@@ -40,6 +40,16 @@ paths:
           content:
             text/plain:
               schema: { type: string }
+              example: { not: text }
+  /object-text:
+    get:
+      operationId: getObjectText
+      responses:
+        '200':
+          description: Text whose schema is an object
+          content:
+            text/plain:
+              schema: { type: object }
               example: { not: text }
   /choice:
     get:
@@ -141,10 +151,11 @@ const CASES: Array<[keyof typeof served, string, string, string | undefined, Kep
   ["quirks", "POST /v1/batch", `${BEARER}${JSON_BODY}Access-Control-Expose-Headers: x-b\r\n`, '{"items":[{"id":1}]}', "fast", 422],
   // A body its Content-Type cannot carry: prism-http-server's 500, with the answer's headers and findings; never kept.
   ["odd", "GET /text", "", undefined, "fast", 500],
+  ["odd", "GET /object-text", "", undefined, "fast", 500],
 ];
 
 describe("the mock's answers are stock Prism's, the first time and from where they are kept", () => {
-  it("has the expected number of cases", () => expect(CASES).toHaveLength(14));
+  it("has the expected number of cases", () => expect(CASES).toHaveLength(15));
 
   it.each(CASES)("%s %s %j %j: from the %s, status %i", async (name, request, headers, body, kept, status) => {
     const { mock, url, stock } = served[name];
@@ -295,6 +306,22 @@ describe("the answer hook", () => {
     expect(JSON.parse(/\r\nsl-violations: ([^\r]*)/.exec(request)![1])).toHaveLength(1);
     expect(await raw(hooked.shop, "GET /v1/order/o-1", BEARER)).not.toContain("sl-violations");
     own = [];
+  });
+
+  it("a hook without validateAnswer: the request's findings alone in sl-violations", async () => {
+    const server = createPrismServer(await loadOperations(shop.bundlePath), { hooks: { answer: () => ({ status: 200, body: {} }) } });
+    try {
+      const url = await server.listen(0, "127.0.0.1");
+      const found = await raw(url, "PUT /v1/order/o-1", `${BEARER}${JSON_BODY}${KEY}`, UNKNOWN);
+      const listed = JSON.parse(/\r\nsl-violations: ([^\r]*)/.exec(found)![1]) as Violation[];
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ location: ["request", "body", "extra"], severity: "Warning", code: "unknown-member" });
+      expect(await raw(url, "GET /v1/order/o-1", BEARER)).toBe(
+        `HTTP/1.1 200 OK\r\n${CORS}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it("never asked for an answer outside 2xx (a 401, a 300): Prism's is sent", async () => {
