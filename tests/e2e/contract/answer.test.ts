@@ -24,7 +24,9 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
 /**
  * A document of what the fixtures do not have: a text answer whose example is an object (no text
  * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own
- * and an example that breaks its schema, and one that keeps to it; a 300 beside a 200.
+ * and an example that breaks its schema, and one that keeps to it; a 300 beside a 200; two
+ * answers whose generated data always breaks their schema (a pattern beside a format, which
+ * json-schema-faker ignores).
  */
 const ODD = `openapi: 3.1.0
 info: { title: Odd answers, version: 1.0.0 }
@@ -51,6 +53,22 @@ paths:
             text/plain:
               schema: { type: object }
               example: { not: text }
+  /when:
+    get:
+      operationId: getWhen
+      responses:
+        '200':
+          description: Now
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Stamp' }
+              example: { at: '2025-11-21T10:00:00.000Z' }
+        '201':
+          description: Then
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Stamp' }
+              example: { at: '2024-01-01T00:00:00.000Z' }
   /choice:
     get:
       operationId: getChoice
@@ -67,6 +85,13 @@ paths:
             application/json:
               schema: { type: object }
               example: { choices: [a, b] }
+components:
+  schemas:
+    Stamp:
+      type: object
+      required: [at]
+      properties:
+        at: { type: string, format: date-time, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$' }
 `;
 
 const BEARER = "Authorization: Bearer t\r\n";
@@ -206,6 +231,14 @@ describe("what stock Prism cannot be asked", () => {
     );
     expect(theirs).toMatch(/^HTTP\/1.1 406 /);
     expect(await raw(url, "GET /v1/order/o-1", `${BEARER}Accept: text/csv\r\nPrefer: dynamic=true\r\n`)).toBe(theirs);
+  });
+});
+
+describe("dynamicFallback: a generated answer that breaks its schema", () => {
+  it("is replaced by the static answer the request chose (Prefer code=201 and dynamic=true: stock Prism's answer to code=201)", async () => {
+    const theirs = withoutCredentials(await raw(served.odd.stock.url, "GET /when", "Prefer: code=201\r\n"));
+    expect(theirs).toMatch(/^HTTP\/1.1 201 [\s\S]*"2024-01-01T00:00:00.000Z"/);
+    expect(await raw(served.odd.url, "GET /when", "Prefer: code=201, dynamic=true\r\n")).toBe(theirs);
   });
 });
 
