@@ -23,10 +23,10 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
 
 /**
  * A document of what the fixtures do not have: a text answer whose example is an object (no text
- * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own
- * and an example that breaks its schema, and one that keeps to it; a 300 beside a 200; two
+ * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own,
+ * a deprecated parameter and an example that breaks its schema, and one that keeps to it; two
  * answers whose generated data always breaks their schema (a pattern beside a format, which
- * json-schema-faker ignores).
+ * json-schema-faker ignores); a 300 beside a 200.
  */
 const ODD = `openapi: 3.1.0
 info: { title: Odd answers, version: 1.0.0 }
@@ -34,6 +34,8 @@ paths:
   /text:
     get:
       operationId: getText
+      parameters:
+        - { name: legacy, in: query, deprecated: true, schema: { type: string } }
       responses:
         '200':
           description: Text
@@ -177,10 +179,12 @@ const CASES: Array<[keyof typeof served, string, string, string | undefined, Kep
   // A body its Content-Type cannot carry: prism-http-server's 500, with the answer's headers and findings; never kept.
   ["odd", "GET /text", "", undefined, "fast", 500],
   ["odd", "GET /object-text", "", undefined, "fast", 500],
+  // A deprecated parameter: Prism's warning of the request in sl-violations too.
+  ["odd", "GET /text?legacy=1", "", undefined, "fast", 500],
 ];
 
 describe("the mock's answers are stock Prism's, the first time and from where they are kept", () => {
-  it("has the expected number of cases", () => expect(CASES).toHaveLength(15));
+  it("has the expected number of cases", () => expect(CASES).toHaveLength(16));
 
   it.each(CASES)("%s %s %j %j: from the %s, status %i", async (name, request, headers, body, kept, status) => {
     const { mock, url, stock } = served[name];
