@@ -213,7 +213,7 @@ describe("what stock Prism cannot be asked", () => {
     return theirs.slice(0, end).replace(/Content-Length: \d+/, `Content-Length: ${Buffer.byteLength(body)}`) + body;
   }
 
-  it.each(["nonsense", "undefined", "text/csv,nonsense"])(
+  it.each(["nonsense", "undefined", "text/csv,nonsense", "text/csv;x", "text/csv; q="])(
     "malformedAccept: Accept %j is answered Prism's 406, also the second time",
     async (accept) => {
       const expected = await notAcceptable(accept);
