@@ -26,7 +26,7 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
  * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own,
  * a deprecated parameter and an example that breaks its schema, and one that keeps to it; two
  * answers whose generated data always breaks their schema (a pattern beside a format, which
- * json-schema-faker ignores); a 300 beside a 200.
+ * json-schema-faker ignores) and one whose generated data keeps to it; a 300 beside a 200.
  */
 const ODD = `openapi: 3.1.0
 info: { title: Odd answers, version: 1.0.0 }
@@ -71,6 +71,16 @@ paths:
             application/json:
               schema: { $ref: '#/components/schemas/Stamp' }
               example: { at: '2024-01-01T00:00:00.000Z' }
+  /word:
+    get:
+      operationId: getWord
+      responses:
+        '200':
+          description: A word whose generated data keeps to its schema
+          content:
+            application/json:
+              schema: { type: object, required: [word], properties: { word: { type: string, pattern: '^[a-z]{16}$' } } }
+              example: { word: abcdefghijklmnop }
   /choice:
     get:
       operationId: getChoice
@@ -239,6 +249,13 @@ describe("what stock Prism cannot be asked", () => {
 });
 
 describe("dynamicFallback: a generated answer that breaks its schema", () => {
+  it("only then: generated data that keeps to its schema is served (not the example)", async () => {
+    const answer = await raw(served.odd.url, "GET /word", "Prefer: dynamic=true\r\n");
+    const word = (JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { word: string }).word;
+    expect(word).toMatch(/^[a-z]{16}$/);
+    expect(word).not.toBe("abcdefghijklmnop");
+  });
+
   it("is replaced by the static answer the request chose (Prefer code=201 and dynamic=true: stock Prism's answer to code=201)", async () => {
     const theirs = withoutCredentials(await raw(served.odd.stock.url, "GET /when", "Prefer: code=201\r\n"));
     expect(theirs).toMatch(/^HTTP\/1.1 201 [\s\S]*"2024-01-01T00:00:00.000Z"/);
