@@ -26,7 +26,8 @@ const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
  * can carry it: prism-http-server's 500, sent with the answer's headers), with a header of its own,
  * a deprecated parameter and an example that breaks its schema, and one that keeps to it; two
  * answers whose generated data always breaks their schema (a pattern beside a format, which
- * json-schema-faker ignores) and one whose generated data keeps to it; a 300 beside a 200.
+ * json-schema-faker ignores) and one whose generated data keeps to it (and a deprecated header);
+ * a 300 beside a 200.
  */
 const ODD = `openapi: 3.1.0
 info: { title: Odd answers, version: 1.0.0 }
@@ -77,6 +78,8 @@ paths:
       responses:
         '200':
           description: A word whose generated data keeps to its schema
+          headers:
+            X-Old: { deprecated: true, schema: { type: string }, example: old }
           content:
             application/json:
               schema: { type: object, required: [word], properties: { word: { type: string, pattern: '^[a-z]{16}$' } } }
@@ -249,8 +252,9 @@ describe("what stock Prism cannot be asked", () => {
 });
 
 describe("dynamicFallback: a generated answer that breaks its schema", () => {
-  it("only then: generated data that keeps to its schema is served (not the example)", async () => {
+  it("only then: generated data that keeps to its schema is served (not the example), a warning of the answer (a deprecated header) or not", async () => {
     const answer = await raw(served.odd.url, "GET /word", "Prefer: dynamic=true\r\n");
+    expect(answer).toMatch(/\r\nsl-violations: \[\{"location":\["response","header","X-Old"\],"severity":"Warning","code":"deprecated"/);
     const word = (JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { word: string }).word;
     expect(word).toMatch(/^[a-z]{16}$/);
     expect(word).not.toBe("abcdefghijklmnop");
