@@ -1,7 +1,8 @@
 /**
  * src/mock/prism-parts.ts (in process, beside the contract tests: Prism is loaded whole): the parts of Prism the mock calls are Prism's own (the same functions and
  * values, resolved from Prism's package), and what src/mock/write.ts makes once from them on its
- * first use is Prism's 422 problem. Each module is loaded anew here (vi.resetModules, then an
+ * first use is Prism's 422 problem (and what it makes as it loads: the severities' names, the
+ * header escape, the CORS headers). Each module is loaded anew here (vi.resetModules, then an
  * import), so what runs while it loads, or once on its first use, runs in this test.
  */
 import { createRequire } from "node:module";
@@ -60,6 +61,38 @@ describe("write: Prism's 422 problem made on first use", () => {
     const { listedProblemBody } = await freshWrite();
     expect(listedProblemBody([finding])).toBe(prismBody([finding]));
     expect(listedProblemBody([])).toBe(prismBody([]));
+  });
+
+  it("a fresh module names every severity as Prism does (Error, Warning, Information, Hint)", async () => {
+    const { listedProblemBody } = await freshWrite();
+    const each = [0, 1, 2, 3].map((severity) => ({ ...finding, severity }));
+    expect(listedProblemBody(each)).toBe(prismBody(each));
+  });
+
+  it("a fresh module's sl-violations: findings rendered, a character no header can carry as its JSON escape", async () => {
+    const { findingsHeader, violationsHeader } = await freshWrite();
+    const wide: Diagnostic = { path: ["body", "name"], code: "enum", message: "must be 中", severity: 1 };
+    const json = '[{"location":["request","body","name"],"severity":"Warning","code":"enum","message":"must be \\u4e2d"}]';
+    expect(findingsHeader([wide], [])).toBe(json);
+    expect(violationsHeader([{ location: ["request", "body", "name"], severity: "Warning", code: "enum", message: "must be 中" }])).toBe(
+      json,
+    );
+  });
+
+  it("a fresh module's writeJson and emit: the CORS headers, the body's Content-Type and length", async () => {
+    const { emit, writeJson } = await freshWrite();
+    const sent: unknown[][] = [];
+    const response = { writeHead: (...head: unknown[]) => sent.push(head), end: (body: unknown) => sent.push([body]) } as never;
+    const request = { headers: {} } as never;
+    writeJson(request, response, 201, undefined, '{"a":"é"}');
+    emit(response, 200, [], Buffer.from("hi"));
+    const CORS = ["Access-Control-Allow-Origin", "*", "Access-Control-Allow-Headers", "*", "Access-Control-Expose-Headers", "*"];
+    expect(sent).toEqual([
+      [201, [...CORS, "Content-Type", "application/json", "Content-Length", 10]],
+      ['{"a":"é"}'],
+      [200, ["Content-Type", "text/plain; charset=utf-8", "Content-Length", 2]],
+      [Buffer.from("hi")],
+    ]);
   });
 
   it("a fresh module's first body without findings is Prism's empty list", async () => {
