@@ -440,6 +440,12 @@ describe("listedProblemBytes", () => {
     expect(listedProblemBytes([one])).toBe(first);
     expect(JSON.parse(first.toString()).validation).toHaveLength(1);
     expect(JSON.parse(listedProblemBytes([one, two]).toString()).validation.map((v: { message: string }) => v.message)).toEqual(["a", "b"]);
+    // Several findings beginning with the same one: each list its own, none kept for the first finding.
+    const three: Diagnostic = { path: ["body", "c"], code: "type", message: "c", severity: 0 };
+    expect(JSON.parse(listedProblemBytes([one, three]).toString()).validation.map((v: { message: string }) => v.message)).toEqual([
+      "a",
+      "c",
+    ]);
   });
 });
 
