@@ -111,12 +111,16 @@ export async function viaPrism(context: MockContext, exchange: Exchange, input: 
   await sendAnswer(context, exchange, answer, result.right.validations.input, routed!, input, keep);
 }
 
+/** What content-type's parse throws for an Accept entry prism-http's negotiation could not match. */
+const MALFORMED_ACCEPT = new Set(["invalid media type", "invalid parameter format", "argument string is required"]);
+
 /**
  * The errors prism-http's negotiation throws (content-type's parse) for a malformed Accept it could
- * not match: an entry that is not a media type, or an empty one (`Accept: ,`).
+ * not match: an entry that is not a media type (`nonsense`, or a parameter without a value as in
+ * `text/csv;x`), or an empty one (`Accept: ,`).
  */
 function isMalformedAcceptError(error: unknown): boolean {
-  return error instanceof TypeError && (error.message === "invalid media type" || error.message === "argument string is required");
+  return error instanceof TypeError && MALFORMED_ACCEPT.has(error.message);
 }
 
 /** Prism's answer to `input` with the given mock settings. */

@@ -33,6 +33,8 @@ describe("nesting", () => {
     ["an escaped backslash that lets the string end", '["\\\\",[[[1]]]]', 3, true],
     ["an escaped backslash then blanks", '["a\\\\"  ,  [[[1]]] ]', 3, true],
     ["closing brackets in a string, which do not un-nest", '[["]]]"],[[[1]]]]', 3, true],
+    // Not JSON (decodeBody parses first), but the scan must not take a backslash outside a string for a quote.
+    ["a backslash outside a string, which opens no string", "\\[[[[1]]]]", 3, true],
   ];
   for (const [what, text, max, deeper] of NESTING)
     it(`${what}: ${deeper ? "deeper" : "not deeper"} than ${max}`, () => expect(nestsDeeperThan(bytes(text), max), text).toBe(deeper));

@@ -18,12 +18,15 @@ import {
   findingsHeader,
   isPreflight,
   listedProblemBody,
+  listedProblemBytes,
   sendBodyError,
   violationsHeader,
   withoutStack,
   writeAnswer,
+  writeJson,
   writePreflight,
   writeProblem,
+  writeProblemAnswer,
 } from "../../../../src/mock/write.js";
 
 /** A response that records the status, the headers in order (as pairs) and the body. */
@@ -248,6 +251,11 @@ describe("emit and the response cache", () => {
 describe("withoutStack", () => {
   it("captures no stack while it runs, and gives the limit back after, also when it throws", () => {
     const before = Error.stackTraceLimit;
+    // A limit of its own: one left at 0 by an earlier call must not read as the one given back.
+    Error.stackTraceLimit = 7;
+    expect(withoutStack(() => Error.stackTraceLimit)).toBe(0);
+    expect(Error.stackTraceLimit).toBe(7);
+    Error.stackTraceLimit = before;
     expect(withoutStack(() => new Error("x").stack?.split("\n").length)).toBe(1);
     expect(Error.stackTraceLimit).toBe(before);
     expect(() =>
@@ -256,5 +264,199 @@ describe("withoutStack", () => {
       }),
     ).toThrow("boom");
     expect(Error.stackTraceLimit).toBe(before);
+  });
+});
+
+describe("an answer's headers put in order once (writeAnswer, writeProblemAnswer): the order emit gives", () => {
+  const kept = (headers: Array<[string, string]>, body: string | undefined, problem = false) =>
+    ({
+      status: problem ? 404 : 200,
+      headers,
+      body: body === undefined ? undefined : Buffer.from(body),
+      problem,
+      listsFindings: false,
+      outputFindings: [],
+      example: undefined,
+    }) as unknown as Answer;
+  const CORS: Array<[string, string]> = [
+    ["Access-Control-Allow-Origin", "*"],
+    ["Access-Control-Allow-Headers", "*"],
+    ["Access-Control-Expose-Headers", "*"],
+  ];
+  const finding: Diagnostic = { path: ["query", "x"], code: "unknown-member", message: "m", severity: 1 };
+  const VIOLATION = '[{"location":["request","query","x"],"severity":"Warning","code":"unknown-member","message":"m"}]';
+
+  it("only Expose-Headers asked for: echoed, as by corsPairs (writeAnswer, writeJson, writeProblemAnswer)", () => {
+    const asks = request({ "access-control-expose-headers": "x-b" });
+    const echoed = (sent: { headers: Array<[string, string]> }) => expect(header(sent, "access-control-expose-headers")).toEqual(["x-b"]);
+    const answer = recorder();
+    writeAnswer(asks, answer.response, kept([["content-type", "application/json"]], "{}"), []);
+    echoed(answer.sent);
+    const json = recorder();
+    writeJson(asks, json.response, 200, undefined, "{}");
+    echoed(json.sent);
+    const problem = recorder();
+    writeProblemAnswer(asks, problem.response, kept([["content-type", "application/problem+json"]], "{}", true), []);
+    echoed(problem.sent);
+  });
+
+  it("an answer's own Content-Type is its only one; none of its own: the text one, before Content-Length", () => {
+    const own = recorder();
+    writeAnswer(
+      request(),
+      own.response,
+      kept(
+        [
+          ["Content-Type", "application/json"],
+          ["X-Id", "7"],
+        ],
+        "{}",
+      ),
+      [],
+    );
+    expect(own.sent.headers).toEqual([...CORS, ["Content-Type", "application/json"], ["X-Id", "7"], ["Content-Length", "2"]]);
+    const problem = recorder();
+    writeProblemAnswer(
+      request(),
+      problem.response,
+      kept(
+        [
+          ["content-type", "application/problem+json"],
+          ["X-Id", "7"],
+        ],
+        "{}",
+        true,
+      ),
+      [],
+    );
+    expect(problem.sent.headers).toEqual([...CORS, ["content-type", "application/problem+json"], ["X-Id", "7"], ["Content-Length", "2"]]);
+    const bare = recorder();
+    writeProblemAnswer(request(), bare.response, kept([["X-Id", "7"]], "no", true), []);
+    expect(bare.sent.headers).toEqual([...CORS, ["X-Id", "7"], ["Content-Type", "text/plain; charset=utf-8"], ["Content-Length", "2"]]);
+  });
+
+  it.each([
+    ["Access-Control-Allow-Headers", "Location"],
+    ["Access-Control-Expose-Headers", "Location"],
+  ])("an answer's own %s replaces the mock's where it stands", (name, value) => {
+    const expected = CORS.map(([n, v]): [string, string] => (n === name ? [name, value] : [n, v]));
+    const answer = recorder();
+    writeAnswer(
+      request(),
+      answer.response,
+      kept(
+        [
+          [name, value],
+          ["Content-Type", "application/json"],
+        ],
+        "{}",
+      ),
+      [],
+    );
+    expect(answer.sent.headers).toEqual([...expected, ["Content-Type", "application/json"], ["Content-Length", "2"]]);
+    const problem = recorder();
+    writeProblemAnswer(
+      request(),
+      problem.response,
+      kept(
+        [
+          [name, value],
+          ["content-type", "application/problem+json"],
+        ],
+        "{}",
+        true,
+      ),
+      [],
+    );
+    expect(problem.sent.headers).toEqual([...expected, ["content-type", "application/problem+json"], ["Content-Length", "2"]]);
+  });
+
+  it("an answer's own sl-violations replaces the request's where it stands; a problem's own Content-Length is the body's", () => {
+    const answer = recorder();
+    writeAnswer(
+      request(),
+      answer.response,
+      kept(
+        [
+          ["sl-violations", "[]"],
+          ["Content-Type", "application/json"],
+        ],
+        "{}",
+      ),
+      [finding],
+    );
+    expect(answer.sent.headers).toEqual([...CORS, ["sl-violations", "[]"], ["Content-Type", "application/json"], ["Content-Length", "2"]]);
+    const problem = recorder();
+    writeProblemAnswer(
+      request(),
+      problem.response,
+      kept(
+        [
+          ["Content-Length", "99"],
+          ["content-type", "application/problem+json"],
+        ],
+        "{}",
+        true,
+      ),
+      [],
+    );
+    expect(problem.sent.headers).toEqual([...CORS, ["Content-Length", "2"], ["content-type", "application/problem+json"]]);
+  });
+
+  it("the request's findings in sl-violations where the answer's own headers come first in order, and none without findings", () => {
+    const own = kept(
+      [
+        ["access-control-allow-origin", "https://bank.test"],
+        ["Content-Type", "application/json"],
+      ],
+      "{}",
+    );
+    const found = recorder();
+    writeAnswer(request(), found.response, own, [finding]);
+    expect(found.sent.headers).toEqual([
+      ["access-control-allow-origin", "https://bank.test"],
+      ...CORS.slice(1),
+      ["sl-violations", VIOLATION],
+      ["Content-Type", "application/json"],
+      ["Content-Length", "2"],
+    ]);
+    const asks = recorder();
+    writeAnswer(
+      request({ "access-control-request-headers": "x-a" }),
+      asks.response,
+      kept([["Content-Type", "application/json"]], "{}"),
+      [],
+    );
+    expect(header(asks.sent, "sl-violations")).toEqual([]);
+    expect(asks.sent.headers).toHaveLength(5);
+  });
+});
+
+describe("listedProblemBytes", () => {
+  const one: Diagnostic = { path: ["body"], code: "required", message: "a", severity: 0 };
+  const two: Diagnostic = { path: ["body", "b"], code: "type", message: "b", severity: 0 };
+  it("one finding's body kept for it; several findings listed whole, not the first one's body", () => {
+    const first = listedProblemBytes([one]);
+    expect(listedProblemBytes([one])).toBe(first);
+    expect(JSON.parse(first.toString()).validation).toHaveLength(1);
+    expect(JSON.parse(listedProblemBytes([one, two]).toString()).validation.map((v: { message: string }) => v.message)).toEqual(["a", "b"]);
+    // Several findings beginning with the same one: each list its own, none kept for the first finding.
+    const three: Diagnostic = { path: ["body", "c"], code: "type", message: "c", severity: 0 };
+    expect(JSON.parse(listedProblemBytes([one, three]).toString()).validation.map((v: { message: string }) => v.message)).toEqual([
+      "a",
+      "c",
+    ]);
+  });
+});
+
+describe("emit's default Content-Type beside other headers", () => {
+  it("a body with headers but no Content-Type gets the text one", () => {
+    const { sent, response } = recorder();
+    emit(response, 200, [["X-Id", "7"]], "x");
+    expect(sent.headers).toEqual([
+      ["X-Id", "7"],
+      ["Content-Type", "text/plain; charset=utf-8"],
+      ["Content-Length", "1"],
+    ]);
   });
 });

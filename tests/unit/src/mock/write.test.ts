@@ -148,6 +148,8 @@ describe("endWithoutBody", () => {
   };
   const send = realServer((request, response) => {
     const status = Number(request.headers["x-status"]);
+    // A header set before (as a hook may): kept, in its place.
+    if (request.headers["x-before"]) response.setHeader("Vary", "Origin");
     if (request.headers["x-way"] === "new") endWithoutBody(response, status, [...HEADERS]);
     else oneByOne(response, status);
   });
@@ -160,6 +162,17 @@ describe("endWithoutBody", () => {
     const before = await raw(method, status, "old");
     expect(before).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
     expect(await raw(method, status, "new")).toBe(before);
+  });
+
+  it.each([
+    ["GET", 200],
+    ["POST", 400],
+  ])("%s answered %i after a header was set: the same bytes as each header set and end(), that header first", async (method, status) => {
+    const head = (way: string) =>
+      `${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-status: ${status}\r\nx-way: ${way}\r\nx-before: 1\r\n\r\n`;
+    const before = await send(head("old"));
+    expect(before).toMatch(new RegExp(`^HTTP/1.1 ${status} [^\r]*\r\nVary: Origin\r\n`));
+    expect(await send(head("new"))).toBe(before);
   });
 
   it("a response with a header set before falls back to setting them one by one, the one set before kept", async () => {
