@@ -18,7 +18,13 @@ import {
 
 /** A loader of `real`, counting its loads. */
 function loader<T extends object>(real: T) {
-  const counter = { loads: 0, load: () => (counter.loads++, real as unknown as Exports) };
+  const counter = {
+    loads: 0,
+    load: () => {
+      counter.loads++;
+      return real as unknown as Exports;
+    },
+  };
   return counter;
 }
 
