@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -69,6 +70,26 @@ it("names the credential of each kind of security scheme: an HTTP scheme by its 
   const mock = await startMock(shop, { port: 0, specPath: spec });
   await mock.close();
   expect(mock.auth).toEqual(["Authorization: basic", "oauth2", "api_key (query)", "Authorization: Bearer"]);
+});
+
+it("close() resolves once the request in flight has ended", async () => {
+  const mock = await startMock(shop, { port: 0 });
+  const socket = connect({ host: "127.0.0.1", port: mock.port });
+  socket.on("error", () => {});
+  // The server says "100 Continue" once it has the request's head: the request is then in flight.
+  const continued = new Promise<Buffer>((resolve) => socket.once("data", resolve));
+  socket.write(
+    "POST /v1/order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
+  );
+  expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
+  const order: string[] = [];
+  const closing = mock.close().then(() => order.push("closed"));
+  await new Promise(setImmediate); // what close() does at once is done
+  order.push("request ended");
+  socket.end("{}");
+  await closing;
+  socket.destroy();
+  expect(order).toEqual(["request ended", "closed"]);
 });
 
 describe("Prism's reading kept between starts", () => {
@@ -161,10 +182,13 @@ describe("startMocks", () => {
     expect(log.seen.at(-1)).toBe("sandbox stopped");
   });
 
-  it("looks aliases up in the repository's registry, among entries given as they are", async () => {
-    const known = loadRegistry()
-      .map((e) => e.alias)
-      .join(", ");
+  it("looks aliases up in the repository's registry, among entries given as they are, each on its registry port", async () => {
+    const registry = loadRegistry();
+    const known = registry.map((e) => e.alias).join(", ");
+    const base = await freePortRange(registry.length);
+    const [second] = await startMocks([registry[1].alias], { portBase: base });
+    await second.close();
+    expect(second).toMatchObject({ alias: registry[1].alias, port: base + 1 });
     await expect(startMocks([shop, "no-such-api@9.9.9"], { freePorts: true })).rejects.toThrow(
       `unknown API "no-such-api@9.9.9"; known: ${known}`,
     );
