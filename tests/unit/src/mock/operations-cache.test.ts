@@ -344,3 +344,31 @@ it("leaves nothing behind when a mark cannot be written, and keeps none", () => 
   expect(readdirSync(dir)).toEqual([file]);
   expect(marked("check", "key", dir)).toBe(false);
 });
+
+it("keeps nothing when the versions of the spec's readers cannot be found", async () => {
+  vi.doMock("node:module", async (original) => ({
+    ...(await original<typeof import("node:module")>()),
+    createRequire: () => ({
+      resolve: (name: string) => {
+        throw new Error(`Cannot find module '${name}'`);
+      },
+    }),
+  }));
+  try {
+    const { cachedOperations: fresh, cachedDocument: freshDocument } = await freshModule();
+    const [entry] = loadRegistry();
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o700 });
+    let reads = 0;
+    const read = async () => [{ id: `op-${++reads}` }];
+    expect(await fresh(entry.bundlePath, read, dir)).toEqual([{ id: "op-1" }]);
+    expect(await fresh(entry.bundlePath, read, dir)).toEqual([{ id: "op-2" }]);
+    let parsed = 0;
+    freshDocument(entry.bundlePath, "a: 1\n", () => ++parsed, dir);
+    freshDocument(entry.bundlePath, "a: 1\n", () => ++parsed, dir);
+    expect(parsed).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    vi.doUnmock("node:module");
+  }
+});
