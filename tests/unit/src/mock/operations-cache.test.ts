@@ -372,3 +372,18 @@ it("keeps nothing when the versions of the spec's readers cannot be found", asyn
     vi.doUnmock("node:module");
   }
 });
+
+it("keeps a mark of any name: paths, aliases, any text", () => {
+  const dir = freshDir();
+  const names = [
+    ...loadRegistry().flatMap((entry) => [entry.alias, entry.bundlePath]),
+    "sandbox declaration",
+    "../../etc/passwd",
+    "a/b\\c",
+    "",
+    "ünïcödé name",
+  ];
+  for (const name of names) mark(name, `key of ${name}`, dir);
+  expect(names.filter((name) => !marked(name, `key of ${name}`, dir))).toEqual([]);
+  expect(readdirSync(dir)).toHaveLength(new Set(names).size);
+});
