@@ -5,16 +5,10 @@
  * `extend` and `option` calls and makes them, in order, on the real one when it loads.
  */
 import { Module } from "node:module";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  callable,
-  defer,
-  type Exports,
-  fakerShape,
-  jsonSchemaFakerShape,
-  members,
-  operationsShape,
-} from "../../../../src/mock/lazy-modules.js";
+import { callable, defer, type Exports, fakerShape, jsonSchemaFakerShape, operationsShape } from "../../../../src/mock/lazy-modules.js";
+import { repoRoot } from "../../../../src/registry.js";
 
 /** A loader of `real`, counting its loads. */
 function loader<T extends object>(real: T) {
@@ -75,9 +69,14 @@ describe("defer", () => {
 });
 
 describe("members", () => {
-  it("says it is an ES module without loading, and reads every other member from the real module", () => {
+  it("says it is an ES module without loading, and reads every other member from the real module", async () => {
+    // A new instance of the module, evaluated in this test (its stand-ins are made as it loads).
+    const fresh = (await import(
+      /* @vite-ignore */ `${join(repoRoot, "src/mock/lazy-modules.ts")}?instance=members`
+    )) as typeof import("../../../../src/mock/lazy-modules.js");
+    expect(fresh.members).toBeTypeOf("function");
     const real = loader({ fetch: "the real fetch", Headers: "the real Headers" });
-    const exports = members(real.load);
+    const exports = fresh.members(real.load);
     expect(exports.__esModule).toBe(true);
     expect(real.loads).toBe(0);
     expect(exports.fetch).toBe("the real fetch");

@@ -24,7 +24,7 @@ import { deserialize } from "node:v8";
 import { afterAll, expect, it, vi } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { parseDocument } from "../../../../src/document/index.js";
-import { cachedDocument, cachedOperations, defaultCacheDir, mark, marked, versionAbove } from "../../../../src/mock/operations-cache.js";
+import { cachedDocument, cachedOperations, mark, marked, versionAbove } from "../../../../src/mock/operations-cache.js";
 import { loadOperations, type Operation } from "../../../../src/mock/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "operations-cache-"));
@@ -284,7 +284,8 @@ it("finds a package's version in the package.json of that name above its entry p
   expect(() => versionAbove("absent", entry)).toThrow(`absent: no package.json above ${entry}`);
 });
 
-it("keeps the cache in <tmpdir>/bank-api-contracts-<uid>, or -user where there are no user ids", () => {
+it("keeps the cache in <tmpdir>/bank-api-contracts-<uid>, or -user where there are no user ids", async () => {
+  const { defaultCacheDir } = await freshModule();
   const getuid = vi.spyOn(process, "getuid").mockReturnValue(4321);
   try {
     expect(defaultCacheDir()).toBe(join(tmpdir(), "bank-api-contracts-4321"));
