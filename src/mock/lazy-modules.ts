@@ -24,16 +24,25 @@ import { dirname, join } from "node:path";
 const require = createRequire(import.meta.url);
 const cache = require.cache;
 
-type Exports = Record<string | symbol, unknown>;
+export type Exports = Record<string | symbol, unknown>;
 
-/** Replaces the module `path` in the cache by a stand-in; `shape` builds its exports from a loader of the real ones. */
-function defer(path: string, shape: (load: () => Exports) => Exports): void {
-  if (cache[path]) return; // already loaded: nothing to save
+/**
+ * Replaces the module `path` in the cache by a stand-in; `shape` builds its exports from a loader of
+ * the real ones. `modules` and `requireReal` are the CommonJS module cache and `require` (given
+ * others only by tests).
+ */
+export function defer(
+  path: string,
+  shape: (load: () => Exports) => Exports,
+  modules: NodeJS.Dict<NodeJS.Module> = cache,
+  requireReal: (path: string) => unknown = require,
+): void {
+  if (modules[path]) return; // already loaded: nothing to save
   let real: Exports | undefined;
   const load = () => {
     if (!real) {
-      delete cache[path];
-      real = require(path) as Exports;
+      delete modules[path];
+      real = requireReal(path) as Exports;
     }
     return real;
   };
@@ -41,14 +50,14 @@ function defer(path: string, shape: (load: () => Exports) => Exports): void {
   standIn.filename = path;
   standIn.loaded = true;
   standIn.exports = shape(load);
-  cache[path] = standIn as unknown as NodeJS.Module;
+  modules[path] = standIn as unknown as NodeJS.Module;
 }
 
 /** Exports whose members are read from the real module when first read. */
-const members = (load: () => Exports): Exports => new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : load()[key]) });
+export const members = (load: () => Exports): Exports => new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : load()[key]) });
 
 /** A module whose exports are a function (`module.exports = fn`): called, constructed or read, it loads the real one. */
-const callable = (load: () => Exports): Exports =>
+export const callable = (load: () => Exports): Exports =>
   new Proxy(function standIn() {}, {
     apply: (_, self, args) => Reflect.apply(load() as unknown as (...a: unknown[]) => unknown, self, args),
     construct: (_, args) => Reflect.construct(load() as unknown as new (...a: unknown[]) => object, args),
@@ -57,17 +66,23 @@ const callable = (load: () => Exports): Exports =>
 
 const fromPrism = createRequire(require.resolve("@stoplight/prism-http"));
 
-// Prism hands `require("@faker-js/faker").default` to json-schema-faker as it loads, which reads
-// members of it only when a schema asks for faker data: the default export is a lazy object too.
-defer(fromPrism.resolve("@faker-js/faker"), (load) => {
+/**
+ * @faker-js/faker's stand-in. Prism hands `require("@faker-js/faker").default` to json-schema-faker
+ * as it loads, which reads members of it only when a schema asks for faker data: the default export
+ * is a lazy object too.
+ */
+export const fakerShape = (load: () => Exports): Exports => {
   const faker = new Proxy({}, { get: (_, key) => (load().default as Exports)[key] });
   return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "default" ? faker : load()[key]) });
-});
+};
+defer(fromPrism.resolve("@faker-js/faker"), fakerShape);
 
-// Prism's mocker calls `JSONSchemaFaker.extend("faker", ...)` and `JSONSchemaFaker.option({...})`
-// as it loads, and the rest only to generate an answer: those calls are kept and made, in order, on
-// the real one when it loads.
-defer(fromPrism.resolve("json-schema-faker"), (load) => {
+/**
+ * json-schema-faker's stand-in. Prism's mocker calls `JSONSchemaFaker.extend("faker", ...)` and
+ * `JSONSchemaFaker.option({...})` as it loads, and the rest only to generate an answer: those calls
+ * are kept and made, in order, on the real one when it loads.
+ */
+export const jsonSchemaFakerShape = (load: () => Exports): Exports => {
   const calls: Array<[string, unknown[]]> = [];
   let ready: Exports | undefined;
   const real = () => {
@@ -96,22 +111,26 @@ defer(fromPrism.resolve("json-schema-faker"), (load) => {
     },
   );
   return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "JSONSchemaFaker" ? jsf : load()[key]) });
-});
+};
+defer(fromPrism.resolve("json-schema-faker"), jsonSchemaFakerShape);
 
 // Read by Prism's getHttpOperationsFromSpec only for a Postman collection or a Swagger 2 document.
 defer(fromPrism.resolve("@stoplight/http-spec/postman/operation"), members);
 defer(fromPrism.resolve("@stoplight/http-spec/oas2/operation"), members);
 
-// Prism's getHttpOperationsFromSpec and what it needs to read a spec. An ES module importing
-// prism-http reads every export as it links: the function is a stand-in that loads the real one
-// when called.
-defer(join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operations.js"), (load) => {
+/**
+ * The stand-in of Prism's getHttpOperationsFromSpec and what it needs to read a spec. An ES module
+ * importing prism-http reads every export as it links: the function is a stand-in that loads the
+ * real one when called.
+ */
+export const operationsShape = (load: () => Exports): Exports => {
   const getHttpOperationsFromSpec = (...args: unknown[]) => (load().getHttpOperationsFromSpec as (...a: unknown[]) => unknown)(...args);
   return new Proxy(
     {},
     { get: (_, key) => (key === "__esModule" ? true : key === "getHttpOperationsFromSpec" ? getHttpOperationsFromSpec : load()[key]) },
   );
-});
+};
+defer(join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operations.js"), operationsShape);
 
 // The forwarder's HTTP client and proxy agents, called only to forward a request.
 defer(fromPrism.resolve("node-fetch"), members);
