@@ -39,7 +39,12 @@ const REPORTS = "reports/mutation";
  * sandbox's walk of every API would cost minutes, and those suites test the sandbox, not the mock.
  */
 export const TESTS: Record<Folder, string[]> = {
-  "src/mock": ["tests/unit/src/mock/**/*.test.ts", "tests/unit/src/testing/**/*.test.ts", "tests/e2e/contract/judge.test.ts"],
+  "src/mock": [
+    "tests/unit/src/mock/**/*.test.ts",
+    "tests/unit/src/testing/**/*.test.ts",
+    "tests/e2e/contract/judge.test.ts",
+    "tests/e2e/contract/validate.contract.test.ts",
+  ],
   "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
   "src/sandbox": ["tests/unit/src/sandbox/**/*.test.ts", "tests/e2e/sandbox/**/*.test.ts", "tests/e2e/callbacks/**/*.test.ts"],
 };

@@ -127,14 +127,26 @@ const VARIANTS: Array<{ name: string; make(valid: Request): Request | undefined 
   { name: "Basic credentials", make: (v) => withHeaders(v, { authorization: "Basic dXNlcjpwdw==" }) },
   { name: "empty bearer", make: (v) => withHeaders(v, { authorization: "Bearer" }) },
   { name: "unknown query parameter", make: (v) => ({ ...v, path: `${v.path}${v.path.includes("?") ? "&" : "?"}unknown=1` }) },
-  { name: "no body", make: (v) => (v.body === undefined ? undefined : withHeaders({ ...v, body: undefined }, { "content-type": undefined })) },
+  {
+    name: "no body",
+    make: (v) => (v.body === undefined ? undefined : withHeaders({ ...v, body: undefined }, { "content-type": undefined })),
+  },
   { name: "body null", make: (v) => (v.body === undefined ? undefined : { ...v, body: "null" }) },
   { name: "text body", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "text/plain" })) },
-  { name: "multipart body", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "multipart/form-data; boundary=x" })) },
+  {
+    name: "multipart body",
+    make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "multipart/form-data; boundary=x" })),
+  },
   { name: "no Content-Type", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": undefined })) },
-  { name: "charset", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "application/json; charset=utf-8" })) },
+  {
+    name: "charset",
+    make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "application/json; charset=utf-8" })),
+  },
   { name: "capitals", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "Application/JSON" })) },
-  { name: "vendor JSON", make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "application/vnd.partner+json" })) },
+  {
+    name: "vendor JSON",
+    make: (v) => (v.body === undefined ? undefined : withHeaders(v, { "content-type": "application/vnd.partner+json" })),
+  },
   {
     name: "a member the schema does not name",
     make: (v) => {
@@ -147,7 +159,10 @@ const VARIANTS: Array<{ name: string; make(valid: Request): Request | undefined 
     name: "an empty array body",
     make: (v) => (v.body === undefined ? undefined : { ...v, body: "[]" }),
   },
-  { name: "a body on a GET", make: (v) => (v.method !== "GET" ? undefined : withHeaders({ ...v, body: "{}" }, { "content-type": "application/json" })) },
+  {
+    name: "a body on a GET",
+    make: (v) => (v.method !== "GET" ? undefined : withHeaders({ ...v, body: "{}" }, { "content-type": "application/json" })),
+  },
 ];
 
 describe("the mock's request validation judges as Prism's validateInput and validateSecurity", () => {
