@@ -532,3 +532,20 @@ describe("Ajv as Prism sets it up", () => {
     }
   });
 });
+
+describe("DEVIATIONS malformedContentType: a Content-Type that is not a media type is refused with a 415 that says so", () => {
+  const declared = operation("/v1/typed", { body: body({ type: "object" }) });
+  const undeclared = operation("/v1/untyped", {});
+  it.each([
+    [declared, "application/json; x", "Supported content types: application/json"],
+    [declared, "json", "Supported content types: application/json"],
+    [undeclared, "application/json; x", "No supported content types, but request included a non-empty body"],
+  ] as const)("%s %s", (op, contentType, rest) => {
+    const element = elementAt(op.path, { "content-type": "text/plain" }, "{}");
+    element.headers = { ...element.headers, "content-type": contentType };
+    expect(components.validateInput({ resource: op, element })).toEqual({
+      _tag: "Left",
+      left: [{ message: `The Content-Type ${JSON.stringify(contentType)} is not a media type. ${rest}`, code: 415, severity: 0 }],
+    });
+  });
+});
