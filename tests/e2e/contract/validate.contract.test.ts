@@ -27,7 +27,7 @@ import { decodeBody } from "../../../src/mock/receive.js";
 import { requestElement } from "../../../src/mock/route.js";
 import { loadOperations } from "../../../src/mock/server.js";
 import type { Element, Operation as PrismOperation } from "../../../src/mock/types.js";
-import { BODY_BYTES, components, LARGE_BODY_BYTES } from "../../../src/mock/validate.js";
+import { BODY_BYTES, components, JUDGED, LARGE_BODY_BYTES } from "../../../src/mock/validate.js";
 import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { type CaseKind, operationModel } from "../../../scripts/lib/fuzz/model.js";
 import { specValidator } from "../../helpers/ajv.js";
@@ -66,7 +66,7 @@ function elementOf(r: Request): Element {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(r.headers)) headers[name.toLowerCase()] = value;
   const bytes = r.body === undefined ? undefined : Buffer.from(r.body, "utf8");
-  if (bytes) headers["content-length"] = String(bytes.length);
+  if (bytes) headers["content-length"] ??= String(bytes.length);
   const element = requestElement(r.method, r.path, headers, bytes?.length ?? 0) as Element;
   if (!bytes) return { ...element, body: null };
   const decoded = decodeBody(bytes, headers["content-type"]);
@@ -265,6 +265,11 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
       { method: "POST", path: "/v1/things/x?old=1", headers: { "x-count": "" } },
       { method: "POST", path: "/v1/things/2?Page=7", headers: {} },
     ],
+  },
+  {
+    name: "an operation without a request",
+    op: operation("/v1/bare", undefined),
+    requests: [{ method: "POST", path: "/v1/bare?x=1", headers: { "content-type": "application/json" }, body: "{}" }],
   },
   {
     name: "an operation without path parameters, headers or query, and no parameter lists at all",
@@ -556,5 +561,22 @@ describe("DEVIATIONS malformedContentType: a Content-Type that is not a media ty
       _tag: "Left",
       left: [{ message: `The Content-Type ${JSON.stringify(contentType)} is not a media type. ${rest}`, code: 415, severity: 0 }],
     });
+  });
+});
+
+describe("a request whose large body the judge already judged", () => {
+  const op = operation("/v1/judged", { body: body({ type: "object" }) });
+  const findings = [{ path: ["body"], code: "type", message: "judged elsewhere", severity: 0 }];
+  it("gets the judge's findings, not a second validation", () => {
+    const element = elementAt("/v1/judged", { "content-type": "application/json" }, "{}");
+    element[JUDGED] = { operation: op, findings: findings as never };
+    expect(components.validateInput({ resource: op, element })).toEqual({ _tag: "Left", left: findings });
+  });
+  it("judged against another operation: an error naming this one", () => {
+    const element = elementAt("/v1/judged", { "content-type": "application/json" }, "{}");
+    element[JUDGED] = { operation: operation("/v1/other", {}), findings: undefined };
+    expect(() => components.validateInput({ resource: op, element })).toThrow(
+      "a large request body was judged against another operation than post /v1/judged",
+    );
   });
 });
