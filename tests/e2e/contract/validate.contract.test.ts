@@ -240,6 +240,7 @@ const BASIC_SCHEME = { key: "basic", type: "http", scheme: "basic" };
 const KEY_SCHEME = { key: "k", type: "apiKey", in: "header", name: "X-Key" };
 /** A scheme Prism has no handler for: its finding is a Warning with no tags. */
 const UNSUPPORTED_SCHEME = { key: "h", type: "http", scheme: "hoba" };
+const QUERY_KEY_SCHEME = { key: "q", type: "apiKey", in: "query", name: "key" };
 
 const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }> = [
   {
@@ -248,7 +249,7 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
       path: [param("id", { required: true, schema: { type: "integer", minimum: 1 } })],
       headers: [
         param("X-Count", { required: true, schema: { type: "integer", maximum: 9 } }),
-        param("X-Old", { deprecated: true }),
+        param("x-old", { deprecated: true }),
         param("X-Raw", { schema: undefined }),
       ],
       query: [
@@ -405,6 +406,14 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
     ],
   },
   {
+    name: "security: a key in the query, sent in a header of its name instead",
+    op: operation("/v1/query-key", {}, [[QUERY_KEY_SCHEME]]),
+    requests: [
+      { method: "POST", path: "/v1/query-key", headers: { key: "k" } },
+      { method: "POST", path: "/v1/query-key?key=k", headers: {} },
+    ],
+  },
+  {
     name: "security: an unsupported scheme first, then an empty alternative",
     op: operation("/v1/optional", {}, [[UNSUPPORTED_SCHEME], []]),
     requests: [{ method: "POST", path: "/v1/optional", headers: {} }],
@@ -527,6 +536,14 @@ describe("DEVIATIONS emptyQueryValue: an empty query value is validated as given
     const mine = outcome(components.validateInput({ resource: op, element: elementAt(path) }));
     expect(mine.findings?.map((f) => [(f as { path: string[] }).path, (f as { code: string }).code])).toEqual([[at, code]]);
   });
+  it("an array: the one empty item is the empty text", () => {
+    const op = operation("/v1/short", {
+      query: [
+        param("codes", { style: "form", explode: true, schema: { type: "array", minItems: 1, items: { type: "string", maxLength: 0 } } }),
+      ],
+    });
+    expect(outcome(components.validateInput({ resource: op, element: elementAt("/v1/short?codes=") }))).toEqual({ tag: "Right" });
+  });
   it("an empty header value is dropped, as Prism drops it", () => {
     const withHeader = operation("/v1/h", { headers: [param("X-Name", { required: true, schema: { type: "string", minLength: 2 } })] });
     compare("hand-made", withHeader, { method: "POST", path: "/v1/h", headers: { "x-name": "" } }, "empty header");
@@ -578,5 +595,30 @@ describe("a request whose large body the judge already judged", () => {
     expect(() => components.validateInput({ resource: op, element })).toThrow(
       "a large request body was judged against another operation than post /v1/judged",
     );
+  });
+});
+
+describe("DEVIATIONS unknownMember beside other findings", () => {
+  it("a request with a deprecated parameter's Warning still gets its unknown members reported, after Prism's findings", () => {
+    const op = operation("/v1/both", {
+      query: [param("old", { deprecated: true })],
+      body: body({ type: "object", properties: { a: string } }),
+    });
+    const r = { method: "POST", path: "/v1/both?old=1", headers: { "content-type": "application/json" }, body: '{"a":"","zz":1}' };
+    const prism = outcome(prismValidateInput({ resource: op, element: elementOf(r) }));
+    expect(prism.findings?.map((f) => (f as { code: string }).code)).toEqual(["deprecated"]);
+    const mine = outcome(components.validateInput({ resource: op, element: elementOf(r) }));
+    expect(mine).toEqual({
+      tag: "Left",
+      findings: [
+        ...prism.findings!,
+        {
+          path: ["body", "zz"],
+          code: "unknown-member",
+          message: "Request body property zz is not a member its schema names (misspelt?)",
+          severity: 1,
+        },
+      ],
+    });
   });
 });
