@@ -297,7 +297,7 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
             {
               type: "object",
               properties: {
-                b: { anyOf: [{ enum: ["x"] }, { enum: ["y"] }] },
+                b: { anyOf: [{ enum: ["xy"] }, { enum: ["x", "y"] }] },
                 n: { type: "object", additionalProperties: false },
                 // Merged only with deep merging: its readOnly required member is stripped, as Prism strips it.
                 deep: {
