@@ -10,11 +10,17 @@
  * made from the first valid one: without credentials, with Basic or lower-case bearer credentials,
  * with an unknown query parameter, with other media types (text, vendor JSON, charset, capitals,
  * none, multipart), without a body, with a `null` body, with a member the schema does not name.
+ * Then hand-made operations with what the registered APIs do not use (parameters without style,
+ * explode or schema, deprecated ones, each `$schema` draft, nested allOf with readOnly members,
+ * bodies without contents or media types, form and multipart bodies, unsupported security schemes,
+ * keys in headers and queries), compared with Prism the same way.
  *
  * The mock's deliberate differences (DEVIATIONS in src/mock/validate.ts) are stated by name: its
  * `unknownMember` warnings are taken out of its findings before comparing (and counted: every API
  * with a JSON object body gets some), `bearerCase` makes a lower-case `bearer` pass (asserted against
- * Prism's answer to `Bearer`), and `emptyQueryValue` requests are not generated. The tests of the
+ * Prism's answer to `Bearer`), and `emptyQueryValue` requests are not generated in the corpus. The
+ * deviations Prism cannot show (`pathEncoding`, `largeBody`, `emptyQueryValue`, `malformedContentType`,
+ * `unknownMember` beside Prism's own findings) are asserted by hand-written tables. The tests of the
  * out-of-process fuzz (tests/e2e/fuzz/equivalence.test.ts) compare whole answers through HTTP; this
  * one is in process, so StrykerJS runs it against the mock's mutants (scripts/mutation.ts TESTS).
  */
