@@ -383,6 +383,16 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
     ],
   },
   {
+    name: "date-time as Prism reads it: a time zone required",
+    op: operation("/v1/times", { body: body({ type: "object", properties: { at: { type: "string", format: "date-time" } } }) }),
+    requests: ["2025-01-01T10:00:00", "2025-01-01T10:00:00+0100", "2025-01-01T10:00:00Z"].map((at) => ({
+      method: "POST",
+      path: "/v1/times",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ at }),
+    })),
+  },
+  {
     name: "a body declared without contents, with no contents, with a content without a type",
     op: operation("/v1/empty", { body: {} }),
     requests: [{ method: "POST", path: "/v1/empty", headers: { "content-type": "text/plain" }, body: "x" }],
@@ -422,7 +432,20 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
   {
     name: "security: an unsupported scheme first, then an empty alternative",
     op: operation("/v1/optional", {}, [[UNSUPPORTED_SCHEME], []]),
-    requests: [{ method: "POST", path: "/v1/optional", headers: {} }],
+    requests: [
+      { method: "POST", path: "/v1/optional", headers: {} },
+      // An empty alternative is met only without credentials (Prism's `none`).
+      { method: "POST", path: "/v1/optional", headers: { authorization: "Bearer t" } },
+    ],
+  },
+  {
+    name: "security: a bearer token or nothing",
+    op: operation("/v1/bearer-or-none", {}, [[BEARER_SCHEME], []]),
+    requests: [
+      { method: "POST", path: "/v1/bearer-or-none", headers: { authorization: "Basic dXNlcjpwdw==" } },
+      { method: "POST", path: "/v1/bearer-or-none", headers: { authorization: "Bearer t" } },
+      { method: "POST", path: "/v1/bearer-or-none", headers: {} },
+    ],
   },
   {
     name: "security: an unsupported scheme alone",
