@@ -393,6 +393,11 @@ const HAND_MADE: Array<{ name: string; op: PrismOperation; requests: Request[] }
     })),
   },
   {
+    name: "a body schema that is readOnly as a whole: nothing left to check (Prism strips it)",
+    op: operation("/v1/read-only", { body: body({ type: "object", readOnly: true, required: ["a"] }) }),
+    requests: [{ method: "POST", path: "/v1/read-only", headers: { "content-type": "application/json" }, body: "{}" }],
+  },
+  {
     name: "a body declared without contents, with no contents, with a content without a type",
     op: operation("/v1/empty", { body: {} }),
     requests: [{ method: "POST", path: "/v1/empty", headers: { "content-type": "text/plain" }, body: "x" }],
