@@ -656,3 +656,25 @@ describe("DEVIATIONS unknownMember beside other findings", () => {
     });
   });
 });
+
+describe("DEVIATIONS largeBody without a Content-Type: the text is validated up to its first violation too", () => {
+  it("a large text body against a string schema with two violations: the first, then the Information", () => {
+    const op = operation("/v1/large-text", { body: body({ type: "string", maxLength: 1, pattern: "^x" }) });
+    const element = elementAt("/v1/large-text", {}, "yyy");
+    const prism = prismValidateInput({ resource: op, element: elementAt("/v1/large-text", {}, "yyy") }) as { left: unknown[] };
+    expect(prism.left.length, "Prism finds both").toBe(2);
+    element[BODY_BYTES] = LARGE_BODY_BYTES + 1;
+    expect(JSON.parse(JSON.stringify(components.validateInput({ resource: op, element })))).toEqual({
+      _tag: "Left",
+      left: [
+        JSON.parse(JSON.stringify(prism.left[0])),
+        {
+          path: ["body"],
+          code: "validation-stopped",
+          message: `Request body is over ${LARGE_BODY_BYTES} bytes: validated up to its first violation`,
+          severity: 2,
+        },
+      ],
+    });
+  });
+});
