@@ -46,6 +46,7 @@ export const TESTS: Record<Folder, string[]> = {
     "tests/e2e/contract/answer.test.ts",
     "tests/e2e/contract/prism-parts.test.ts",
     "tests/e2e/contract/mock-start.test.ts",
+    "tests/e2e/contract/validate.contract.test.ts",
   ],
   "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
   "src/sandbox": ["tests/unit/src/sandbox/**/*.test.ts", "tests/e2e/sandbox/**/*.test.ts", "tests/e2e/callbacks/**/*.test.ts"],

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_UNKNOWN_MEMBERS } from "../../../../src/mock/limits.js";
-import { memberPlan, unknownIn } from "../../../../src/mock/unknown-members.js";
+import { isNode, memberPlan, unknownIn } from "../../../../src/mock/unknown-members.js";
 
 /** The places of the unknown members `body` has for `schema` (undefined: none, or no plan). */
 function unknown(schema: Record<string, unknown>, body: unknown, bundle: unknown = {}): string[] | undefined {
@@ -142,5 +142,103 @@ describe(`at most ${MAX_UNKNOWN_MEMBERS}`, () => {
     const plan = memberPlan(named("a"), {})!;
     unknownIn(plan, body(MAX_UNKNOWN_MEMBERS + 5));
     expect(unknownIn(plan, { a: "", q: "" })).toHaveLength(1);
+  });
+});
+
+describe("the walk goes on past what it cannot walk", () => {
+  // Each body has its unknown member `c` after a member the plan cannot walk into: the walk must reach it.
+  it.each([
+    ["a text where an object was planned", { ...named("b"), properties: { a: named("x"), b: { type: "string" } } }, { a: "text", c: 1 }],
+    [
+      "an array where an object was planned",
+      { ...named("b"), properties: { a: named("x"), b: { type: "string" } } },
+      { a: [{ z: 1 }], c: 1 },
+    ],
+    [
+      "an object where an array was planned",
+      { type: "object", properties: { a: { type: "array", items: named("x") }, b: { type: "string" } } },
+      { a: { z: 1 }, c: 1 },
+    ],
+    [
+      "an array walked to its end",
+      { type: "object", properties: { a: { type: "array", items: named("x") }, b: { type: "string" } } },
+      { a: [{ x: "" }], c: 1 },
+    ],
+  ])("%s", (_, schema, body) => {
+    expect(unknown(schema, body)).toEqual(["body.c"]);
+  });
+
+  it("an array body where the schema plans an object: nothing", () => {
+    expect(unknown(named("a"), [{ q: 1 }])).toBeUndefined();
+  });
+});
+
+describe("a silent place still walks the members it names", () => {
+  it("members below a place that reports nothing (additionalProperties of its own)", () => {
+    const schema = { type: "object", additionalProperties: { type: "integer" }, properties: { a: named("x") } };
+    expect(unknown(schema, { a: { x: "", z: "" }, c: 1 })).toEqual(["body.a.z"]);
+  });
+});
+
+describe("the cap stops the whole walk", () => {
+  const filled = (n: number) => Object.fromEntries([["a", ""], ...Array.from({ length: n }, (_, i) => [`u${i}`, ""])]);
+  it("a nested place overflowing, members after it", () => {
+    const schema = { type: "object", properties: { in: named("a") } };
+    const found = unknownIn(memberPlan(schema, {})!, { in: filled(MAX_UNKNOWN_MEMBERS + 1), z1: "", z2: "" })!;
+    expect(found.map((f) => f.code)).toEqual([...Array(MAX_UNKNOWN_MEMBERS).fill("unknown-member"), "unknown-members-capped"]);
+  });
+  it("an array item overflowing, items after it", () => {
+    const schema = { type: "array", items: { type: "object", properties: { in: named("a") } } };
+    const found = unknownIn(memberPlan(schema, {})!, [{ in: filled(MAX_UNKNOWN_MEMBERS + 1) }, { in: filled(3) }])!;
+    expect(found.map((f) => f.code)).toEqual([...Array(MAX_UNKNOWN_MEMBERS).fill("unknown-member"), "unknown-members-capped"]);
+  });
+});
+
+describe("schemas read as they are", () => {
+  it("a schema is an object: not an array, not null", () => {
+    expect([isNode({}), isNode([]), isNode(null), isNode("s")]).toEqual([true, false, false, false]);
+  });
+
+  it("what is not a schema object (null, an array) among properties and parts is passed over", () => {
+    const schema = {
+      type: "object",
+      properties: { a: null, b: { type: "string" } },
+      allOf: [null, ["x"]],
+      anyOf: [null, named("a", "b")],
+      dependentSchemas: { a: null },
+    };
+    expect(unknown(schema, { a: "", b: "", c: "" })).toEqual(["body.c"]);
+  });
+
+  it("an anyOf alternative that allows any other member (additionalProperties: true) names nothing", () => {
+    expect(unknown({ anyOf: [named("a"), { type: "object", additionalProperties: true }] }, { a: "", c: "" })).toBeUndefined();
+  });
+
+  it("an anyOf alternative that is a $ref not followed leaves the place silent", () => {
+    expect(unknown({ anyOf: [named("a"), { $ref: "#/components/schemas/Other" }] }, { a: "", c: "" })).toBeUndefined();
+  });
+
+  it("only `#/__bundled__/` references are followed, even where another pointer would find a schema in the bundle", () => {
+    // "#/definitions/" is as long as "#/__bundled__/": the rest of it names a key of the bundle.
+    expect(unknown({ $ref: "#/definitions/Thing" }, { a: "", c: "" }, { Thing: named("a") })).toBeUndefined();
+  });
+
+  it("a pointer through something that is not an object finds nothing", () => {
+    expect(unknown({ allOf: [named("a"), { $ref: "#/__bundled__/Missing/deeper" }] }, { a: "", c: "" }, {})).toBeUndefined();
+    expect(unknown({ allOf: [named("a"), { $ref: "#/__bundled__/Text/deeper" }] }, { a: "", c: "" }, { Text: "x" })).toBeUndefined();
+  });
+
+  it("a $ref cycle among the parts of one place", () => {
+    const bundle: Record<string, unknown> = {};
+    bundle.A = { allOf: [{ $ref: "#/__bundled__/B" }], properties: { a: { type: "string" } } };
+    bundle.B = { allOf: [{ $ref: "#/__bundled__/A" }], properties: { b: { type: "string" } } };
+    expect(unknown({ $ref: "#/__bundled__/A" }, { a: "", b: "", c: "" }, bundle)).toEqual(["body.c"]);
+  });
+
+  it("the same schema at two places, then another: each place by its own schema", () => {
+    const a = named("a");
+    const c = named("c");
+    const schema = { type: "object", properties: { x: a, y: a, z: c } };
+    expect(unknown(schema, { x: { a: "" }, y: { a: "", q: "" }, z: { c: "" } })).toEqual(["body.y.q"]);
   });
 });
