@@ -5,7 +5,7 @@
  * have been generated); by default it is the repository's redocly.yaml.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type ApiEntry, loadRegistry, repoRoot } from "../../src/registry.js";
 import { type Doc, loadDocument } from "../../src/document/index.js";
 
@@ -40,4 +40,28 @@ export function sourceAlias(entry: ApiEntry): string {
 /** `[name, case]` rows for `it.each(...)("%s", (_, c) => ...)`: the name shown whole and unquoted. */
 export function named<T extends { name: string }>(cases: T[]): Array<[string, T]> {
   return cases.map((c) => [c.name, c]);
+}
+
+export interface ValidationTarget {
+  alias: string;
+  specPath: string;
+  doc: Doc;
+}
+
+/**
+ * What the mock's request validation is compared with stock Prism on: every registered API, and the
+ * mock library's fixtures (tests/fixtures/mock and tests/fixtures/mock-quirks: parameter styles,
+ * header parameters, security alternatives, form and text bodies... that the real specs do not use).
+ */
+export function validationTargets(): ValidationTarget[] {
+  const quirks = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
+  return [
+    ...bundled.map((api) => ({ alias: api.entry.alias, specPath: api.entry.bundlePath, doc: api.doc })),
+    ...loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml")).map((entry) => ({
+      alias: `${entry.alias} (fixture)`,
+      specPath: entry.bundlePath,
+      doc: loadDocument(entry.bundlePath),
+    })),
+    { alias: "quirks@1.0.0 (fixture)", specPath: quirks, doc: loadDocument(quirks) },
+  ];
 }

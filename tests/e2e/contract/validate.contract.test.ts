@@ -24,20 +24,18 @@
  * out-of-process fuzz (tests/e2e/fuzz/equivalence.test.ts) compare whole answers through HTTP; this
  * one is in process, so StrykerJS runs it against the mock's mutants (scripts/mutation.ts TESTS).
  */
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { type Doc, jsonRequest, loadDocument, operations } from "../../../src/document/index.js";
+import { jsonRequest, operations } from "../../../src/document/index.js";
 import { prismValidateInput, prismValidateSecurity } from "../../../src/mock/prism-parts.js";
 import { decodeBody } from "../../../src/mock/receive.js";
 import { requestElement } from "../../../src/mock/route.js";
 import { loadOperations } from "../../../src/mock/server.js";
 import type { Element, Operation as PrismOperation } from "../../../src/mock/types.js";
 import { BODY_BYTES, components, JUDGED, LARGE_BODY_BYTES } from "../../../src/mock/validate.js";
-import { loadRegistry, repoRoot } from "../../../src/registry.js";
 import { type CaseKind, operationModel } from "../../../scripts/lib/fuzz/model.js";
 import { specValidator } from "../../helpers/ajv.js";
-import { bundled } from "../../helpers/registry.js";
+import { validationTargets } from "../../helpers/registry.js";
 
 const SEED = 11;
 /** Fuzzed requests per operation and kind (broken JSON never reaches validation: the body is refused first). */
@@ -56,16 +54,7 @@ interface Request {
   body?: string;
 }
 
-const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
-const targets: Array<{ alias: string; specPath: string; doc: Doc }> = [
-  ...bundled.map((api) => ({ alias: api.entry.alias, specPath: api.entry.bundlePath, doc: api.doc })),
-  ...loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml")).map((entry) => ({
-    alias: `${entry.alias} (fixture)`,
-    specPath: entry.bundlePath,
-    doc: loadDocument(entry.bundlePath),
-  })),
-  { alias: "quirks@1.0.0 (fixture)", specPath: QUIRKS, doc: loadDocument(QUIRKS) },
-];
+const targets = validationTargets();
 
 /** The element the mock hands to validation for a request: its target and headers read as route.ts reads them, its body as receive.ts decodes it. */
 function elementOf(r: Request): Element {

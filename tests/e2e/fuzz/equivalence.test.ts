@@ -26,19 +26,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismServer, loadOperations, MAX_LISTED_VIOLATIONS, type PrismServer } from "../../../src/mock/server.js";
 import { DEVIATIONS, LARGE_BODY_BYTES } from "../../../src/mock/validate.js";
 import { specValidator } from "../../helpers/ajv.js";
-import {
-  type Doc,
-  HTTP_METHODS,
-  jsonRequest,
-  loadDocument,
-  type Operation,
-  operations,
-  securitySchemes,
-} from "../../../src/document/index.js";
+import { type Doc, HTTP_METHODS, jsonRequest, type Operation, operations, securitySchemes } from "../../../src/document/index.js";
 import { resolveSchema, types } from "../../../src/document/schema.js";
-import { join } from "node:path";
-import { bundled, named } from "../../helpers/registry.js";
-import { loadRegistry, repoRoot } from "../../../src/registry.js";
+import { bundled, named, validationTargets } from "../../helpers/registry.js";
 import { type CaseKind, operationModel, type OperationModel } from "../../../scripts/lib/fuzz/model.js";
 import { startStockPrism } from "../../../scripts/lib/stock-prism.js";
 import { EXPECTED_DEVIATIONS } from "../../helpers/deviations.js";
@@ -66,21 +56,8 @@ interface Reply {
   body: string;
 }
 
-/**
- * The APIs compared: every registered one, and the mock library's fixtures (tests/fixtures/mock and
- * tests/fixtures/mock-quirks: parameter styles, header parameters, security alternatives, form and
- * text bodies... that the real specs do not use yet).
- */
-const QUIRKS = join(repoRoot, "tests/fixtures/mock-quirks/openapi.yaml");
-const targets: Array<{ alias: string; specPath: string; doc: Doc }> = [
-  ...bundled.map((api) => ({ alias: api.entry.alias, specPath: api.entry.bundlePath, doc: api.doc })),
-  ...loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml")).map((entry) => ({
-    alias: `${entry.alias} (fixture)`,
-    specPath: entry.bundlePath,
-    doc: loadDocument(entry.bundlePath),
-  })),
-  { alias: "quirks@1.0.0 (fixture)", specPath: QUIRKS, doc: loadDocument(QUIRKS) },
-];
+/** The APIs compared: every registered one, and the mock library's fixtures. */
+const targets = validationTargets();
 
 const mocks = new Map<string, { url: string; server: PrismServer }>();
 const stock = new Map<string, { url: string; close: () => Promise<void> }>();
