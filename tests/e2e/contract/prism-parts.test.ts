@@ -2,12 +2,13 @@
  * src/mock/prism-parts.ts (in process, beside the contract tests: Prism is loaded whole): the parts of Prism the mock calls are Prism's own (the same functions and
  * values, resolved from Prism's package), and what src/mock/write.ts makes once from them on its
  * first use is Prism's 422 problem (and what it makes as it loads: the severities' names, the
- * header escape, the CORS headers). Each module is loaded anew here (vi.resetModules, then an
- * import), so what runs while it loads, or once on its first use, runs in this test.
+ * header escape, the CORS headers). Each module is loaded anew here (tests/helpers/fresh-module.ts),
+ * so what runs while it loads, or once on its first use, runs in this test.
  */
 import { createRequire } from "node:module";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../../src/mock/types.js";
+import { freshModule } from "../../helpers/fresh-module.js";
 
 const fromPrism = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-http"));
 const prism = (path: string) => fromPrism(`@stoplight/prism-http/dist/${path}`);
@@ -15,14 +16,8 @@ const prism = (path: string) => fromPrism(`@stoplight/prism-http/dist/${path}`);
 type Parts = typeof import("../../../src/mock/prism-parts.js");
 type Write = typeof import("../../../src/mock/write.js");
 /** The module loaded anew (a mutation tester's mutant is switched on while it loads). */
-async function freshParts(): Promise<Parts> {
-  vi.resetModules();
-  return import("../../../src/mock/prism-parts.js");
-}
-async function freshWrite(): Promise<Write> {
-  vi.resetModules();
-  return import("../../../src/mock/write.js");
-}
+const freshParts = () => freshModule<Parts>("src/mock/prism-parts.ts");
+const freshWrite = () => freshModule<Write>("src/mock/write.ts");
 
 describe("prism-parts: Prism's own parts", () => {
   it("the bearer handlers are Prism's three (http bearer, oauth2, openIdConnect)", async () => {

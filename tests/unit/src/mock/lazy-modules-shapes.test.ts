@@ -5,10 +5,9 @@
  * `extend` and `option` calls and makes them, in order, on the real one when it loads.
  */
 import { Module } from "node:module";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callable, defer, type Exports, fakerShape, jsonSchemaFakerShape, operationsShape } from "../../../../src/mock/lazy-modules.js";
-import { repoRoot } from "../../../../src/registry.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 
 /** A loader of `real`, counting its loads. */
 function loader<T extends object>(real: T) {
@@ -71,9 +70,7 @@ describe("defer", () => {
 describe("members", () => {
   it("says it is an ES module without loading, and reads every other member from the real module", async () => {
     // A new instance of the module, evaluated in this test (its stand-ins are made as it loads).
-    const fresh = (await import(
-      /* @vite-ignore */ `${join(repoRoot, "src/mock/lazy-modules.ts")}?instance=members`
-    )) as typeof import("../../../../src/mock/lazy-modules.js");
+    const fresh = await freshModule<typeof import("../../../../src/mock/lazy-modules.js")>("src/mock/lazy-modules.ts");
     expect(fresh.members).toBeTypeOf("function");
     const real = loader({ fetch: "the real fetch", Headers: "the real Headers" });
     const exports = fresh.members(real.load);

@@ -5,14 +5,11 @@
  * its examples, checks security, validates both ways and reports without blocking, and the logger
  * it hands Prism says nothing.
  */
-import { join } from "node:path";
 import { expect, it } from "vitest";
-import { repoRoot } from "../../../../src/registry.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 
-let instances = 0;
 /** A new instance of `src/mock/<name>.ts`, evaluated now. */
-const fresh = <T>(name: string) =>
-  import(/* @vite-ignore */ `${join(repoRoot, "src/mock", `${name}.ts`)}?instance=${instances++}`) as Promise<T>;
+const fresh = <T>(name: string) => freshModule<T>(`src/mock/${name}.ts`);
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

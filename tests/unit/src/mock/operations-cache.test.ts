@@ -22,9 +22,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { afterAll, expect, it, vi } from "vitest";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { loadRegistry } from "../../../../src/registry.js";
 import { parseDocument } from "../../../../src/document/index.js";
 import { cachedDocument, cachedOperations, mark, marked, versionAbove } from "../../../../src/mock/operations-cache.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 import { loadOperations, type Operation } from "../../../../src/mock/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "operations-cache-"));
@@ -167,10 +168,7 @@ it("keeps a parsed document: read back equal to what the YAML parser gives, pars
  * A new instance of the module, evaluated in the test that asks for it: its readers' versions are
  * read again, not taken from the instance another test file loaded first.
  */
-let instances = 0;
-const MODULE = join(repoRoot, "src/mock/operations-cache.ts");
-const freshModule = () =>
-  import(/* @vite-ignore */ `${MODULE}?instance=${instances++}`) as Promise<typeof import("../../../../src/mock/operations-cache.js")>;
+const freshCache = () => freshModule<typeof import("../../../../src/mock/operations-cache.js")>("src/mock/operations-cache.ts");
 
 /** Whether a spec of this text is kept: asked twice, Prism's reader is called once. */
 async function kept(fresh: typeof cachedOperations, text: string): Promise<boolean> {
@@ -201,14 +199,14 @@ it("keeps a spec whose every $ref starts with #, however it is quoted and spaced
     ["description: |\n  Written as $ref: #/components/schemas/Thing in the bundle.\n", true],
     ['schema: { $ref:  "#/components/schemas/Thing" }\n', true],
   ];
-  const { cachedOperations: fresh } = await freshModule();
+  const { cachedOperations: fresh } = await freshCache();
   const found: Array<[string, boolean]> = [];
   for (const [text] of table) found.push([text, await kept(fresh, text)]);
   expect(found).toEqual(table);
 });
 
 it("keys what it keeps by the versions of Prism's spec readers and of V8, and by the spec's bytes", async () => {
-  const { cachedOperations: fresh } = await freshModule();
+  const { cachedOperations: fresh } = await freshCache();
   const [entry] = loadRegistry();
   const dir = freshDir();
   await fresh(entry.bundlePath, async () => [{ id: "op" }], dir);
@@ -237,7 +235,7 @@ it("keys what it keeps by the versions of Prism's spec readers and of V8, and by
 });
 
 it("keys a kept document by the versions of yaml and V8 and by its text", async () => {
-  const { cachedDocument: fresh } = await freshModule();
+  const { cachedDocument: fresh } = await freshCache();
   const dir = freshDir();
   const text = "openapi: 3.1.0\n";
   expect(fresh(join(work, "doc.yaml"), text, () => ({ openapi: "3.1.0" }), dir)).toEqual({ openapi: "3.1.0" });
@@ -285,7 +283,7 @@ it("finds a package's version in the package.json of that name above its entry p
 });
 
 it("keeps the cache in <tmpdir>/bank-api-contracts-<uid>, or -user where there are no user ids", async () => {
-  const { defaultCacheDir } = await freshModule();
+  const { defaultCacheDir } = await freshCache();
   const getuid = vi.spyOn(process, "getuid").mockReturnValue(4321);
   try {
     expect(defaultCacheDir()).toBe(join(tmpdir(), "bank-api-contracts-4321"));
@@ -356,7 +354,7 @@ it("keeps nothing when the versions of the spec's readers cannot be found", asyn
     }),
   }));
   try {
-    const { cachedOperations: fresh, cachedDocument: freshDocument } = await freshModule();
+    const { cachedOperations: fresh, cachedDocument: freshDocument } = await freshCache();
     const [entry] = loadRegistry();
     const dir = freshDir();
     mkdirSync(dir, { mode: 0o700 });
