@@ -13,8 +13,8 @@
  * - `largeBody`: a body over LARGE_BODY_BYTES is validated up to its first violation, followed by an
  *   Information finding saying so (Prism collects every violation: for 450,000 bad array items that
  *   took seconds and gigabytes);
- * - in the server's stages: `malformedAccept` (an Accept entry that is not a media type, or an
- *   empty one as in `Accept: ,`: 406, not 500; answer.ts), `cors` (no Origin echoed with
+ * - in the server's stages: `malformedAccept` (an Accept entry that is not a media type, such as
+ *   `text/csv;x`, or an empty one as in `Accept: ,`: 406, not 500; answer.ts), `cors` (no Origin echoed with
  *   credentials), `allow` (405 names the allowed methods), `bodyLimit` (413 sent, then the
  *   connection closed; a declared Content-Length over the limit gets it at once, before any byte of
  *   the body; receive.ts), `jsonDepth` (a JSON body nested deeper than MAX_JSON_DEPTH levels is
