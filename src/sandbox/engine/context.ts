@@ -20,6 +20,7 @@ import { sharedSettings } from "../shared.js";
 import { MemoryStore } from "../store/memory.js";
 import type { CredentialState } from "../store/state.js";
 import type { StateStore, StateStoreOptions } from "../store/store.js";
+import { redactUrl } from "../store/url.js";
 
 /** How long stopping waits for the callback attempts in flight to be recorded (a durable store keeps the rest). */
 const SETTLE_MS = 5_000;
@@ -31,6 +32,12 @@ const SETTLE_MS = 5_000;
 export interface EngineHooks {
   onWake(key: string): void;
   onLoad(state: CredentialState): void;
+}
+
+/** A store address as a message shows it: a Postgres password (and password parameters) replaced by `***`, anything else as given. */
+function shownAddress(address: string): string {
+  const redacted = redactUrl(address);
+  return redacted.includes("***") ? redacted : address;
 }
 
 export class EngineContext {
@@ -80,7 +87,7 @@ export class EngineContext {
     };
     if (typeof options.store === "string" && options.store !== "memory")
       throw new TypeError(
-        `${entry.alias}: the sandbox's store ${JSON.stringify(options.store)} is opened when the mock starts (startMock, or startSandbox): createSandbox takes a store made already`,
+        `${entry.alias}: the sandbox's store ${JSON.stringify(shownAddress(options.store))} is opened when the mock starts (startMock, or startSandbox): createSandbox takes a store made already`,
       );
     this.store = typeof options.store === "function" ? options.store(storeOptions) : new MemoryStore(storeOptions);
     this.deliverer = new Deliverer({
