@@ -34,7 +34,10 @@ export interface EngineHooks {
   onLoad(state: CredentialState): void;
 }
 
-/** A store address as a message shows it: a Postgres password (and password parameters) replaced by `***`, anything else as given. */
+/**
+ * A store address as a message shows it: with a Postgres password (or password parameters) replaced
+ * by `***`, else as given (redactUrl would rewrite `file:<dir>` as a URL, `file:///<dir>`).
+ */
 function shownAddress(address: string): string {
   const redacted = redactUrl(address);
   return redacted.includes("***") ? redacted : address;
