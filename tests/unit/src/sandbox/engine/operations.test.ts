@@ -54,7 +54,9 @@ const merchant: ResourceDeclaration = {
   callbacks: [],
   testValues: [],
 };
-const resources: Record<string, ResourceDeclaration> = { invoice, merchant };
+/** A resource without a lifecycle: no status member, nothing to advance. */
+const memo: ResourceDeclaration = { ...merchant, name: "memo", singleton: false, id: { field: "memo_id", prefix: "memo_", digits: false } };
+const resources: Record<string, ResourceDeclaration> = { invoice, merchant, memo };
 
 /** The part of the engine's context the apply stage reads: the declaration's resources; events kept at once. */
 const engine = {
@@ -195,6 +197,20 @@ describe("a list", () => {
         [ids[0], "Created", "Paid", "listInvoices"],
         [ids[2], "Flagged", "Paid", "listInvoices"],
       ]);
+    });
+
+    it("takes no action where the template gives none, on a resource without a lifecycle too", () => {
+      const { state, ids } = stateWith({ urgent: false }, { urgent: true });
+      const some = declare({
+        kind: "list",
+        advance: { $if: "$item.urgent", value: "flag" },
+        answer: { ids: { $each: "$records", as: "$item.invoice_id" } },
+      });
+      expect(run(state, some)).toEqual({ ids });
+      expect(ids.map((id) => statusOf(state, id))).toEqual(["Created", "Flagged"]);
+      state.add("memo", "memo_1", { memo_id: "memo_1", text: "t" });
+      const memos = declare({ kind: "list", resource: "memo", advance: { $if: "$item.urgent", value: "flag" } });
+      expect(run(state, memos)).toEqual([{ memo_id: "memo_1", text: "t" }]);
     });
 
     it("a record the move would take past the bound of one record's size is not skipped: the bound is reached", () => {

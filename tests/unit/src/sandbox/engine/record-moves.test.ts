@@ -1,0 +1,121 @@
+/**
+ * A record found and moved, alone (src/sandbox/engine/records.ts `findRecord`, src/sandbox/engine/move.ts
+ * `moveStatus`), on an in-memory credential state and a hand-written declaration: reminders with a
+ * lifecycle whose `remind` move leads from Sent back to Sent (a move to the status the record has:
+ * "changes nothing and raises nothing", move.ts), `settle` from Sent to Settled (which sets
+ * `settled_by`), and an account singleton.
+ *
+ * `findRecord` takes the id a template gives: a string, or a number (a JSON body's numeric id names
+ * the record whose id is its digits); anything else names no record. A singleton is found by no id,
+ * an empty one, or its own, and by no other.
+ */
+import { describe, expect, it } from "vitest";
+import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
+import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
+import { moveStatus } from "../../../../../src/sandbox/engine/move.js";
+import { findRecord, singleton, templateContext } from "../../../../../src/sandbox/engine/records.js";
+import { CredentialState } from "../../../../../src/sandbox/store/state.js";
+import type { Json } from "../../../../../src/sandbox/values.js";
+
+const reminder: ResourceDeclaration = {
+  name: "reminder",
+  source: "Pay Service Interface, line 10",
+  schema: "#/components/schemas/Reminder",
+  singleton: false,
+  id: { field: "reminder_id", prefix: "", digits: true },
+  callbacks: [],
+  testValues: [],
+  status: {
+    field: "status",
+    initial: "Sent",
+    source: "Pay Service Interface, line 11",
+    final: ["Settled"],
+    moves: {
+      remind: { name: "remind", from: ["Sent"], to: "Sent", set: { reminded: true } },
+      settle: { name: "settle", from: ["Sent"], to: "Settled", set: { settled_by: "$event.cause" } },
+    },
+  },
+  on: { "*": { set: { changed: "$status" } } },
+};
+const account: ResourceDeclaration = {
+  name: "account",
+  source: "Pay Service Interface, line 20",
+  schema: "#/components/schemas/Account",
+  singleton: true,
+  id: { field: "account_id", prefix: "acc_", digits: false },
+  initial: { name: "Sandbox account" },
+  callbacks: [],
+  testValues: [],
+};
+const resources: Record<string, ResourceDeclaration> = { reminder, account };
+/** The part of the engine's context these read: the declaration's resources; events kept at once. */
+const engine = {
+  declaration: { resources, operations: {} },
+  resource: (name: string) => resources[name],
+  deferred: undefined,
+} as unknown as EngineContext;
+
+function stateWithReminder() {
+  const state = new CredentialState("record-moves");
+  const record = state.add("reminder", "42", { reminder_id: "42", status: "Sent" });
+  return { state, record };
+}
+const find = (state: CredentialState, resource: ResourceDeclaration, request: Json) =>
+  findRecord(engine, state, resource, "$request.id", templateContext(engine, state, request, {}));
+
+describe("findRecord", () => {
+  it("finds a record by its id given as a string or as a number, and by nothing else", () => {
+    const { state, record } = stateWithReminder();
+    expect(find(state, reminder, { id: "42" })).toBe(record);
+    expect(find(state, reminder, { id: 42 })).toBe(record);
+    expect(find(state, reminder, { id: 43 })).toBeUndefined();
+    for (const id of [true, ["42"], { id: "42" }, null, undefined])
+      expect(find(state, reminder, { id }), JSON.stringify(id)).toBeUndefined();
+  });
+
+  it("finds a singleton by no id, an empty one or its own, and by no other", () => {
+    const { state } = stateWithReminder();
+    const own = singleton(engine, state, "account");
+    for (const id of [undefined, null, ""]) expect(find(state, account, { id }), String(id)).toBe(own);
+    expect(find(state, account, { id: own.id })).toBe(own);
+    expect(find(state, account, { id: "acc_other" })).toBeUndefined();
+  });
+});
+
+describe("moveStatus to the status the record has", () => {
+  it("by a named move that leads back to it: changes nothing, sets nothing, raises no event", () => {
+    const { state, record } = stateWithReminder();
+    const before = structuredClone(record.data);
+    expect(moveStatus(engine, state, record, { action: "remind" }, { cause: "remindPayment" })).toEqual({
+      record,
+      from: "Sent",
+      to: "Sent",
+      changed: false,
+      deliveries: [],
+    });
+    expect(record.data).toEqual(before);
+    expect(state.events).toEqual([]);
+  });
+
+  it("by the status itself: the same", () => {
+    const { state, record } = stateWithReminder();
+    expect(moveStatus(engine, state, record, "Sent", { cause: "control" })).toEqual({
+      record,
+      from: "Sent",
+      to: "Sent",
+      changed: false,
+      deliveries: [],
+    });
+    expect(state.events).toEqual([]);
+  });
+
+  it("while a move to another status sets its members and raises its event", () => {
+    const { state, record } = stateWithReminder();
+    const moved = moveStatus(engine, state, record, { action: "settle" }, { cause: "settleReminder" });
+    expect(moved).toMatchObject({ from: "Sent", to: "Settled", changed: true, deliveries: [] });
+    expect(record.data).toEqual({ reminder_id: "42", status: "Settled", changed: "Settled", settled_by: "settleReminder" });
+    expect(state.events.map((e) => [e.event.type, e.event.from, e.event.to, e.event.cause])).toEqual([
+      ["reminder.settle", "Sent", "Settled", "settleReminder"],
+    ]);
+  });
+});
