@@ -17,7 +17,7 @@
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../../../../src/document/index.js";
 import type { OperationDeclaration, ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import { apply, movesOnlyFrom, NOT_FOUND, Refusal } from "../../../../../src/sandbox/engine/apply.js";
+import { apply, isRefusal, movesOnlyFrom, NOT_FOUND, Refusal } from "../../../../../src/sandbox/engine/apply.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
 import { singleton } from "../../../../../src/sandbox/engine/records.js";
 import { LimitError } from "../../../../../src/sandbox/store/limits.js";
@@ -363,5 +363,29 @@ describe("effects", () => {
     const first = state.list("invoice")[0].id;
     run(state, creating, { note: "second", set_default: false });
     expect(singleton(engine, state, "merchant").data).toMatchObject({ always: "second", default_invoice: first });
+  });
+});
+
+describe("isRefusal", () => {
+  it("tells a refusal from a body and from not found", () => {
+    expect(isRefusal(new Refusal(400, "No."))).toBe(true);
+    for (const other of [NOT_FOUND, {}, { status: 400, detail: "No." }, null, undefined, "refused"])
+      expect(isRefusal(other as Json), String(other)).toBe(false);
+  });
+});
+
+describe("an effect without unset", () => {
+  it("keeps every member of the singleton, whatever its name (a request's own names, spaces and capitals included)", () => {
+    const { state } = stateWith();
+    const profile = { "Stryker was here": "kept", "display name": "Shop", ID: "7" };
+    const saving = declare({ kind: "create", record: {}, effects: [{ resource: "merchant", set: { "...": "$request.profile" } }] });
+    run(state, saving, { profile });
+    run(state, declare({ kind: "create", record: {}, effects: [{ resource: "merchant", set: { touched: true } }] }));
+    expect(singleton(engine, state, "merchant").data).toEqual({
+      name: "Sandbox merchant",
+      merchant_id: expect.any(String),
+      ...profile,
+      touched: true,
+    });
   });
 });
