@@ -15,7 +15,8 @@ import type { EngineContext } from "../../../../../src/sandbox/engine/context.js
 import { moveStatus } from "../../../../../src/sandbox/engine/move.js";
 import { findRecord, singleton, templateContext } from "../../../../../src/sandbox/engine/records.js";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import type { Json } from "../../../../../src/sandbox/values.js";
+import { evaluate } from "../../../../../src/sandbox/template/index.js";
+import { Instant, type Json } from "../../../../../src/sandbox/values.js";
 
 const reminder: ResourceDeclaration = {
   name: "reminder",
@@ -43,11 +44,17 @@ const account: ResourceDeclaration = {
   schema: "#/components/schemas/Account",
   singleton: true,
   id: { field: "account_id", prefix: "acc_", digits: false },
-  initial: { name: "Sandbox account" },
+  initial: { name: "Sandbox account", own_id: "$id", opened: "$now" },
   callbacks: [],
   testValues: [],
 };
-const resources: Record<string, ResourceDeclaration> = { reminder, account };
+const profile: ResourceDeclaration = {
+  ...account,
+  name: "profile",
+  id: { field: "profile_id", prefix: "prf_", digits: false },
+  initial: { name: "Sandbox profile" },
+};
+const resources: Record<string, ResourceDeclaration> = { reminder, account, profile };
 /** The part of the engine's context these read: the declaration's resources; events kept at once. */
 const engine = {
   declaration: { resources, operations: {} },
@@ -79,6 +86,51 @@ describe("findRecord", () => {
     for (const id of [undefined, null, ""]) expect(find(state, account, { id }), String(id)).toBe(own);
     expect(find(state, account, { id: own.id })).toBe(own);
     expect(find(state, account, { id: "acc_other" })).toBeUndefined();
+  });
+});
+
+describe("a singleton", () => {
+  it("is made on first use from its initial template, which reads its new id and the credential's clock", () => {
+    const state = new CredentialState("singleton-initial");
+    state.advanceClock(3_600_000);
+    const made = singleton(engine, state, "account");
+    expect(made.data).toEqual({ name: "Sandbox account", own_id: made.id, opened: new Instant(state.now()), account_id: made.id });
+    expect(made.id).toMatch(/^acc_/);
+    expect(singleton(engine, state, "account")).toBe(made);
+  });
+});
+
+describe("what templates read of the state", () => {
+  const read = (state: CredentialState, template: Json) => evaluate(template, templateContext(engine, state, undefined, {}));
+
+  it("$resource.<name>: each singleton its own, of the credential whose request runs, as it is now", () => {
+    const a = new CredentialState("reader-a");
+    const b = new CredentialState("reader-b");
+    for (const [state, name] of [
+      [a, "A"],
+      [b, "B"],
+    ] as const) {
+      singleton(engine, state, "profile");
+      state.replace(singleton(engine, state, "account"), { account_id: "acc_1", name });
+    }
+    expect(a.changes).toBe(b.changes);
+    const both = { account: "$resource.account.name", profile: "$resource.profile.name" };
+    expect(read(a, both)).toEqual({ account: "A", profile: "Sandbox profile" });
+    expect(read(b, both)).toEqual({ account: "B", profile: "Sandbox profile" });
+    // One credential after the other, their states alike in all but the data.
+    expect(read(a, "$resource.account.name")).toBe("A");
+    expect(read(b, "$resource.account.name")).toBe("B");
+    const account = singleton(engine, a, "account");
+    a.replace(account, { ...account.data, name: "A2" });
+    expect(read(a, "$resource.account.name")).toBe("A2");
+  });
+
+  it("a name the declaration does not have, or that is no singleton, reads as nothing", () => {
+    const state = new CredentialState("reader-unknown");
+    state.add("reminder", "42", { reminder_id: "42", status: "Sent" });
+    expect(read(state, { a: "$resource.nosuch", b: "$resource.reminder", c: "$all.nosuch", d: "$all.reminder" })).toEqual({
+      d: [{ reminder_id: "42", status: "Sent" }],
+    });
   });
 });
 
@@ -117,5 +169,17 @@ describe("moveStatus to the status the record has", () => {
     expect(state.events.map((e) => [e.event.type, e.event.from, e.event.to, e.event.cause])).toEqual([
       ["reminder.settle", "Sent", "Settled", "settleReminder"],
     ]);
+  });
+});
+
+describe("moveStatus of a record that carries an expiry", () => {
+  it("on a resource that no longer declares one (a durable store's record, its declaration changed): moved, no wake set", () => {
+    const state = new CredentialState("expiry-dropped");
+    const record = state.add("reminder", "7", { reminder_id: "7", status: "Sent" }, state.now() + 60_000);
+    expect(moveStatus(engine, state, record, { action: "settle" }, { cause: "settleReminder" })).toMatchObject({
+      to: "Settled",
+      changed: true,
+    });
+    expect(state.wake).toBeUndefined();
   });
 });
