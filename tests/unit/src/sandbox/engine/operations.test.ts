@@ -348,6 +348,24 @@ describe("a create with each", () => {
   });
 });
 
+describe("a create's answer", () => {
+  it("$records is every record made, in order; without each there are no $outcomes", () => {
+    const { state } = stateWith();
+    const answer = { records: "$records", outcomes: "$outcomes", id: "$id" };
+    const perItem = declare({ kind: "create", each: "$request.items", record: { note: "$item.note" }, answer });
+    const made = run(state, perItem, { items: [{ note: "a" }, { note: "b" }] }) as {
+      records: Array<Record<string, Json>>;
+      outcomes: Json[];
+      id: string;
+    };
+    const [a, b] = state.list("invoice").map((r) => r.data);
+    expect(made).toEqual({ records: [a, b], outcomes: [{ record: a }, { record: b }], id: a.invoice_id });
+    const one = declare({ kind: "create", record: { note: "$request.note" }, answer });
+    const single = run(state, one, { note: "c" });
+    expect(single).toEqual({ records: [state.list("invoice")[2].data], id: state.list("invoice")[2].id });
+  });
+});
+
 describe("effects", () => {
   it("apply where their when holds or they have none, and not where it does not", () => {
     const { state } = stateWith();
