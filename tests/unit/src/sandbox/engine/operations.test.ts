@@ -22,7 +22,7 @@ import type { EngineContext } from "../../../../../src/sandbox/engine/context.js
 import { singleton } from "../../../../../src/sandbox/engine/records.js";
 import { LimitError } from "../../../../../src/sandbox/store/limits.js";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import type { Json } from "../../../../../src/sandbox/values.js";
+import { Instant, type Json } from "../../../../../src/sandbox/values.js";
 
 const invoice: ResourceDeclaration = {
   name: "invoice",
@@ -56,7 +56,13 @@ const merchant: ResourceDeclaration = {
 };
 /** A resource without a lifecycle: no status member, nothing to advance. */
 const memo: ResourceDeclaration = { ...merchant, name: "memo", singleton: false, id: { field: "memo_id", prefix: "memo_", digits: false } };
-const resources: Record<string, ResourceDeclaration> = { invoice, merchant, memo };
+/** Invoices that expire `$request.expiry` hours after their creation, as Pay's do (its sandbox.yaml). */
+const expiring: ResourceDeclaration = {
+  ...invoice,
+  name: "expiring",
+  expiry: { hours: "$request.expiry", to: "Expired", from: ["Created"], source: "Pay Service Interface, line 254" },
+};
+const resources: Record<string, ResourceDeclaration> = { invoice, merchant, memo, expiring };
 
 /** The part of the engine's context the apply stage reads: the declaration's resources; events kept at once. */
 const engine = {
@@ -363,6 +369,28 @@ describe("a create's answer", () => {
     const one = declare({ kind: "create", record: { note: "$request.note" }, answer });
     const single = run(state, one, { note: "c" });
     expect(single).toEqual({ records: [state.list("invoice")[2].data], id: state.list("invoice")[2].id });
+  });
+});
+
+describe("a create's expiry in hours", () => {
+  const creating = declare({ kind: "create", resource: "expiring", record: {}, answer: { id: "$id", expiry: "$expiry" } });
+
+  it("is that many hours ahead on the credential's clock, and no expiry at all for hours that are not a positive number", () => {
+    const state = new CredentialState("expiry-hours");
+    const created = (expiry: Json) => {
+      const answer = run(state, creating, { expiry }) as { id: string; expiry?: Instant };
+      return { answer, expiresAt: state.get("expiring", answer.id)?.expiresAt };
+    };
+    const before = state.now();
+    const two = created(2);
+    expect(two.expiresAt).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
+    expect(two.expiresAt).toBeLessThanOrEqual(state.now() + 2 * 3_600_000);
+    expect(two.answer.expiry).toEqual(new Instant(two.expiresAt as number));
+    for (const hours of [0, -1, -0.5, "soon", null, undefined]) {
+      const none = created(hours);
+      expect(none.expiresAt, String(hours)).toBeUndefined();
+      expect(none.answer, String(hours)).toEqual({ id: none.answer.id });
+    }
   });
 });
 
