@@ -13,8 +13,9 @@ import { describe, expect, it } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
 import { moveStatus } from "../../../../../src/sandbox/engine/move.js";
-import { findRecord, singleton, templateContext } from "../../../../../src/sandbox/engine/records.js";
+import { findRecord, freshId, singleton, templateContext } from "../../../../../src/sandbox/engine/records.js";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
+import type { StoredRecord } from "../../../../../src/sandbox/store/types.js";
 import { evaluate } from "../../../../../src/sandbox/template/index.js";
 import { Instant, type Json } from "../../../../../src/sandbox/values.js";
 
@@ -86,6 +87,24 @@ describe("findRecord", () => {
     for (const id of [undefined, null, ""]) expect(find(state, account, { id }), String(id)).toBe(own);
     expect(find(state, account, { id: own.id })).toBe(own);
     expect(find(state, account, { id: "acc_other" })).toBeUndefined();
+  });
+});
+
+describe("freshId", () => {
+  it("draws again while the id drawn is one of the credential's records (80 random bits: a collision is made here by the state)", () => {
+    const state = new CredentialState("fresh-id");
+    const asked: string[] = [];
+    const get = state.get.bind(state);
+    // The first two ids drawn are reported taken, as a record of that id would be.
+    state.get = (resource: string, id: string) => {
+      asked.push(id);
+      return asked.length <= 2 ? ({ resource, id } as StoredRecord) : get(resource, id);
+    };
+    const id = freshId(state, reminder);
+    expect(asked).toHaveLength(3);
+    expect(id).toBe(asked[2]);
+    expect(id).toMatch(/^\d{16}$/);
+    expect(new Set(asked).size).toBe(3);
   });
 });
 
