@@ -5,7 +5,7 @@
  * "changes nothing and raises nothing", move.ts), `settle` from Sent to Settled (which sets
  * `settled_by`), and an account singleton.
  *
- * `findRecord` takes the id a template gives: a string, or a number (a JSON body's numeric id names
+ * `freshId` draws an id none of the credential's records has. `findRecord` takes the id a template gives: a string, or a number (a JSON body's numeric id names
  * the record whose id is its digits); anything else names no record. A singleton is found by no id,
  * an empty one, or its own, and by no other.
  */
@@ -91,7 +91,7 @@ describe("findRecord", () => {
 });
 
 describe("freshId", () => {
-  it("draws again while the id drawn is one of the credential's records (80 random bits: a collision is made here by the state)", () => {
+  it("draws again while the id drawn is one of the credential's records (ids are random: the state reports the collision here)", () => {
     const state = new CredentialState("fresh-id");
     const asked: string[] = [];
     const get = state.get.bind(state);
