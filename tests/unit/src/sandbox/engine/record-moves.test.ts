@@ -1,13 +1,15 @@
 /**
- * A record found and moved, alone (src/sandbox/engine/records.ts `findRecord`, src/sandbox/engine/move.ts
+ * Records found, made and moved, alone (src/sandbox/engine/records.ts, src/sandbox/engine/move.ts
  * `moveStatus`), on an in-memory credential state and a hand-written declaration: reminders with a
- * lifecycle whose `remind` move leads from Sent back to Sent (a move to the status the record has:
+ * lifecycle whose `remind` move leads from Sent back to Sent (a move to the status the record has
  * "changes nothing and raises nothing", move.ts), `settle` from Sent to Settled (which sets
- * `settled_by`), and an account singleton.
+ * `settled_by`), and two singletons, an account and a profile.
  *
- * `freshId` draws an id none of the credential's records has. `findRecord` takes the id a template gives: a string, or a number (a JSON body's numeric id names
- * the record whose id is its digits); anything else names no record. A singleton is found by no id,
- * an empty one, or its own, and by no other.
+ * `freshId` draws an id none of the credential's records has. `findRecord` takes the id a template
+ * gives: a string, or a number (a JSON body's numeric id names the record whose id is its digits);
+ * anything else names no record. A singleton is found by no id, an empty one, or its own, and by no
+ * other; it is made on first use from its `initial` template. `$resource.<name>` reads the singleton
+ * of the credential whose request runs, as it is now; a name that is no singleton reads as nothing.
  */
 import { describe, expect, it } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
