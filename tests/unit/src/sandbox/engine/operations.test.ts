@@ -1,18 +1,21 @@
 /**
  * The apply stage alone (src/sandbox/engine/apply.ts `apply`): each kind of declared operation run
- * on an in-memory credential state, with a hand-written declaration shaped like Pay's (src/sandbox/README.md,
- * "A declaration"): invoices with a lifecycle (`pay` from Created or Flagged, `flag` from Created,
- * Paid final; entering Paid copies the invoice's note into `paid_note`) and a merchant singleton that
- * effects write to. No document, no HTTP: the engine's context is the part of it the stage reads
- * (the declaration's resources, no deferred events), so each case takes milliseconds.
+ * on an in-memory credential state, with a hand-written declaration shaped like Pay's
+ * (src/sandbox/README.md, "A declaration"): invoices with a lifecycle (`pay` from Created or Flagged,
+ * `flag` from Created, Paid final; entering Paid copies the invoice's note into `paid_note`), the
+ * same expiring `$request.expiry` hours after creation, memos without a lifecycle, and a merchant
+ * singleton that effects write to. No document, no HTTP: the engine's context is the part of it the
+ * stage reads (the declaration's resources, no deferred events), so each case takes milliseconds.
  *
  * What is asserted is the declaration format's rules as the README and declaration-schema.ts state
- * them: a refusal names its rule's source, else the operation's; a list's filters (an absent, null or
- * empty value filters nothing; a period leaves out a record without a time), its `advance` (a move
- * the lifecycle refuses leaves the record, a bound reached is not swallowed), `limit` (a positive
- * whole number pages, `$next` the first record left out); an update's status (none asked: no move;
- * `status.from` refused with `status.refuse`, else 409), its merge (the id member is the record's);
- * a delete's answer; a create's `each` (no list: no record); effects and their `when`.
+ * them, and the sandbox's conventions where they say nothing: a refusal names its rule's source, else
+ * the operation's; a list's filters (an absent, null or empty value filters nothing; a period leaves
+ * out a record without a time), its `advance` (a move the lifecycle refuses leaves the record, no
+ * action leaves it too, a bound reached is not swallowed), `limit` (a positive whole number pages,
+ * `$next` the first record left out; any other pages nothing); an update's status (none asked: no
+ * move; `status.from` refused with `status.refuse`, else 409), its merge (the id member is the
+ * record's); a delete's answer; a create's `each` (no list: no record), `$records` and `$outcomes`,
+ * its expiry (hours that are not a positive number: none); effects, their `when`, and `unset`.
  */
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../../../../src/document/index.js";
