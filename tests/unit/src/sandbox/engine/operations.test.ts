@@ -217,6 +217,8 @@ describe("a list", () => {
       });
       expect(run(state, some)).toEqual({ ids });
       expect(ids.map((id) => statusOf(state, id))).toEqual(["Created", "Flagged"]);
+      // The declaration check refuses an advance on a resource without a lifecycle; the stage does not
+      // depend on it: where the template gives no action, nothing is moved.
       state.add("memo", "memo_1", { memo_id: "memo_1", text: "t" });
       const memos = declare({ kind: "list", resource: "memo", advance: { $if: "$item.urgent", value: "flag" } });
       expect(run(state, memos)).toEqual([{ memo_id: "memo_1", text: "t" }]);
