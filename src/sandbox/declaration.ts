@@ -334,6 +334,8 @@ function readOperation(
     problem(`${member}.reject`, "only a create with `each` rejects single items (`refuse` refuses a whole request)");
   if (operation.advance !== undefined && operation.kind !== "list")
     problem(`${member}.advance`, "only a list advances the records it lists");
+  if (operation.advance !== undefined && !resource.status?.moves)
+    problem(`${member}.advance`, `${resource.name} has no lifecycle (status.moves): a list advances its records by a named move`);
   if (operation.status) {
     if (operation.kind !== "update") problem(`${member}.status`, "only an update moves a status");
     if (!resource.status) problem(`${member}.status`, `${resource.name} has no status`);
