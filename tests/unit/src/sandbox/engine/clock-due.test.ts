@@ -1,0 +1,99 @@
+/**
+ * What falls due on a credential's clock (src/sandbox/engine/clock.ts), on the engine of the fixture
+ * API shop@1.0.0 and its declaration (tests/fixtures/sandbox/shop.sandbox.yaml: `pay` takes an order
+ * from CREATED to PAID), without HTTP: several moves scheduled at different times are each made at
+ * their own time, an API without a declaration has nothing due, a failure of a due move that is not a
+ * refused move reaches the caller, and a wake whose durable store fails is tried again a second later.
+ * The process's clock (`Date` only) is held still and moved by the test.
+ */
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadDocument } from "../../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { scheduleMove, tick, wake } from "../../../../../src/sandbox/engine/clock.js";
+import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
+import { type CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
+import { StoreUnavailable } from "../../../../../src/sandbox/store/store.js";
+
+const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+const [shop, vault] = loadRegistry(registry);
+const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
+
+const sandboxes: Sandbox[] = [];
+const sandboxOf = (withDeclaration: boolean) => {
+  const entry = withDeclaration ? shop : vault;
+  const sandbox = createSandbox(entry, loadDocument(entry.bundlePath), withDeclaration ? { declarationPath, registry } : { registry });
+  sandboxes.push(sandbox);
+  return sandbox.engine;
+};
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-03-01T10:00:00.000Z"));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
+});
+
+const stateOf = (engine: ReturnType<typeof sandboxOf>, token: string) =>
+  engine.store.run(credentialKey(token), (state: CredentialState) => state) as CredentialState;
+const order = (state: CredentialState, id: string) => state.add("order", id, { order_id: id, status: "CREATED" });
+const status = (state: CredentialState, id: string) => state.get("order", id)?.data.status;
+
+describe("moves scheduled at different times", () => {
+  it("each is made at its own time: the first at 5 s, the second waits until 10 s", () => {
+    const engine = sandboxOf(true);
+    const state = stateOf(engine, "token-of-two-scheduled-moves");
+    scheduleMove(engine, state, order(state, "o-1"), "pay", 5, "test value paid_later");
+    scheduleMove(engine, state, order(state, "o-2"), "pay", 10, "test value paid_later");
+    const start = state.now();
+
+    state.advanceClock(5_000);
+    expect(tick(engine, state, "clock").map((m) => [m.record.id, m.from, m.to])).toEqual([["o-1", "CREATED", "PAID"]]);
+    expect([status(state, "o-1"), status(state, "o-2")]).toEqual(["PAID", "CREATED"]);
+    // The clock next has something due when the second move is.
+    expect(state.wake).toBe(start + 10_000);
+
+    state.advanceClock(5_000 - 1);
+    expect(tick(engine, state, "clock")).toEqual([]);
+    state.advanceClock(1);
+    expect(tick(engine, state, "clock").map((m) => [m.record.id, m.to])).toEqual([["o-2", "PAID"]]);
+    expect(status(state, "o-2")).toBe("PAID");
+    expect(state.wake).toBeUndefined();
+  });
+});
+
+describe("an API without a declaration", () => {
+  it("has nothing due on its clock: no move is made", () => {
+    const engine = sandboxOf(false);
+    const state = stateOf(engine, "token-of-an-api-without-declaration");
+    state.wakeBy(state.now());
+    expect(tick(engine, state, "clock")).toEqual([]);
+  });
+});
+
+describe("a due move that fails", () => {
+  it("for another reason than a refused move: the failure reaches the caller, not dropped in silence", () => {
+    const engine = sandboxOf(true);
+    const state = stateOf(engine, "token-of-a-failing-move");
+    scheduleMove(engine, state, order(state, "o-1"), "pay", 5, "test value paid_later");
+    vi.spyOn(engine.deliverer, "enqueue").mockImplementation(() => {
+      throw new Error("the delivery queue failed");
+    });
+    state.advanceClock(5_000);
+    expect(() => tick(engine, state, "clock")).toThrow("the delivery queue failed");
+  });
+});
+
+describe("a wake", () => {
+  it("whose durable store cannot run it is tried again a second later", async () => {
+    const engine = sandboxOf(true);
+    const key = credentialKey("token-of-a-failed-wake");
+    const failed = Promise.reject(new StoreUnavailable("the store is unreachable"));
+    vi.spyOn(engine.store, "runExisting").mockReturnValue(failed);
+    wake(engine, key);
+    await failed.catch(() => {});
+    expect(engine.wakes.when(key)).toBe(Date.parse("2026-03-01T10:00:01.000Z"));
+  });
+});
