@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
+import type { CallbackEvent } from "../../../../../src/sandbox/delivery/deliverer.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
 import { type Change, eventOf, keep } from "../../../../../src/sandbox/engine/events.js";
 import { SandboxBudget } from "../../../../../src/sandbox/store/limits.js";
@@ -84,5 +85,37 @@ describe("keeping an event", () => {
     expect(state.events.map((kept) => kept.event.id)).toEqual([event.id]);
     expect(state.eventBytes).toBe(bytes);
     expect(budget.used).toBe(bytes);
+  });
+
+  it("queues each of its callbacks once, or twice when asked, with the event's Idempotency-Key", () => {
+    const queued: CallbackEvent[] = [];
+    const recorder = {
+      deliverer: {
+        enqueue: (_state: CredentialState, callback: CallbackEvent) => {
+          queued.push(callback);
+          return { id: `dlv_${queued.length}` };
+        },
+      },
+    } as unknown as EngineContext;
+    const state = new CredentialState(credentialKey("token-of-queued-callbacks"));
+    const raise = () => {
+      const event = eventOf(noEngine, state, change(withLifecycle, revoke));
+      event.callbacks.push({ webhook: "mandateRevoked", url: "http://127.0.0.1:9/hook", payload: { mandate_id: "mdt_1" } });
+      return event;
+    };
+    const once = raise();
+    expect(keep(recorder, state, once).map((entry) => entry.id)).toEqual(["dlv_1"]);
+    const twice = raise();
+    keep(recorder, state, twice, true);
+    expect(queued.map((q) => [q.webhook, q.times, q.idempotencyKey])).toEqual([
+      ["mandateRevoked", 1, once.idempotencyKey],
+      ["mandateRevoked", 2, twice.idempotencyKey],
+    ]);
+    expect(queued[0]).toMatchObject({
+      resource: "mandate",
+      resourceId: "mdt_1",
+      event: { from: "ACTIVE", to: "REVOKED", cause: "control" },
+    });
+    expect([once.deliveries, twice.deliveries]).toEqual([["dlv_1"], ["dlv_2"]]);
   });
 });
