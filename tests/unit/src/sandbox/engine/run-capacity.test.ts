@@ -2,8 +2,8 @@
  * A request whose credential the sandbox has no room for (src/sandbox/engine/run.ts over the memory
  * store, src/sandbox/store/memory.ts), on the engine of the fixture API shop@1.0.0 without HTTP: with
  * LIMITS.credentials states held, every one in recent use, a new credential's request is answered 507
- * problem+json naming the limit (docs/guides/hosting.md: "1000: one idle this long gives way to a newcomer, else 507"),
- * and nothing is kept for it, while a credential already held is answered as before.
+ * problem+json naming the limit (docs/guides/hosting.md: "1000: one idle this long gives way to a
+ * newcomer, else 507"), and nothing is kept for it, while a credential already held is answered as before.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
