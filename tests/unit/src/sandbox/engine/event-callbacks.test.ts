@@ -6,8 +6,9 @@
  * - `codes`: the payload's `$event.code` and `$event.codeStatus` are the webhook's `x-status-codes`
  *   entry, also where the webhook's path item is a `$ref` (OpenAPI 3.1 allows one under `webhooks`);
  * - a URL rule that gives no string leaves the callback without URL (logged as skipped);
- * - a resend's URL is its own webhook's rule evaluated on the state now, and the URL the event was
- *   raised with where no rule is left (the resource or the declaration gone).
+ * - a resend's URL is its own webhook's rule evaluated on the state now (the record as it is, none if
+ *   deleted; the event's change), and the URL the event was raised with where no rule is left (the
+ *   resource or the declaration gone).
  */
 import { describe, expect, it } from "vitest";
 import type { Declaration, ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
@@ -61,7 +62,14 @@ const mandate: ResourceDeclaration = {
   status: { field: "status", initial: "ACTIVE", source: "test" },
   callbacks: [
     { webhook: "mandateRevoked", when: ["REVOKED"], url: "$record.hook", codes: { REVOKED: 409 }, payload, source: "test" },
-    { webhook: "mandateAudited", when: "*", url: "$record.audit", codes: { REVOKED: 409, ACTIVE: 200 }, payload, source: "test" },
+    {
+      webhook: "mandateAudited",
+      when: "*",
+      url: "{$record.audit}?to={$event.to}",
+      codes: { REVOKED: 409, ACTIVE: 200 },
+      payload,
+      source: "test",
+    },
   ],
 };
 const declaration = { path: "mandates.sandbox.yaml", resources: { mandate }, operations: {}, where: () => "" } as unknown as Declaration;
@@ -71,6 +79,8 @@ const engine = engineOf(declaration);
 
 const HOOK = "http://127.0.0.1:9/revoked";
 const AUDIT = "http://127.0.0.1:9/audit";
+/** The audit rule's URL for the REVOKED event: the record's `audit` and the event's new status. */
+const AUDITED = `${AUDIT}?to=REVOKED`;
 function revoked(data: Record<string, unknown> = {}) {
   const state = new CredentialState(credentialKey(`token-of-event-callbacks-${Math.random()}`));
   const record: StoredRecord = state.add("mandate", "mdt_1", { mandate_id: "mdt_1", status: "ACTIVE", hook: HOOK, audit: AUDIT, ...data });
@@ -93,7 +103,7 @@ describe("an event's callbacks", () => {
     const { event } = revoked();
     expect(event.callbacks).toEqual([
       { webhook: "mandateRevoked", url: HOOK, payload: { mandate_id: "mdt_1", code: 409, status: "REVOKED_BY_BANK" } },
-      { webhook: "mandateAudited", url: AUDIT, payload: { mandate_id: "mdt_1", code: 409, status: "REVOKED_BY_BANK" } },
+      { webhook: "mandateAudited", url: AUDITED, payload: { mandate_id: "mdt_1", code: 409, status: "REVOKED_BY_BANK" } },
     ]);
   });
 
@@ -115,7 +125,15 @@ describe("a resend's URL", () => {
     });
     const [first, second] = event.callbacks;
     expect(callbackUrlNow(engine, state, event, first)).toBe("http://127.0.0.1:9/new-revoked");
-    expect(callbackUrlNow(engine, state, event, second)).toBe("http://127.0.0.1:9/new-audit");
+    expect(callbackUrlNow(engine, state, event, second)).toBe("http://127.0.0.1:9/new-audit?to=REVOKED");
+  });
+
+  it("has no URL where the rule now gives something else than a string, or reads a record deleted since", () => {
+    const { state, record, event } = revoked();
+    state.replace(record, { ...(record.data as Record<string, unknown>), hook: 42 });
+    expect(callbackUrlNow(engine, state, event, event.callbacks[0])).toBeUndefined();
+    state.remove(record);
+    expect(callbackUrlNow(engine, state, event, event.callbacks[0])).toBeUndefined();
   });
 
   it("is the URL the event was raised with where the resource is no longer declared, or the API has no declaration", () => {
@@ -123,7 +141,7 @@ describe("a resend's URL", () => {
     const withoutMandates = { ...declaration, resources: {} } as unknown as Declaration;
     for (const changed of [engineOf(withoutMandates), engineOf(undefined)]) {
       expect(callbackUrlNow(changed, state, event, event.callbacks[0])).toBe(HOOK);
-      expect(callbackUrlNow(changed, state, event, event.callbacks[1])).toBe(AUDIT);
+      expect(callbackUrlNow(changed, state, event, event.callbacks[1])).toBe(AUDITED);
     }
   });
 });
