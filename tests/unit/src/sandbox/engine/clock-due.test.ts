@@ -64,6 +64,53 @@ describe("moves scheduled at different times", () => {
   });
 });
 
+describe("a scheduled move whose record changed since", () => {
+  it("is not made on a record deleted since, nor on another record made since with the same id", () => {
+    const engine = sandboxOf(true);
+    const state = stateOf(engine, "token-of-a-record-made-again");
+    const first = order(state, "o-1");
+    scheduleMove(engine, state, first, "pay", 5, "test value paid_later");
+    scheduleMove(engine, state, order(state, "o-2"), "pay", 5, "test value paid_later");
+    state.remove(first);
+    state.remove(state.get("order", "o-2")!);
+    order(state, "o-1");
+    state.advanceClock(5_000);
+    expect(tick(engine, state, "clock")).toEqual([]);
+    expect([status(state, "o-1"), state.get("order", "o-2")]).toEqual(["CREATED", undefined]);
+  });
+});
+
+describe("expiries", () => {
+  it("the next wake is the earliest expiry of a record in a status that expires: not a paid one's, not one without expiry", () => {
+    const engine = sandboxOf(true);
+    const state = stateOf(engine, "token-of-the-next-expiry");
+    const now = state.now();
+    state.add("order", "o-due", { order_id: "o-due", status: "CREATED" }, now);
+    state.add("order", "o-paid", { order_id: "o-paid", status: "PAID" }, now + 60_000);
+    state.add("order", "o-later", { order_id: "o-later", status: "CREATED" }, now + 120_000);
+    state.add("order", "o-never", { order_id: "o-never", status: "CREATED" });
+    state.wakeBy(now);
+    expect(tick(engine, state, "expiry").map((m) => [m.record.id, m.to, m.event?.cause])).toEqual([["o-due", "Created", "expiry"]]);
+    expect(state.wake).toBe(now + 120_000);
+    state.remove(state.get("order", "o-later")!);
+    state.advanceClock(120_000);
+    expect(tick(engine, state, "expiry")).toEqual([]);
+    expect(state.wake).toBeUndefined();
+  });
+
+  it("a record kept with an expiry time, of a resource whose declaration no longer expires it, does not move", () => {
+    const shopEngine = sandboxOf(true);
+    const order = shopEngine.declaration!.resources.order;
+    const { expiry: _, ...withoutExpiry } = order;
+    const engine = { ...shopEngine, declaration: { ...shopEngine.declaration!, resources: { order: withoutExpiry } } } as typeof shopEngine;
+    const state = stateOf(shopEngine, "token-of-an-expiry-no-longer-declared");
+    state.add("order", "o-1", { order_id: "o-1", status: "CREATED" }, state.now());
+    state.wakeBy(state.now());
+    expect(tick(engine, state, "expiry")).toEqual([]);
+    expect(status(state, "o-1")).toBe("CREATED");
+  });
+});
+
 describe("an API without a declaration", () => {
   it("has nothing due on its clock: no move is made", () => {
     const engine = sandboxOf(false);
@@ -87,6 +134,36 @@ describe("a due move that fails", () => {
 });
 
 describe("a wake", () => {
+  it("makes what is due on the credential's clock in real time (cause clock) and sets the next scheduled move's", () => {
+    const engine = sandboxOf(true);
+    const state = stateOf(engine, "token-of-a-wake");
+    state.add("order", "o-expiring", { order_id: "o-expiring", status: "CREATED" }, state.now() + 1_000);
+    scheduleMove(engine, state, order(state, "o-1"), "pay", 1, "test value paid_later");
+    scheduleMove(engine, state, order(state, "o-2"), "pay", 30, "test value paid_later");
+    vi.setSystemTime(Date.now() + 1_000);
+    wake(engine, state.key);
+    expect([status(state, "o-expiring"), status(state, "o-1"), status(state, "o-2")]).toEqual(["Created", "PAID", "CREATED"]);
+    expect(state.events.map((kept) => [kept.event.resourceId, kept.event.cause])).toEqual([
+      ["o-1", "test value paid_later"],
+      ["o-expiring", "clock"],
+    ]);
+    // Woken again a little after the second move falls due, in real time (the credential's clock is the process's here).
+    const next = engine.wakes.when(state.key)!;
+    expect(next).toBeGreaterThanOrEqual(Date.now() + 29_000);
+    expect(next).toBeLessThan(Date.now() + 30_000 + 1_000);
+    vi.setSystemTime(next);
+    wake(engine, state.key);
+    expect(status(state, "o-2")).toBe("PAID");
+    // Nothing is scheduled any more: no wake is left for the credential.
+    expect(engine.wakes.when(state.key)).toBeUndefined();
+  });
+
+  it("of a credential the store no longer holds does nothing", () => {
+    const engine = sandboxOf(true);
+    expect(() => wake(engine, credentialKey("token-never-seen"))).not.toThrow();
+    expect(engine.wakes.when(credentialKey("token-never-seen"))).toBeUndefined();
+  });
+
   it("whose durable store cannot run it is tried again a second later", async () => {
     const engine = sandboxOf(true);
     const key = credentialKey("token-of-a-failed-wake");
