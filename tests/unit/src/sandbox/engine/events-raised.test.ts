@@ -14,6 +14,7 @@ import { type Change, eventOf, keep } from "../../../../../src/sandbox/engine/ev
 import { SandboxBudget } from "../../../../../src/sandbox/store/limits.js";
 import { CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
 import type { StoredRecord } from "../../../../../src/sandbox/store/types.js";
+import { freshModule } from "../../../../helpers/fresh-module.js";
 
 const base: ResourceDeclaration = {
   name: "mandate",
@@ -76,12 +77,14 @@ describe("an event", () => {
 });
 
 describe("keeping an event", () => {
-  it("keeps it in the credential's state, counted by the bytes of its JSON form", () => {
+  it("keeps it in the credential's state, counted by the bytes of its JSON form", async () => {
+    // A new instance of the module: what it makes as it loads (eventBytes) is then made in this test.
+    const events = await freshModule<typeof import("../../../../../src/sandbox/engine/events.js")>("src/sandbox/engine/events.ts");
     const budget = new SandboxBudget(1024 * 1024);
     const state = new CredentialState(credentialKey("token-of-a-kept-event"), budget);
-    const event = eventOf(noEngine, state, change(withLifecycle, revoke));
+    const event = events.eventOf(noEngine, state, change(withLifecycle, revoke));
     const bytes = Buffer.byteLength(JSON.stringify(event));
-    expect(keep(noEngine, state, event)).toEqual([]);
+    expect(events.keep(noEngine, state, event)).toEqual([]);
     expect(state.events.map((kept) => kept.event.id)).toEqual([event.id]);
     expect(state.eventBytes).toBe(bytes);
     expect(budget.used).toBe(bytes);

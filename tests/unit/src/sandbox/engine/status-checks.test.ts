@@ -1,13 +1,18 @@
 /**
- * Which statuses a resource may take (src/sandbox/engine/lifecycle.ts `allowsStatus`, `statusValues`)
- * at their edges, on hand-written resources: a resource without a status takes none, declared values
- * are the only ones taken, and a status schema that is another document's `$ref` (which the sandbox
- * does not follow) names no statuses rather than failing.
+ * Which statuses a resource may take (src/sandbox/engine/lifecycle.ts `allowsStatus`, `statusValues`,
+ * `isFinal`) at their edges, on hand-written resources: a resource without a status takes none and
+ * has none final, declared values are the only ones taken, and a status schema the sandbox cannot
+ * follow (another document's `$ref`, a missing schema or member, a `$ref` loop through `anyOf`) names
+ * no statuses rather than failing. The lifecycle's functions made as the module loads are checked on
+ * a new instance of it (tests/helpers/fresh-module.ts), so a mutation tester sees these tests cover them.
  */
 import { describe, expect, it } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { allowsStatus, statusValues } from "../../../../../src/sandbox/engine/lifecycle.js";
+import { allowsStatus, isFinal, statusValues } from "../../../../../src/sandbox/engine/lifecycle.js";
+import { freshModule } from "../../../../helpers/fresh-module.js";
+
+type Lifecycle = typeof import("../../../../../src/sandbox/engine/lifecycle.js");
 
 const account: ResourceDeclaration = {
   name: "account",
@@ -32,6 +37,24 @@ const engine = (schemas: Record<string, unknown>) =>
     },
   }) as unknown as EngineContext;
 
+describe("isFinal and movesFrom", () => {
+  it("a resource without a status has no final status", () => {
+    for (const status of ["OPEN", "CLOSED", undefined]) expect(isFinal(statusless, status), String(status)).toBe(false);
+  });
+
+  it("on a new instance of the module: final is what the declaration lists, and no move leaves a final status", async () => {
+    const { isFinal: finalOf, movesFrom } = await freshModule<Lifecycle>("src/sandbox/engine/lifecycle.ts");
+    const close = { name: "close", from: "*" as const, to: "CLOSED" };
+    const reopen = { name: "reopen", from: ["CLOSED"], to: "OPEN" };
+    const lifecycle: ResourceDeclaration = { ...account, status: { ...account.status!, final: ["ARCHIVED"], moves: { close, reopen } } };
+    expect(["ARCHIVED", "OPEN", "CLOSED", undefined].map((s) => finalOf(lifecycle, s))).toEqual([true, false, false, false]);
+    expect(movesFrom(lifecycle, "OPEN").map((m) => m.name)).toEqual(["close"]);
+    expect(movesFrom(lifecycle, "CLOSED").map((m) => m.name)).toEqual(["close", "reopen"]);
+    expect(movesFrom(lifecycle, "ARCHIVED")).toEqual([]);
+    expect(movesFrom(lifecycle, undefined)).toEqual([]);
+  });
+});
+
 describe("allowsStatus", () => {
   it("a resource without a status takes no status at all", () => {
     const doc = engine({ Account: { properties: { state: { type: "string" } } } });
@@ -54,5 +77,22 @@ describe("statusValues", () => {
       State: { anyOf: [{ $ref: "other.yaml#/State" }, { enum: ["OPEN"] }] },
     });
     expect(statusValues(viaLocal, free)).toEqual(["OPEN"]);
+  });
+
+  it("a schema that is not there, or has no member for the status, names none", () => {
+    const free = { ...account, status: { ...account.status!, values: undefined } };
+    expect(statusValues(engine({}), free)).toBeUndefined();
+    expect(statusValues(engine({ Account: { type: "object" } }), free)).toBeUndefined();
+    const dangling = engine({ Account: { properties: { state: { $ref: "#/components/schemas/Gone/properties/state" } } } });
+    expect(statusValues(dangling, free)).toBeUndefined();
+  });
+
+  it("a $ref loop through anyOf or oneOf ends: none named", () => {
+    const free = { ...account, status: { ...account.status!, values: undefined } };
+    const loop = engine({
+      Account: { properties: { state: { $ref: "#/components/schemas/State" } } },
+      State: { anyOf: [{ oneOf: [{ anyOf: [{ $ref: "#/components/schemas/State" }] }] }] },
+    });
+    expect(statusValues(loop, free)).toBeUndefined();
   });
 });
