@@ -1,50 +1,51 @@
 /**
- * What falls due on a credential's clock (src/sandbox/engine/clock.ts), on the engine of the fixture
+ * What falls due on a credential's clock (src/sandbox/engine/clock.ts), on one engine of the fixture
  * API shop@1.0.0 and its declaration (tests/fixtures/sandbox/shop.sandbox.yaml: `pay` takes an order
- * from CREATED to PAID), without HTTP: several moves scheduled at different times are each made at
- * their own time, an API without a declaration has nothing due, a failure of a due move that is not a
- * refused move reaches the caller, and a wake whose durable store fails is tried again a second later.
+ * from CREATED to PAID, `expire` to Created, an expiry from CREATED), without HTTP: several moves
+ * scheduled at different times are each made at their own time, not on a record changed since; the
+ * next wake is the earliest expiry still due; an API without a declaration (the same engine with none)
+ * has nothing due; a failure of a due move that is not a refused move reaches the caller; a wake in
+ * real time makes what is due, and one whose durable store fails is tried again a second later.
  * The process's clock (`Date` only) is held still and moved by the test.
  */
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadDocument } from "../../../../../src/document/index.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { scheduleMove, tick, wake } from "../../../../../src/sandbox/engine/clock.js";
+import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
 import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
 import { type CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
 import { StoreUnavailable } from "../../../../../src/sandbox/store/store.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop, vault] = loadRegistry(registry);
+const [shop] = loadRegistry(registry);
 const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
 
-const sandboxes: Sandbox[] = [];
-const sandboxOf = (withDeclaration: boolean) => {
-  const entry = withDeclaration ? shop : vault;
-  const sandbox = createSandbox(entry, loadDocument(entry.bundlePath), withDeclaration ? { declarationPath, registry } : { registry });
-  sandboxes.push(sandbox);
-  return sandbox.engine;
-};
+/** One engine for the file; each test has credentials of its own. */
+let sandbox: Sandbox;
+let engine: EngineContext;
+beforeAll(() => {
+  sandbox = createSandbox(shop, loadDocument(shop.bundlePath), { declarationPath, registry });
+  engine = sandbox.engine;
+});
+afterAll(() => sandbox.close());
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date("2026-03-01T10:00:00.000Z"));
 });
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
 });
 
-const stateOf = (engine: ReturnType<typeof sandboxOf>, token: string) =>
-  engine.store.run(credentialKey(token), (state: CredentialState) => state) as CredentialState;
+const stateOf = (token: string) => engine.store.run(credentialKey(token), (state: CredentialState) => state) as CredentialState;
 const order = (state: CredentialState, id: string) => state.add("order", id, { order_id: id, status: "CREATED" });
 const status = (state: CredentialState, id: string) => state.get("order", id)?.data.status;
 
 describe("moves scheduled at different times", () => {
   it("each is made at its own time: the first at 5 s, the second waits until 10 s", () => {
-    const engine = sandboxOf(true);
-    const state = stateOf(engine, "token-of-two-scheduled-moves");
+    const state = stateOf("token-of-two-scheduled-moves");
     scheduleMove(engine, state, order(state, "o-1"), "pay", 5, "test value paid_later");
     scheduleMove(engine, state, order(state, "o-2"), "pay", 10, "test value paid_later");
     const start = state.now();
@@ -66,8 +67,7 @@ describe("moves scheduled at different times", () => {
 
 describe("a scheduled move whose record changed since", () => {
   it("is not made on a record deleted since, nor on another record made since with the same id", () => {
-    const engine = sandboxOf(true);
-    const state = stateOf(engine, "token-of-a-record-made-again");
+    const state = stateOf("token-of-a-record-made-again");
     const first = order(state, "o-1");
     scheduleMove(engine, state, first, "pay", 5, "test value paid_later");
     scheduleMove(engine, state, order(state, "o-2"), "pay", 5, "test value paid_later");
@@ -82,8 +82,7 @@ describe("a scheduled move whose record changed since", () => {
 
 describe("expiries", () => {
   it("the next wake is the earliest expiry of a record in a status that expires: not a paid one's, not one without expiry", () => {
-    const engine = sandboxOf(true);
-    const state = stateOf(engine, "token-of-the-next-expiry");
+    const state = stateOf("token-of-the-next-expiry");
     const now = state.now();
     state.add("order", "o-due", { order_id: "o-due", status: "CREATED" }, now);
     state.add("order", "o-paid", { order_id: "o-paid", status: "PAID" }, now + 60_000);
@@ -99,31 +98,31 @@ describe("expiries", () => {
   });
 
   it("a record kept with an expiry time, of a resource whose declaration no longer expires it, does not move", () => {
-    const shopEngine = sandboxOf(true);
-    const order = shopEngine.declaration!.resources.order;
-    const { expiry: _, ...withoutExpiry } = order;
-    const engine = { ...shopEngine, declaration: { ...shopEngine.declaration!, resources: { order: withoutExpiry } } } as typeof shopEngine;
-    const state = stateOf(shopEngine, "token-of-an-expiry-no-longer-declared");
+    const { expiry: _, ...withoutExpiry } = engine.declaration!.resources.order;
+    const changed = { ...engine, declaration: { ...engine.declaration!, resources: { order: withoutExpiry } } } as unknown as EngineContext;
+    const state = stateOf("token-of-an-expiry-no-longer-declared");
     state.add("order", "o-1", { order_id: "o-1", status: "CREATED" }, state.now());
     state.wakeBy(state.now());
-    expect(tick(engine, state, "expiry")).toEqual([]);
+    expect(tick(changed, state, "expiry")).toEqual([]);
     expect(status(state, "o-1")).toBe("CREATED");
   });
 });
 
 describe("an API without a declaration", () => {
   it("has nothing due on its clock: no move is made", () => {
-    const engine = sandboxOf(false);
-    const state = stateOf(engine, "token-of-an-api-without-declaration");
+    const state = stateOf("token-of-an-api-without-declaration");
+    const record = order(state, "o-1");
+    state.scheduleMove({ resource: "order", id: "o-1", seq: record.seq, action: "pay", at: state.now(), cause: "test value paid_at_once" });
     state.wakeBy(state.now());
-    expect(tick(engine, state, "clock")).toEqual([]);
+    const undeclared = { ...engine, declaration: undefined } as unknown as EngineContext;
+    expect(tick(undeclared, state, "clock")).toEqual([]);
+    expect(status(state, "o-1")).toBe("CREATED");
   });
 });
 
 describe("a due move that fails", () => {
   it("for another reason than a refused move: the failure reaches the caller, not dropped in silence", () => {
-    const engine = sandboxOf(true);
-    const state = stateOf(engine, "token-of-a-failing-move");
+    const state = stateOf("token-of-a-failing-move");
     scheduleMove(engine, state, order(state, "o-1"), "pay", 5, "test value paid_later");
     vi.spyOn(engine.deliverer, "enqueue").mockImplementation(() => {
       throw new Error("the delivery queue failed");
@@ -135,8 +134,7 @@ describe("a due move that fails", () => {
 
 describe("a wake", () => {
   it("makes what is due on the credential's clock in real time (cause clock) and sets the next scheduled move's", () => {
-    const engine = sandboxOf(true);
-    const state = stateOf(engine, "token-of-a-wake");
+    const state = stateOf("token-of-a-wake");
     state.add("order", "o-expiring", { order_id: "o-expiring", status: "CREATED" }, state.now() + 1_000);
     scheduleMove(engine, state, order(state, "o-1"), "pay", 1, "test value paid_later");
     scheduleMove(engine, state, order(state, "o-2"), "pay", 30, "test value paid_later");
@@ -159,13 +157,11 @@ describe("a wake", () => {
   });
 
   it("of a credential the store no longer holds does nothing", () => {
-    const engine = sandboxOf(true);
     expect(() => wake(engine, credentialKey("token-never-seen"))).not.toThrow();
     expect(engine.wakes.when(credentialKey("token-never-seen"))).toBeUndefined();
   });
 
   it("whose durable store cannot run it is tried again a second later", async () => {
-    const engine = sandboxOf(true);
     const key = credentialKey("token-of-a-failed-wake");
     const failed = Promise.reject(new StoreUnavailable("the store is unreachable"));
     vi.spyOn(engine.store, "runExisting").mockReturnValue(failed);
