@@ -53,6 +53,8 @@ describe("moves scheduled at different times", () => {
     state.advanceClock(5_000);
     expect(tick(engine, state, "clock").map((m) => [m.record.id, m.from, m.to])).toEqual([["o-1", "CREATED", "PAID"]]);
     expect([status(state, "o-1"), status(state, "o-2")]).toEqual(["PAID", "CREATED"]);
+    // Its orderPaid callback is logged once (no URL registered: skipped), not twice.
+    expect(state.deliveries.map((d) => [d.webhook, d.resourceId, d.times, d.state])).toEqual([["orderPaid", "o-1", 1, "skipped"]]);
     // The clock next has something due when the second move is.
     expect(state.wake).toBe(start + 10_000);
 
@@ -62,6 +64,20 @@ describe("moves scheduled at different times", () => {
     expect(tick(engine, state, "clock").map((m) => [m.record.id, m.to])).toEqual([["o-2", "PAID"]]);
     expect(status(state, "o-2")).toBe("PAID");
     expect(state.wake).toBeUndefined();
+  });
+});
+
+describe("the clock's wake", () => {
+  it("governs: before it nothing is looked at, at it what is due is made", () => {
+    const state = stateOf("token-of-the-wake-first");
+    // An expiry the clock was not told of (no wakeBy): not looked at while nothing is due.
+    state.add("order", "o-1", { order_id: "o-1", status: "CREATED" }, state.now());
+    expect(tick(engine, state, "expiry")).toEqual([]);
+    expect(status(state, "o-1")).toBe("CREATED");
+    state.wakeBy(state.now() + 1_000);
+    expect(tick(engine, state, "expiry")).toEqual([]);
+    state.advanceClock(1_000);
+    expect(tick(engine, state, "expiry").map((m) => [m.record.id, m.to])).toEqual([["o-1", "Created"]]);
   });
 });
 

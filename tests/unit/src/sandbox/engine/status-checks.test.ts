@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { allowsStatus, isFinal, statusValues } from "../../../../../src/sandbox/engine/lifecycle.js";
+import { allowsStatus, findMove, isFinal, MoveRefused, statusValues } from "../../../../../src/sandbox/engine/lifecycle.js";
 import { freshModule } from "../../../../helpers/fresh-module.js";
 
 type Lifecycle = typeof import("../../../../../src/sandbox/engine/lifecycle.js");
@@ -52,6 +52,20 @@ describe("isFinal and movesFrom", () => {
     expect(movesFrom(lifecycle, "CLOSED").map((m) => m.name)).toEqual(["close", "reopen"]);
     expect(movesFrom(lifecycle, "ARCHIVED")).toEqual([]);
     expect(movesFrom(lifecycle, undefined)).toEqual([]);
+  });
+});
+
+describe("a refused move", () => {
+  it("is an error named MoveRefused, as String() and the logs show it", () => {
+    const lifecycle: ResourceDeclaration = { ...account, status: { ...account.status!, final: ["CLOSED"], moves: {} } };
+    let refused: unknown;
+    try {
+      findMove(lifecycle, "CLOSED", { to: "OPEN" });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(MoveRefused);
+    expect(String(refused)).toBe("MoveRefused: account cannot go from CLOSED to OPEN: CLOSED is final, no move leaves it");
   });
 });
 
