@@ -9,7 +9,7 @@
  * raised only once it succeeded (./run.ts).
  */
 import { randomUUID } from "node:crypto";
-import { operations, requestContents } from "../../document/index.js";
+import { locate, operations, requestContents } from "../../document/index.js";
 import type { MoveDeclaration, ResourceDeclaration } from "../declaration.js";
 import { newId } from "../ids.js";
 import { plain, shape } from "../shape.js";
@@ -82,7 +82,7 @@ function buildCallback(
   payload: Json,
 ): EventCallback {
   const doc = engine.doc;
-  const declaredCodes = (doc.webhooks?.[webhook]?.post?.["x-status-codes"] ?? []) as Array<{ code: unknown; status: string }>;
+  const declaredCodes: Array<{ code: unknown; status: string }> = locate(doc, "webhooks", webhook).value?.post?.["x-status-codes"] ?? [];
   const event = {
     from: change.from,
     to: change.to,
