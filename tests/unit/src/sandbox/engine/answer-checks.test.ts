@@ -84,7 +84,9 @@ describe("a status's media types", () => {
 describe("a status that is no HTTP status", () => {
   it("is refused by the contract validator, even where the operation's default response would answer it", () => {
     for (const status of [99, 600, 200.5])
-      expect(() => validateAnswer(engine, "getFallback", { status, body: {} }), String(status)).toThrow(/status must be an HTTP status code/);
+      expect(() => validateAnswer(engine, "getFallback", { status, body: {} }), String(status)).toThrow(
+        /status must be an HTTP status code/,
+      );
   });
 
   it("is not any status from 100 to 599, which the default response answers", () => {
