@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Doc } from "../../../../../src/document/index.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { shapeAnswer, validateAnswer } from "../../../../../src/sandbox/engine/answer.js";
+import { RATE_LIMIT_TITLE, shapeAnswer, validateAnswer } from "../../../../../src/sandbox/engine/answer.js";
 import { createEngine } from "../../../../../src/sandbox/engine/create.js";
 
 const get = (operationId: string, responses: Record<string, unknown>) => ({ get: { operationId, responses } });
@@ -105,6 +105,21 @@ describe("a refusal's reason", () => {
     expect(validateAnswer(engine, "getAnything", { status: 200, body: { code: "CLOSED" }, reason })).toEqual([
       { location: ["request"], severity: "Information", code: "sandbox-refusal", message: "the account is closed" },
     ]);
+  });
+});
+
+describe("the sandbox's own answers", () => {
+  it("are told by their status and title together: another status with the same title is the contract's to judge", () => {
+    // The titles of the control API's TooManyRequests and StoreUnavailable (src/sandbox/openapi.yaml).
+    for (const title of [RATE_LIMIT_TITLE, "Sandbox store unavailable"])
+      expect(validateAnswer(engine, "getAnything", { status: 400, body: { title } }), title).toEqual([
+        {
+          location: ["response", "status"],
+          severity: "Error",
+          code: "status",
+          message: expect.stringMatching(/status 400 is not declared/),
+        },
+      ]);
   });
 });
 
