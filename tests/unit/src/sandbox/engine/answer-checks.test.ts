@@ -99,6 +99,26 @@ describe("a status that is no HTTP status", () => {
   });
 });
 
+describe("the answer checks kept", () => {
+  it("are bounded: statuses an odd caller makes up fill 10,000 pairs at most", () => {
+    const fresh = createEngine({ ...fixture, alias: "answer-checks-bound@1.0.0" }, doc, {}, "inline");
+    try {
+      let refused = 0;
+      for (let status = 10_000; status < 20_050; status++) {
+        try {
+          validateAnswer(fresh, "getAnything", { status, body: {} });
+        } catch (error) {
+          if (error instanceof TypeError) refused++;
+        }
+      }
+      expect(refused).toBe(10_050);
+      expect(fresh.answerChecks.size).toBe(10_000);
+    } finally {
+      fresh.close();
+    }
+  });
+});
+
 describe("a refusal's reason", () => {
   it("travels beside a body the schema accepts", () => {
     const reason = { detail: "the account is closed" };
