@@ -1,0 +1,146 @@
+/**
+ * Rules of template evaluation (src/sandbox/template/) as src/sandbox/template/index.ts documents
+ * them: an undefined value leaves its element out of a list, a reference to an unknown root fails
+ * naming the known ones, `$each` built again from the same list gives what its template says for
+ * the context of each evaluation (a fresh id, another `$id`), `$each` keyed by a number, `$lookup`'s
+ * fallback, `$newId` without a prefix, and `$in` over every record of a resource answered from the
+ * store's index.
+ */
+import { describe, expect, it } from "vitest";
+import { CredentialState } from "../../../../../src/sandbox/store/state.js";
+import { evaluate, newId, resolveReference, type TemplateContext } from "../../../../../src/sandbox/template/index.js";
+
+// The roots of the template language as src/sandbox/template/index.ts documents them.
+const KNOWN_ROOTS =
+  "$id, $record, $records, $outcomes, $count, $view, $request, $params, $item, $index, $now, $expiry, $status, $event, $shared, $callbackUrl, $next, $resource, $all";
+
+describe("references", () => {
+  it("resolves a reference string, and refuses a string that is none, naming it", () => {
+    expect(resolveReference("$request.name", { request: { name: "Shop" } })).toBe("Shop");
+    expect(() => resolveReference("request.name", { request: { name: "Shop" } })).toThrow('not a reference: "request.name"');
+  });
+
+  it("fails on an unknown root, with or without a path, naming the known roots", () => {
+    expect(() => evaluate("$bogus", {})).toThrow(`unknown reference $bogus (known: ${KNOWN_ROOTS})`);
+    expect(() => evaluate({ a: "$nope.x.y" }, {})).toThrow(`unknown reference $nope (known: ${KNOWN_ROOTS})`);
+  });
+
+  it("leaves an undefined element out of a list, and keeps null, false and empty text", () => {
+    const ctx: TemplateContext = { id: "inv_1", request: { none: null, no: false, empty: "" } };
+    expect(evaluate(["$request.missing", 1, "$id", "$request.none", "$request.no", "$request.empty"], ctx)).toStrictEqual([
+      1,
+      "inv_1",
+      null,
+      false,
+      "",
+    ]);
+  });
+});
+
+describe("$each built again from the same list", () => {
+  // A record's own list: the same array each time the record is read.
+  const record = { lines: [{ id: "l1" }, { id: "l2" }] };
+  const first: TemplateContext = { id: "inv_1", record };
+  const second: TemplateContext = { id: "inv_2", record };
+
+  const cases: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+    ["a reference to another root", { $each: "$record.lines", as: "$id" }, ["inv_1", "inv_1"], ["inv_2", "inv_2"]],
+    [
+      "text with $item and another root",
+      { $each: "$record.lines", as: "{$item.id}@{$id}" },
+      ["l1@inv_1", "l2@inv_1"],
+      ["l1@inv_2", "l2@inv_2"],
+    ],
+    [
+      "a list of $item and another root",
+      { $each: "$record.lines", as: ["$item.id", "$id"] },
+      [
+        ["l1", "inv_1"],
+        ["l2", "inv_1"],
+      ],
+      [
+        ["l1", "inv_2"],
+        ["l2", "inv_2"],
+      ],
+    ],
+    [
+      "an object of $index and another root",
+      { $each: "$record.lines", as: { at: "$index", of: "$id" } },
+      [
+        { at: 0, of: "inv_1" },
+        { at: 1, of: "inv_1" },
+      ],
+      [
+        { at: 0, of: "inv_2" },
+        { at: 1, of: "inv_2" },
+      ],
+    ],
+  ];
+  it("has the expected number of cases", () => expect(cases).toHaveLength(4));
+  it.each(cases)("reads the context of each evaluation: %s", (_, template, once, again) => {
+    expect(evaluate(template as never, first)).toEqual(once);
+    expect(evaluate(template as never, second)).toEqual(again);
+  });
+
+  it("reads only $item's members the same way each time", () => {
+    const template = { $each: "$record.lines", as: { line: "$item.id", n: "$index" } };
+    const expected = [
+      { line: "l1", n: 0 },
+      { line: "l2", n: 1 },
+    ];
+    expect(evaluate(template, first)).toEqual(expected);
+    expect(evaluate(template, second)).toEqual(expected);
+  });
+
+  it("makes fresh ids each time", () => {
+    const template = { $each: "$record.lines", as: { line: "$item.id", id: { $newId: "ln_" } } };
+    const once = evaluate(template, first) as Array<{ id: string }>;
+    const again = evaluate(template, first) as Array<{ id: string }>;
+    const ids = [...once, ...again].map((line) => line.id);
+    expect(ids.every((id) => id.startsWith("ln_"))).toBe(true);
+    expect(new Set(ids).size).toBe(4);
+  });
+});
+
+describe("operators at their edges", () => {
+  it("$each keyed by a member that is a number or a string; an element without it is left out", () => {
+    const ctx: TemplateContext = { request: { items: [{ n: 1, v: "a" }, { n: "b", v: "c" }, { v: "none" }, { n: true, v: "flag" }] } };
+    expect(evaluate({ $each: "$request.items", key: "n" }, ctx)).toEqual({ "1": { n: 1, v: "a" }, b: { n: "b", v: "c" } });
+  });
+
+  it("$lookup gives the table's value, else `otherwise`, else the key itself", () => {
+    const table = { a: "Alpha" };
+    const ctx = (kind: string): TemplateContext => ({ request: { kind } });
+    expect(evaluate({ $lookup: "$request.kind", in: table, otherwise: "unknown" }, ctx("a"))).toBe("Alpha");
+    expect(evaluate({ $lookup: "$request.kind", in: table, otherwise: "unknown" }, ctx("b"))).toBe("unknown");
+    expect(evaluate({ $lookup: "$request.kind", in: table }, ctx("b"))).toBe("b");
+    expect(evaluate({ $lookup: "$request.kind", in: table }, ctx("a"))).toBe("Alpha");
+  });
+
+  it("$newId without a prefix gives a bare id", () => {
+    const id = evaluate({ $newId: null }, {}) as string;
+    expect(id).toHaveLength(newId("").length);
+    expect(id).toMatch(/^[0-9A-Z]+$/);
+  });
+
+  it("$in over every record of a resource (no `as`) is answered from the store's index as the walk answers it", () => {
+    const template = { $in: "$request.value", values: { $each: "$all.thing" } };
+    const records = [{ reference: "a" }, "b", 7];
+    const state = new CredentialState("k");
+    for (const [i, data] of records.entries()) state.add("thing", String(i), data as never);
+    const asked: string[] = [];
+    const indexed = (value: unknown) =>
+      evaluate(template, {
+        request: { value },
+        all: () => state.dataOf("thing"),
+        recordIndex: (resource, name, keyOf) => {
+          asked.push(resource);
+          return state.index(resource, name, keyOf);
+        },
+      });
+    const walked = (value: unknown) => evaluate(template, { request: { value }, all: () => records as never });
+    for (const value of ["a", "b", 7, "7", { x: 1 }, undefined]) expect([value, indexed(value)]).toEqual([value, walked(value)]);
+    expect(indexed("b")).toBe(true);
+    expect(asked).toEqual(["thing", "thing", "thing", "thing", "thing", "thing", "thing"]);
+  });
+});
