@@ -143,4 +143,33 @@ describe("operators at their edges", () => {
     expect(indexed("b")).toBe(true);
     expect(asked).toEqual(["thing", "thing", "thing", "thing", "thing", "thing", "thing"]);
   });
+
+  it("$in walks every other form of values, the store's index unasked", () => {
+    const state = new CredentialState("k");
+    state.add("thing", "0", { r: "a" });
+    state.add("thing", "1", { r: "b" });
+    const asked: string[] = [];
+    const ctx: TemplateContext = {
+      id: "x",
+      request: { value: "a", things: [{ r: "q" }] },
+      all: () => state.dataOf("thing"),
+      recordIndex: (resource, name, keyOf) => {
+        asked.push(resource);
+        return state.index(resource, name, keyOf);
+      },
+    };
+    // Each gives no list holding "a": none, the request's list, the ids, lists of members, a list of lists.
+    const forms: unknown[] = [
+      null,
+      { $each: "$request.things", as: "$item.r" },
+      { $each: "$all.thing", as: "$id" },
+      { $each: "$all.thing", as: ["$item.r"] },
+      { $each: ["$all.thing"], as: "$item.r" },
+    ];
+    expect(forms).toHaveLength(5);
+    for (const values of forms) expect([values, evaluate({ $in: "$request.value", values } as never, ctx)]).toEqual([values, false]);
+    expect(asked).toEqual([]);
+    expect(evaluate({ $in: "$request.value", values: { $each: "$all.thing", as: "$item.r" } }, ctx)).toBe(true);
+    expect(asked).toEqual(["thing"]);
+  });
 });
