@@ -172,4 +172,33 @@ describe("operators at their edges", () => {
     expect(evaluate({ $in: "$request.value", values: { $each: "$all.thing", as: "$item.r" } }, ctx)).toBe(true);
     expect(asked).toEqual(["thing"]);
   });
+
+  it("$in keeps one index per member and per case rule: each answers as the walk of the records does", () => {
+    const records = [{ r: "a", s: "B" }, { s: "c" }];
+    const state = new CredentialState("k");
+    for (const [i, data] of records.entries()) state.add("thing", String(i), data);
+    const indexed: TemplateContext = {
+      all: () => state.dataOf("thing"),
+      recordIndex: (resource, name, keyOf) => state.index(resource, name, keyOf),
+    };
+    const walked: TemplateContext = { all: () => records };
+    // [member, ci, value, answer], in turn on one store: an index kept for one is not the other's.
+    const asks: Array<[string, boolean, unknown, boolean]> = [
+      ["r", false, "a", true],
+      ["s", false, "a", false],
+      ["s", false, "B", true],
+      ["s", true, "b", true],
+      ["s", false, "b", false],
+      ["r", false, { x: 1 }, false],
+      ["r", true, "A", true],
+      ["r", false, "A", false],
+    ];
+    expect(asks).toHaveLength(8);
+    for (const [member, ci, value, answer] of asks) {
+      const template = { $in: "$request.value", values: { $each: "$all.thing", as: `$item.${member}` }, ci };
+      const asked = [member, ci, value];
+      expect([...asked, evaluate(template, { ...indexed, request: { value } })]).toEqual([...asked, answer]);
+      expect([...asked, evaluate(template, { ...walked, request: { value } })]).toEqual([...asked, answer]);
+    }
+  });
 });
