@@ -158,15 +158,17 @@ describe("operators at their edges", () => {
         return state.index(resource, name, keyOf);
       },
     };
-    // Each gives no list holding "a": none, the request's list, the ids, lists of members, a list of lists.
+    // Each gives no list holding "a": none, the request's list, the ids, lists of members, a list of lists, no list, a record.
     const forms: unknown[] = [
       null,
       { $each: "$request.things", as: "$item.r" },
       { $each: "$all.thing", as: "$id" },
       { $each: "$all.thing", as: ["$item.r"] },
       { $each: ["$all.thing"], as: "$item.r" },
+      { $each: 5, as: "$item.r" },
+      { $each: "$all.thing.0", as: "$item.r" },
     ];
-    expect(forms).toHaveLength(5);
+    expect(forms).toHaveLength(7);
     for (const values of forms) expect([values, evaluate({ $in: "$request.value", values } as never, ctx)]).toEqual([values, false]);
     expect(asked).toEqual([]);
     expect(evaluate({ $in: "$request.value", values: { $each: "$all.thing", as: "$item.r" } }, ctx)).toBe(true);
