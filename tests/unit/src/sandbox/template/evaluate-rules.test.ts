@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import { evaluate, newId, resolveReference, type TemplateContext } from "../../../../../src/sandbox/template/index.js";
+import { evaluate, Instant, newId, resolveReference, type TemplateContext } from "../../../../../src/sandbox/template/index.js";
 
 // The roots of the template language as src/sandbox/template/index.ts documents them.
 const KNOWN_ROOTS =
@@ -203,4 +203,89 @@ describe("operators at their edges", () => {
       expect([...asked, evaluate(template, { ...walked, request: { value } })]).toEqual([...asked, answer]);
     }
   });
+});
+
+describe("operators by case", () => {
+  const ctx: TemplateContext = {
+    records: [{ id: "a" }, { id: "b" }],
+    request: {
+      cur: "EUR",
+      low: "eur",
+      n: 7,
+      list: ["x", "EUR"],
+      codes: ["USD", "EUR"],
+      obj: { a: 1 },
+      lines: [{ k: "p" }, { j: "q" }, { k: "r" }],
+      day: { year: 2026, month: 2, day: 3 },
+      text: { year: "2026", month: "12", day: "31" },
+    },
+    resource: (name) => (name === "merchant" ? { url_expiry: 24 } : undefined),
+    all: (name) => (name === "account" ? [{ id: "acc_1" }, { id: "acc_2" }] : undefined),
+  };
+  // A time as the instant's ISO 8601 text, anything else as it is.
+  const shown = (value: unknown) => (value instanceof Instant ? value.toISOString() : value);
+  const cases: Array<[string, unknown, unknown]> = [
+    ["$in of a fixed list", { $in: "$request.cur", values: ["USD", "EUR"] }, true],
+    ["$in is case-sensitive", { $in: "$request.low", values: ["USD", "EUR"] }, false],
+    ["$in with ci", { $in: "$request.low", values: ["USD", "EUR"], ci: true }, true],
+    ["$in of a number as text", { $in: "$request.n", values: ["7"] }, true],
+    ["$in of a number among numbers", { $in: "$request.n", values: [7] }, true],
+    ["$in of a list: any element", { $in: "$request.list", values: ["EUR"] }, true],
+    ["$in of a list: no element", { $in: "$request.list", values: ["y"] }, false],
+    ["$in of a template's list", { $in: "$request.cur", values: "$request.codes" }, true],
+    ["$in of a template's list, ci", { $in: "$request.low", values: "$request.codes", ci: true }, true],
+    ["$in of a template's list, case-sensitive", { $in: "$request.low", values: "$request.codes" }, false],
+    ["$in of a list in a template's list", { $in: "$request.list", values: "$request.codes" }, true],
+    ["$in of a template that is no list", { $in: "$request.cur", values: "$request.cur" }, false],
+    ["$in of an object", { $in: "$request.obj", values: ["[object Object]"] }, false],
+    ["$add of integers and integer text", { $add: ["1", 2, "-3", "40"] }, "40"],
+    ["$add beyond 2^53", { $add: ["9007199254740993", "1"] }, "9007199254740994"],
+    ["$add of a decimal text", { $add: ["10", "1.5"] }, undefined],
+    ["$add of a decimal number", { $add: ["10", 1.5] }, undefined],
+    ["$add of text ending in a letter", { $add: ["12a"] }, undefined],
+    ["$add of text starting with a letter", { $add: ["a12"] }, undefined],
+    ["$add of a boolean", { $add: [true] }, undefined],
+    ["$add of a missing value", { $add: ["1", "$request.nope"] }, undefined],
+    ["$add of nothing", { $add: [] }, "0"],
+    ["$sub: the first minus the others", { $sub: ["10", "3", 2] }, "5"],
+    ["$sub of one", { $sub: ["5"] }, "5"],
+    ["$sub below zero", { $sub: ["5", "7"] }, "-2"],
+    ["$sub of nothing", { $sub: [] }, "0"],
+    ["$date of numbers", { $date: "$request.day" }, "2026-02-03T00:00:00.000Z"],
+    ["$date's end", { $date: "$request.day", end: true }, "2026-02-03T23:59:59.999Z"],
+    ["$date's end only when true", { $date: "$request.day", end: "yes" }, "2026-02-03T00:00:00.000Z"],
+    ["$date of text", { $date: "$request.text" }, "2026-12-31T00:00:00.000Z"],
+    ["$date of a year", { $date: { year: 2026 } }, "2026-01-01T00:00:00.000Z"],
+    ["$date of month 0", { $date: { year: 2026, month: 0, day: 1 } }, undefined],
+    ["$date of month 13", { $date: { year: 2026, month: 13, day: 1 } }, undefined],
+    ["$date of day 0", { $date: { year: 2026, month: 1, day: 0 } }, undefined],
+    ["$date of day 32", { $date: { year: 2026, month: 1, day: 32 } }, undefined],
+    ["$date of a fractional day", { $date: { year: 2026, month: 1, day: 1.5 } }, undefined],
+    ["$date without a year", { $date: { month: 1, day: 1 } }, undefined],
+    ["$date past the last time", { $date: { year: 300000 } }, undefined],
+    ["$date of text that is no object", { $date: "2026-01-01" }, undefined],
+    ["$size of a list", { $size: "$request.list" }, 2],
+    ["$size of text", { $size: "$request.cur" }, 0],
+    ["$size of nothing", { $size: "$request.nope" }, 0],
+    ["$mask keeps 4 by default", { $mask: "abcdef" }, "**cdef"],
+    ["$mask keeping 2", { $mask: "abcdef", keep: 2 }, "****ef"],
+    ["$mask keeping none", { $mask: "abcdef", keep: 0 }, "******"],
+    ["$mask keeping more than there is", { $mask: "abc", keep: 10 }, "abc"],
+    ["$mask of a number", { $mask: "$request.n" }, 7],
+    ["$lookup of an inherited name", { $lookup: "toString", in: { a: 1 } }, "toString"],
+    ["$lookup of a number", { $lookup: "$request.n", in: { "7": "seven" } }, 7],
+    ["$each leaves out the elements its template leaves out", { $each: "$request.lines", as: "$item.k" }, ["p", "r"]],
+    ["$each of a condition", { $each: "$request.list", as: { $if: { $eq: ["$item", "EUR"] }, value: "$index" } }, [1]],
+    ["$each keyed by a member no element has", { $each: "$request.list", key: "length" }, {}],
+    ["$count", "$count", 2],
+    ["$count's member", "$count.x", undefined],
+    ["$resource without a name", "$resource", undefined],
+    ["$resource's record", "$resource.merchant", { url_expiry: 24 }],
+    ["$resource of no record", "$resource.nope.x", undefined],
+    ["$all without a name", "$all", undefined],
+    ["$all's member", "$all.account.1.id", "acc_2"],
+    ["$all of no records", "$all.nope.0", undefined],
+  ];
+  it("has the expected number of cases", () => expect(cases).toHaveLength(60));
+  it.each(cases)("%s", (_, template, expected) => expect(shown(evaluate(template as never, ctx))).toEqual(expected));
 });
