@@ -25,6 +25,32 @@ describe("references", () => {
     expect(() => evaluate({ a: "$nope.x.y" }, {})).toThrow(`unknown reference $nope (known: ${KNOWN_ROOTS})`);
   });
 
+  it("reads a list's element by an index of digits only", () => {
+    const ctx: TemplateContext = { request: { list: ["a", "b"] } };
+    const cases: Array<[string, unknown]> = [
+      ["$request.list.1", "b"],
+      ["$request.list.1e0", undefined],
+      ["$request.list.0x1", undefined],
+      ["$request.list.1a", undefined],
+      ["$request.list.a1", undefined],
+      ["$request.list.-1", undefined],
+    ];
+    for (const [ref, expected] of cases) expect([ref, evaluate(ref, ctx)]).toEqual([ref, expected]);
+  });
+
+  it("reads $resource and $all by a name only: alone they are undefined, whatever the context answers", () => {
+    const ctx: TemplateContext = { resource: () => ({ x: 1 }), all: () => [{ x: 1 }] };
+    expect([evaluate("$resource", ctx), evaluate("$all", ctx)]).toEqual([undefined, undefined]);
+    expect([evaluate("$resource.any.x", ctx), evaluate("$all.any.0.x", ctx)]).toEqual([1, 1]);
+  });
+
+  it("compares booleans as their text", () => {
+    const ctx: TemplateContext = { request: { flag: true, off: false } };
+    expect(evaluate({ $eq: ["$request.flag", "true"] }, ctx)).toBe(true);
+    expect(evaluate({ $in: "$request.off", values: ["false"] }, ctx)).toBe(true);
+    expect(evaluate({ $eq: ["$request.off", "true"] }, ctx)).toBe(false);
+  });
+
   it("leaves an undefined element out of a list, and keeps null, false and empty text", () => {
     const ctx: TemplateContext = { id: "inv_1", request: { none: null, no: false, empty: "" } };
     expect(evaluate(["$request.missing", 1, "$id", "$request.none", "$request.no", "$request.empty"], ctx)).toStrictEqual([
@@ -271,6 +297,7 @@ describe("operators by case", () => {
     ["$mask keeping 2", { $mask: "abcdef", keep: 2 }, "****ef"],
     ["$mask keeping none", { $mask: "abcdef", keep: 0 }, "******"],
     ["$mask keeping more than there is", { $mask: "abc", keep: 10 }, "abc"],
+    ["$mask keeping a negative count (the form check refuses it) masks it all, as long as it was", { $mask: "abc", keep: -1 }, "***"],
     ["$mask of a number", { $mask: "$request.n" }, 7],
     ["$lookup of an inherited name", { $lookup: "toString", in: { a: 1 } }, "toString"],
     ["$lookup of a number", { $lookup: "$request.n", in: { "7": "seven" } }, 7],
@@ -286,6 +313,6 @@ describe("operators by case", () => {
     ["$all's member", "$all.account.1.id", "acc_2"],
     ["$all of no records", "$all.nope.0", undefined],
   ];
-  it("has the expected number of cases", () => expect(cases).toHaveLength(60));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(61));
   it.each(cases)("%s", (_, template, expected) => expect(shown(evaluate(template as never, ctx))).toEqual(expected));
 });
