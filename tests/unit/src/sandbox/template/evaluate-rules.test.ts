@@ -205,8 +205,11 @@ describe("operators at their edges", () => {
     const records = [{ r: "a", s: "B" }, { s: "c" }];
     const state = new CredentialState("k");
     for (const [i, data] of records.entries()) state.add("thing", String(i), data);
+    // With the index, no record is walked.
     const indexed: TemplateContext = {
-      all: () => state.dataOf("thing"),
+      all: () => {
+        throw new Error("the records were walked");
+      },
       recordIndex: (resource, name, keyOf) => state.index(resource, name, keyOf),
     };
     const walked: TemplateContext = { all: () => records };
@@ -303,6 +306,7 @@ describe("operators by case", () => {
     ["$lookup of a number", { $lookup: "$request.n", in: { "7": "seven" } }, 7],
     ["$each leaves out the elements its template leaves out", { $each: "$request.lines", as: "$item.k" }, ["p", "r"]],
     ["$each of a condition", { $each: "$request.list", as: { $if: { $eq: ["$item", "EUR"] }, value: "$index" } }, [1]],
+    ["$each of a template no element gives", { $each: "$request.list", as: { $if: false, value: "$index" } }, []],
     ["$each keyed by a member no element has", { $each: "$request.list", key: "length" }, {}],
     ["$count", "$count", 2],
     ["$count's member", "$count.x", undefined],
@@ -313,6 +317,6 @@ describe("operators by case", () => {
     ["$all's member", "$all.account.1.id", "acc_2"],
     ["$all of no records", "$all.nope.0", undefined],
   ];
-  it("has the expected number of cases", () => expect(cases).toHaveLength(61));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(62));
   it.each(cases)("%s", (_, template, expected) => expect(shown(evaluate(template as never, ctx))).toEqual(expected));
 });
