@@ -280,6 +280,9 @@ describe("operators by case", () => {
     ["$sub of one", { $sub: ["5"] }, "5"],
     ["$sub below zero", { $sub: ["5", "7"] }, "-2"],
     ["$sub of nothing", { $sub: [] }, "0"],
+    ["$percent of a rate with 2 decimal digits", { $percent: ["10000", "1.25"] }, "125"],
+    ["$percent of a rate with 1 decimal digit", { $percent: ["10000", "1.2"] }, "120"],
+    ["$percent of a rate with 3 decimal digits", { $percent: ["10000", "1.255"] }, undefined],
     ["$date of numbers", { $date: "$request.day" }, "2026-02-03T00:00:00.000Z"],
     ["$date's end", { $date: "$request.day", end: true }, "2026-02-03T23:59:59.999Z"],
     ["$date's end only when true", { $date: "$request.day", end: "yes" }, "2026-02-03T00:00:00.000Z"],
@@ -317,6 +320,6 @@ describe("operators by case", () => {
     ["$all's member", "$all.account.1.id", "acc_2"],
     ["$all of no records", "$all.nope.0", undefined],
   ];
-  it("has the expected number of cases", () => expect(cases).toHaveLength(62));
+  it("has the expected number of cases", () => expect(cases).toHaveLength(65));
   it.each(cases)("%s", (_, template, expected) => expect(shown(evaluate(template as never, ctx))).toEqual(expected));
 });
