@@ -1,10 +1,10 @@
 /**
  * Rules of template evaluation (src/sandbox/template/) as src/sandbox/template/index.ts documents
- * them: an undefined value leaves its element out of a list, a reference to an unknown root fails
- * naming the known ones, `$each` built again from the same list gives what its template says for
- * the context of each evaluation (a fresh id, another `$id`), `$each` keyed by a number, `$lookup`'s
- * fallback, `$newId` without a prefix, and `$in` over every record of a resource answered from the
- * store's index.
+ * them: references (digits index a list, $resource and $all need a name, an unknown root fails
+ * naming the known ones), an undefined value left out of a list, `$each` built again from the same
+ * list for another context (another `$id`, fresh ids), `$in` over every record of a resource
+ * answered from the store's index as the walk answers, and each operator case by case at its edges.
+ * Expectations are worked out by hand from the documented rules.
  */
 import { describe, expect, it } from "vitest";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
