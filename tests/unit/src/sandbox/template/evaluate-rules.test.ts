@@ -38,6 +38,19 @@ describe("references", () => {
     for (const [ref, expected] of cases) expect([ref, evaluate(ref, ctx)]).toEqual([ref, expected]);
   });
 
+  it("reads an index of two digits and more", () => {
+    const long = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+    expect(evaluate("$request.long.10", { request: { long } })).toBe("k");
+  });
+
+  it("reads $count, $resource and $all as undefined when the context has no records or lookups", () => {
+    expect([evaluate("$count", {}), evaluate("$resource.merchant", {}), evaluate("$all.account", {})]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it("reads $resource and $all by a name only: alone they are undefined, whatever the context answers", () => {
     const ctx: TemplateContext = { resource: () => ({ x: 1 }), all: () => [{ x: 1 }] };
     expect([evaluate("$resource", ctx), evaluate("$all", ctx)]).toEqual([undefined, undefined]);
