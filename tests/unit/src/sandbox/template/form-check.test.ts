@@ -26,6 +26,11 @@ describe("checkTemplate's messages", () => {
   });
 
   const cases: Array<[string, unknown, Array<[string, string]>]> = [
+    [
+      "$each of a list holding a reference",
+      { $each: ["$request.items"] },
+      [["$each", "must be a reference to a list, e.g. $request.items"]],
+    ],
     ["$eq of one template", { $eq: ["$id"] }, [["$eq", "must be a list of two templates"]]],
     ["$eq not a list", { $eq: "$id" }, [["$eq", "must be a list of two templates"]]],
     ["$eq of two", { $eq: ["$id", "x"] }, []],
@@ -64,7 +69,7 @@ describe("checkTemplate's messages", () => {
     ["$mask keeping a reference", { $mask: "$id", keep: "$bogus" }, [["keep", "must be a non-negative integer"]]],
     ["$newId of no prefix", { $newId: 1 }, [["$newId", "must be the id's prefix, a string"]]],
   ];
-  it("has the expected number of operator cases", () => expect(cases).toHaveLength(28));
+  it("has the expected number of operator cases", () => expect(cases).toHaveLength(29));
   it.each(cases)("%s", (_, template, expected) => expect(checkTemplate(template as never)).toEqual(expected));
 });
 
