@@ -8,7 +8,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import { evaluate, Instant, newId, resolveReference, type TemplateContext } from "../../../../../src/sandbox/template/index.js";
+import {
+  evaluate,
+  fullContext,
+  Instant,
+  newId,
+  resolveReference,
+  type TemplateContext,
+} from "../../../../../src/sandbox/template/index.js";
 
 // The roots of the template language as src/sandbox/template/index.ts documents them.
 const KNOWN_ROOTS =
@@ -62,6 +69,33 @@ describe("references", () => {
     expect(evaluate({ $eq: ["$request.flag", "true"] }, ctx)).toBe(true);
     expect(evaluate({ $in: "$request.off", values: ["false"] }, ctx)).toBe(true);
     expect(evaluate({ $eq: ["$request.off", "true"] }, ctx)).toBe(false);
+  });
+
+  it("keeps a value that is neither a list nor a plain object as it is: an Instant in a template is that Instant", () => {
+    const at = new Instant(Date.UTC(2026, 0, 1));
+    const built = evaluate({ at, list: [at] }, {}) as { at: unknown; list: unknown[] };
+    expect(built.at).toBe(at);
+    expect(built.list[0]).toBe(at);
+  });
+
+  it("makes a full context: every member of TemplateContext, in one order, the given ones set", () => {
+    // TemplateContext's members as src/sandbox/template/context.ts declares them.
+    const members = ["id", "record", "records", "outcomes", "view", "request", "params", "item", "index", "now", "expiry"].concat([
+      "status",
+      "event",
+      "shared",
+      "callbackUrl",
+      "next",
+      "resource",
+      "all",
+      "recordIndex",
+    ]);
+    const full = fullContext({ id: "inv_1", next: "inv_2" });
+    expect(Object.keys(full)).toEqual(members);
+    expect(Object.entries(full).filter(([, value]) => value !== undefined)).toEqual([
+      ["id", "inv_1"],
+      ["next", "inv_2"],
+    ]);
   });
 
   it("leaves an undefined element out of a list, and keeps null, false and empty text", () => {
