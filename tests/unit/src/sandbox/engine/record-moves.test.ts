@@ -11,7 +11,7 @@
  * other; it is made on first use from its `initial` template. `$resource.<name>` reads the singleton
  * of the credential whose request runs, as it is now; a name that is no singleton reads as nothing.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
 import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
 import { moveStatus } from "../../../../../src/sandbox/engine/move.js";
@@ -111,11 +111,18 @@ describe("freshId", () => {
 });
 
 describe("a singleton", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("is made on first use from its initial template, which reads its new id and the credential's clock", () => {
+    // The credential's clock is real time plus its offset: held still, so "now" is one instant.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 0, 2, 3, 4, 5) });
     const state = new CredentialState("singleton-initial");
     state.advanceClock(3_600_000);
     const made = singleton(engine, state, "account");
-    expect(made.data).toEqual({ name: "Sandbox account", own_id: made.id, opened: new Instant(state.now()), account_id: made.id });
+    const opened = new Instant(Date.UTC(2026, 0, 2, 4, 4, 5));
+    expect(made.data).toEqual({ name: "Sandbox account", own_id: made.id, opened, account_id: made.id });
     expect(made.id).toMatch(/^acc_/);
     expect(singleton(engine, state, "account")).toBe(made);
   });
