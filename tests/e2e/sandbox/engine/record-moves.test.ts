@@ -12,14 +12,14 @@
  * of the credential whose request runs, as it is now; a name that is no singleton reads as nothing.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { moveStatus } from "../../../../../src/sandbox/engine/move.js";
-import { findRecord, freshId, singleton, templateContext } from "../../../../../src/sandbox/engine/records.js";
-import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import type { StoredRecord } from "../../../../../src/sandbox/store/types.js";
-import { evaluate } from "../../../../../src/sandbox/template/index.js";
-import { Instant, type Json } from "../../../../../src/sandbox/values.js";
+import type { ResourceDeclaration } from "../../../../src/sandbox/declaration.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { moveStatus } from "../../../../src/sandbox/engine/move.js";
+import { findRecord, freshId, singleton, templateContext } from "../../../../src/sandbox/engine/records.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
+import type { StoredRecord } from "../../../../src/sandbox/store/types.js";
+import { evaluate } from "../../../../src/sandbox/template/index.js";
+import { Instant, type Json } from "../../../../src/sandbox/values.js";
 
 const reminder: ResourceDeclaration = {
   name: "reminder",

@@ -8,12 +8,12 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
-import { forcedAnswer, queuedTransport } from "../../../../../src/sandbox/engine/forced.js";
-import { type CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import type { ErrorRule } from "../../../../../src/sandbox/store/types.js";
+import { loadDocument } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { forcedAnswer, queuedTransport } from "../../../../src/sandbox/engine/forced.js";
+import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import type { ErrorRule } from "../../../../src/sandbox/store/types.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);

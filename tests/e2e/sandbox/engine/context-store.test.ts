@@ -7,9 +7,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
 
 const doc: Doc = {
   openapi: "3.1.0",

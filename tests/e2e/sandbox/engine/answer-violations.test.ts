@@ -8,8 +8,8 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import {
   jsonPathTokens,
   limitAnswer,
@@ -17,11 +17,11 @@ import {
   storeAnswer,
   toSlViolations,
   validateAnswer,
-} from "../../../../../src/sandbox/engine/answer.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
-import { problem } from "../../../../../src/sandbox/problem.js";
-import { LimitError } from "../../../../../src/sandbox/store/limits.js";
-import { StoreUnavailable } from "../../../../../src/sandbox/store/store.js";
+} from "../../../../src/sandbox/engine/answer.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { problem } from "../../../../src/sandbox/problem.js";
+import { LimitError } from "../../../../src/sandbox/store/limits.js";
+import { StoreUnavailable } from "../../../../src/sandbox/store/store.js";
 
 const doc: Doc = {
   openapi: "3.1.0",

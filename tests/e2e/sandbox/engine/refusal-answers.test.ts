@@ -9,11 +9,11 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Doc, findOperation, type Operation } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { declaredAnswer, refusalAnswer, shapeAnswer } from "../../../../../src/sandbox/engine/answer.js";
-import { Refusal } from "../../../../../src/sandbox/engine/apply.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
+import { type Doc, findOperation, type Operation } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { declaredAnswer, refusalAnswer, shapeAnswer } from "../../../../src/sandbox/engine/answer.js";
+import { Refusal } from "../../../../src/sandbox/engine/apply.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
 
 /** The members that carry a refusal's reason, in the README's order of preference. */
 const REASON_MEMBERS = ["detail", "message", "error_message", "reason", "description", "error", "title"];

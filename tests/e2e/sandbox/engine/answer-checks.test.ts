@@ -10,10 +10,10 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { RATE_LIMIT_TITLE, shapeAnswer, validateAnswer } from "../../../../../src/sandbox/engine/answer.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { RATE_LIMIT_TITLE, shapeAnswer, validateAnswer } from "../../../../src/sandbox/engine/answer.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
 
 const get = (operationId: string, responses: Record<string, unknown>) => ({ get: { operationId, responses } });
 const doc: Doc = {

@@ -18,14 +18,14 @@
  * its expiry (hours that are not a positive number: none); effects, their `when`, and `unset`.
  */
 import { describe, expect, it } from "vitest";
-import type { Operation } from "../../../../../src/document/index.js";
-import type { OperationDeclaration, ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import { apply, isRefusal, movesOnlyFrom, NOT_FOUND, Refusal } from "../../../../../src/sandbox/engine/apply.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { singleton } from "../../../../../src/sandbox/engine/records.js";
-import { LimitError } from "../../../../../src/sandbox/store/limits.js";
-import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import { Instant, type Json } from "../../../../../src/sandbox/values.js";
+import type { Operation } from "../../../../src/document/index.js";
+import type { OperationDeclaration, ResourceDeclaration } from "../../../../src/sandbox/declaration.js";
+import { apply, isRefusal, movesOnlyFrom, NOT_FOUND, Refusal } from "../../../../src/sandbox/engine/apply.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { singleton } from "../../../../src/sandbox/engine/records.js";
+import { LimitError } from "../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
+import { Instant, type Json } from "../../../../src/sandbox/values.js";
 
 const invoice: ResourceDeclaration = {
   name: "invoice",

@@ -8,9 +8,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { loadDeclaration } from "../../../../src/sandbox/declaration.js";
+import { loadDocument } from "../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../src/registry.js";
+import { loadDeclaration } from "../../../src/sandbox/declaration.js";
 
 const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
 const shopDoc = loadDocument(shop.bundlePath);

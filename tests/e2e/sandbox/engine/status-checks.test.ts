@@ -7,12 +7,12 @@
  * a new instance of it (tests/helpers/fresh-module.ts), so a mutation tester sees these tests cover them.
  */
 import { describe, expect, it } from "vitest";
-import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { allowsStatus, findMove, isFinal, MoveRefused, statusValues } from "../../../../../src/sandbox/engine/lifecycle.js";
-import { freshModule } from "../../../../helpers/fresh-module.js";
+import type { ResourceDeclaration } from "../../../../src/sandbox/declaration.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { allowsStatus, findMove, isFinal, MoveRefused, statusValues } from "../../../../src/sandbox/engine/lifecycle.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 
-type Lifecycle = typeof import("../../../../../src/sandbox/engine/lifecycle.js");
+type Lifecycle = typeof import("../../../../src/sandbox/engine/lifecycle.js");
 
 const account: ResourceDeclaration = {
   name: "account",

@@ -6,10 +6,10 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
-import { credentialOf, paramsOf, resolve, type SandboxRequest } from "../../../../../src/sandbox/engine/resolve.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { credentialOf, paramsOf, resolve, type SandboxRequest } from "../../../../src/sandbox/engine/resolve.js";
 
 const ok = { "200": { description: "ok" } };
 const doc: Doc = {

@@ -7,13 +7,13 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { resume } from "../../../../../src/sandbox/engine/resume.js";
-import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
-import { CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import type { ErrorRule } from "../../../../../src/sandbox/store/types.js";
+import { loadDocument } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { resume } from "../../../../src/sandbox/engine/resume.js";
+import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import type { ErrorRule } from "../../../../src/sandbox/store/types.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);

@@ -11,11 +11,11 @@
  *   resource or the declaration gone).
  */
 import { describe, expect, it } from "vitest";
-import type { Declaration, ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { type Change, callbackUrlNow, eventOf } from "../../../../../src/sandbox/engine/events.js";
-import { CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import type { StoredRecord } from "../../../../../src/sandbox/store/types.js";
+import type { Declaration, ResourceDeclaration } from "../../../../src/sandbox/declaration.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { type Change, callbackUrlNow, eventOf } from "../../../../src/sandbox/engine/events.js";
+import { CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import type { StoredRecord } from "../../../../src/sandbox/store/types.js";
 
 const hookSchema = {
   type: "object",

@@ -10,13 +10,13 @@
  */
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { scheduleMove, tick, wake } from "../../../../../src/sandbox/engine/clock.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
-import { type CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import { StoreUnavailable } from "../../../../../src/sandbox/store/store.js";
+import { loadDocument } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { scheduleMove, tick, wake } from "../../../../src/sandbox/engine/clock.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import { StoreUnavailable } from "../../../../src/sandbox/store/store.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);

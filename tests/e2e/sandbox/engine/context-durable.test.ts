@@ -9,13 +9,13 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
-import { MemoryStore } from "../../../../../src/sandbox/store/memory.js";
-import type { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import type { StateStore, StateStoreOptions } from "../../../../../src/sandbox/store/store.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { MemoryStore } from "../../../../src/sandbox/store/memory.js";
+import type { CredentialState } from "../../../../src/sandbox/store/state.js";
+import type { StateStore, StateStoreOptions } from "../../../../src/sandbox/store/store.js";
 
 const doc: Doc = {
   openapi: "3.1.0",

@@ -4,7 +4,7 @@
  * member name, a table of literal values, a pattern, a literal list) left unread.
  */
 import { describe, expect, it } from "vitest";
-import { checkTemplate } from "../../../../../src/sandbox/template/index.js";
+import { checkTemplate } from "../../../../src/sandbox/template/index.js";
 
 // The roots and operators of the template language as src/sandbox/template/index.ts documents them.
 const KNOWN_ROOTS =

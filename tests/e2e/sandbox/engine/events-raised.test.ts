@@ -7,14 +7,14 @@
  * credential's bound and the memory budget.
  */
 import { describe, expect, it } from "vitest";
-import type { ResourceDeclaration } from "../../../../../src/sandbox/declaration.js";
-import type { CallbackEvent } from "../../../../../src/sandbox/delivery/deliverer.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { type Change, eventOf, keep } from "../../../../../src/sandbox/engine/events.js";
-import { SandboxBudget } from "../../../../../src/sandbox/store/limits.js";
-import { CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import type { StoredRecord } from "../../../../../src/sandbox/store/types.js";
-import { freshModule } from "../../../../helpers/fresh-module.js";
+import type { ResourceDeclaration } from "../../../../src/sandbox/declaration.js";
+import type { CallbackEvent } from "../../../../src/sandbox/delivery/deliverer.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { type Change, eventOf, keep } from "../../../../src/sandbox/engine/events.js";
+import { SandboxBudget } from "../../../../src/sandbox/store/limits.js";
+import { CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import type { StoredRecord } from "../../../../src/sandbox/store/types.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 
 const base: ResourceDeclaration = {
   name: "mandate",
@@ -79,7 +79,7 @@ describe("an event", () => {
 describe("keeping an event", () => {
   it("keeps it in the credential's state, counted by the bytes of its JSON form", async () => {
     // A new instance of the module: what it makes as it loads (eventBytes) is then made in this test.
-    const events = await freshModule<typeof import("../../../../../src/sandbox/engine/events.js")>("src/sandbox/engine/events.ts");
+    const events = await freshModule<typeof import("../../../../src/sandbox/engine/events.js")>("src/sandbox/engine/events.ts");
     const budget = new SandboxBudget(1024 * 1024);
     const state = new CredentialState(credentialKey("token-of-a-kept-event"), budget);
     const event = events.eventOf(noEngine, state, change(withLifecycle, revoke));

@@ -7,15 +7,8 @@
  * Expectations are worked out by hand from the documented rules.
  */
 import { describe, expect, it } from "vitest";
-import { CredentialState } from "../../../../../src/sandbox/store/state.js";
-import {
-  evaluate,
-  fullContext,
-  Instant,
-  newId,
-  resolveReference,
-  type TemplateContext,
-} from "../../../../../src/sandbox/template/index.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
+import { evaluate, fullContext, Instant, newId, resolveReference, type TemplateContext } from "../../../../src/sandbox/template/index.js";
 
 // The roots of the template language as src/sandbox/template/index.ts documents them.
 const KNOWN_ROOTS =

@@ -8,9 +8,9 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Doc } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
+import type { Doc } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { createEngine } from "../../../../src/sandbox/engine/create.js";
 import {
   controlCredential,
   credentialOf,
@@ -18,7 +18,7 @@ import {
   paramsOf,
   resolve,
   type SandboxRequest,
-} from "../../../../../src/sandbox/engine/resolve.js";
+} from "../../../../src/sandbox/engine/resolve.js";
 
 const ok = { "200": { description: "ok" } };
 const get = (operationId: string, security: Record<string, string[]>[]) => ({ get: { operationId, security, responses: ok } });

@@ -7,13 +7,13 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { answerRequest } from "../../../../../src/sandbox/engine/run.js";
-import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
-import { LIMITS } from "../../../../../src/sandbox/store/limits.js";
-import { credentialKey } from "../../../../../src/sandbox/store/state.js";
+import { loadDocument } from "../../../../src/document/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { answerRequest } from "../../../../src/sandbox/engine/run.js";
+import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
+import { credentialKey } from "../../../../src/sandbox/store/state.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);

@@ -11,16 +11,16 @@
  */
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { WithheldBody } from "../../../../../src/mock/types.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
-import { tick } from "../../../../../src/sandbox/engine/clock.js";
-import type { EngineContext } from "../../../../../src/sandbox/engine/context.js";
-import { answerRequest } from "../../../../../src/sandbox/engine/run.js";
-import { createSandbox, type Sandbox } from "../../../../../src/sandbox/index.js";
-import { LIMITS, LimitError } from "../../../../../src/sandbox/store/limits.js";
-import { type CredentialState, credentialKey } from "../../../../../src/sandbox/store/state.js";
-import { StoreUnavailable } from "../../../../../src/sandbox/store/store.js";
+import { loadDocument } from "../../../../src/document/index.js";
+import { WithheldBody } from "../../../../src/mock/types.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { tick } from "../../../../src/sandbox/engine/clock.js";
+import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
+import { answerRequest } from "../../../../src/sandbox/engine/run.js";
+import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { LIMITS, LimitError } from "../../../../src/sandbox/store/limits.js";
+import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
+import { StoreUnavailable } from "../../../../src/sandbox/store/store.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
