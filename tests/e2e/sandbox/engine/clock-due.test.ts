@@ -8,28 +8,18 @@
  * real time makes what is due, and one whose durable store fails is tried again a second later.
  * The process's clock (`Date` only) is held still and moved by the test.
  */
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { scheduleMove, tick, wake } from "../../../../src/sandbox/engine/clock.js";
 import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
-import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { withShopSandbox } from "../../../helpers/shop.js";
 import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
 import { StoreUnavailable } from "../../../../src/sandbox/store/store.js";
 
-const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop] = loadRegistry(registry);
-const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
-
 /** One engine for the file; each test has credentials of its own. */
-let sandbox: Sandbox;
 let engine: EngineContext;
-beforeAll(() => {
-  sandbox = createSandbox(shop, loadDocument(shop.bundlePath), { declarationPath, registry });
+withShopSandbox((sandbox) => {
   engine = sandbox.engine;
 });
-afterAll(() => sandbox.close());
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date("2026-03-01T10:00:00.000Z"));

@@ -5,27 +5,17 @@
  * no request it would not ask anyway: src/sandbox/index.ts `mayIntercept`), and a state with nothing
  * scheduled sets no wake.
  */
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
 import { resume } from "../../../../src/sandbox/engine/resume.js";
-import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { withShopSandbox } from "../../../helpers/shop.js";
 import { CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
 import type { ErrorRule } from "../../../../src/sandbox/store/types.js";
 
-const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop] = loadRegistry(registry);
-const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
-
-let sandbox: Sandbox;
 let engine: EngineContext;
-beforeAll(() => {
-  sandbox = createSandbox(shop, loadDocument(shop.bundlePath), { declarationPath, registry });
+withShopSandbox((sandbox) => {
   engine = sandbox.engine;
 });
-afterAll(() => sandbox.close());
 beforeEach(() => {
   engine.transportArmed = false;
 });

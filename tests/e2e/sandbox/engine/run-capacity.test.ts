@@ -5,27 +5,17 @@
  * problem+json naming the limit (docs/guides/hosting.md: "1000: one idle this long gives way to a
  * newcomer, else 507"), and nothing is kept for it, while a credential already held is answered as before.
  */
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { describe, expect, it } from "vitest";
 import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
 import { answerRequest } from "../../../../src/sandbox/engine/run.js";
-import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { withShopSandbox } from "../../../helpers/shop.js";
 import { LIMITS } from "../../../../src/sandbox/store/limits.js";
 import { credentialKey } from "../../../../src/sandbox/store/state.js";
 
-const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop] = loadRegistry(registry);
-const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
-
-let sandbox: Sandbox;
 let engine: EngineContext;
-beforeAll(() => {
-  sandbox = createSandbox(shop, loadDocument(shop.bundlePath), { declarationPath, registry });
+withShopSandbox((sandbox) => {
   engine = sandbox.engine;
 });
-afterAll(() => sandbox.close());
 
 const createOrder = (token: string) =>
   answerRequest(engine, {

@@ -9,30 +9,20 @@
  * answer; an expiry a request finds due is made with the cause `expiry`; a request's events are kept
  * once it succeeded, and a move made after it outside any request keeps its event at once.
  */
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WithheldBody } from "../../../../src/mock/types.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { tick } from "../../../../src/sandbox/engine/clock.js";
 import type { EngineContext } from "../../../../src/sandbox/engine/context.js";
 import { answerRequest } from "../../../../src/sandbox/engine/run.js";
-import { createSandbox, type Sandbox } from "../../../../src/sandbox/index.js";
+import { withShopSandbox } from "../../../helpers/shop.js";
 import { LIMITS, LimitError } from "../../../../src/sandbox/store/limits.js";
 import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
 import { StoreUnavailable } from "../../../../src/sandbox/store/store.js";
 
-const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop] = loadRegistry(registry);
-const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
-
-let sandbox: Sandbox;
 let engine: EngineContext;
-beforeAll(() => {
-  sandbox = createSandbox(shop, loadDocument(shop.bundlePath), { declarationPath, registry });
+withShopSandbox((sandbox) => {
   engine = sandbox.engine;
 });
-afterAll(() => sandbox.close());
 afterEach(() => vi.restoreAllMocks());
 
 const ORDER = { merchant_id: "m-1", amount: { cur: "PHP", amt: "1.00" } };
