@@ -19,10 +19,13 @@ describe("the URL rules on text that is no URL", () => {
     expect(displayUrl("https://user:pw@hooks.partner.test/x")).toBe("https://hooks.partner.test/x");
     expect(hasUserinfo("https://user:pw@hooks.partner.test/x")).toBe(true);
     expect(hasUserinfo("https://:pw@hooks.partner.test/x")).toBe(true);
+    expect(hasUserinfo("https://user@hooks.partner.test/x")).toBe(true);
     expect(hasUserinfo("https://hooks.partner.test/x")).toBe(false);
     expect(isExampleHost("https://hooks.example.net./x")).toBe(true);
     expect(isExampleHost("https://example/x")).toBe(true);
     expect(isExampleHost("https://invalid/x")).toBe(true);
     expect(isExampleHost("https://myexample.com/x")).toBe(false);
+    expect(isExampleHost("https://hooks.invalid.partner.test/x")).toBe(false);
+    expect(isExampleHost("https://shop.example.partner.test/x")).toBe(false);
   });
 });
