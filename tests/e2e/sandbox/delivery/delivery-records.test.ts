@@ -1,0 +1,188 @@
+/**
+ * What src/sandbox/delivery/deliverer.ts records after each attempt, and its bounds: the lease an
+ * attempt holds (its timeout and LEASE_GRACE_MS after), a 3xx answer a failed attempt, a delivery
+ * asked twice given its whole attempts again for the second, a stopped process's attempt made again
+ * only while attempts are left and never logged past LIMITS.attemptsLogged, and the attempt of a
+ * cancelled delivery logged on its own entry, never on the event queued after the reset. Receivers
+ * hold their answers until told, or answer a list of statuses: no sleeps.
+ */
+import { once } from "node:events";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { Deliverer, LEASE_GRACE_MS } from "../../../../src/sandbox/delivery/deliverer.js";
+import { LIMITS } from "../../../../src/sandbox/store/limits.js";
+import { CredentialState } from "../../../../src/sandbox/store/state.js";
+
+const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+const [shop] = loadRegistry(registry);
+const payload = { order_id: "o-1", status: "PAID" };
+const servers: Server[] = [];
+const deliverers: Deliverer[] = [];
+afterEach(() => {
+  for (const d of deliverers.splice(0)) d.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/**
+ * A receiver: with `statuses`, answers each request with the next one (the last repeats); without,
+ * holds each request until `answer(status)`. `arrived(n)` resolves once n requests are in.
+ */
+async function receiver(statuses?: number[]) {
+  const seen: Array<string | undefined> = [];
+  const held: ServerResponse[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      seen.push(req.headers["idempotency-key"] as string | undefined);
+      if (statuses) res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)]).end();
+      else held.push(res);
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  servers.push(server);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const arrived = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (seen.length >= n ? resolve() : waiters.push(check));
+      check();
+    });
+  const answer = (status: number) => held.shift()?.writeHead(status).end();
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen, arrived, answer };
+}
+
+const event = (url: string, times = 1, resourceId = "o-1") => ({
+  webhook: "orderPaid",
+  resource: "order",
+  resourceId,
+  event: { from: "CREATED", to: "PAID", cause: "control" },
+  url,
+  payload: { ...payload, order_id: resourceId },
+  times,
+});
+
+function deliverer(attempts = 3, timeoutMs = 30_000) {
+  const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, timeoutMs } });
+  deliverers.push(d);
+  return d;
+}
+
+/** A state as a store loads it, with one delivery queued whose attempt a stopped process was making (its lease an hour ahead). */
+function abandonedState(url: string, attempts: number, logged: number): CredentialState {
+  const original = new CredentialState("k");
+  const entry = {
+    id: "dlv_abandoned",
+    seq: 0,
+    webhook: "orderPaid",
+    resource: "order",
+    resourceId: "o-1",
+    event: { from: "CREATED", to: "PAID", cause: "control" },
+    url,
+    idempotencyKey: "key-of-the-abandoned-delivery",
+    payload,
+    state: "pending" as const,
+    times: 1,
+    deliveredCount: 0,
+    attempts: Array.from({ length: logged }, () => ({ at: new Date().toISOString(), status: 503, durationMs: 1 })),
+    createdAt: new Date().toISOString(),
+  };
+  original.logDelivery(entry);
+  original.queueDelivery({ entry, target: url, attempts, dueAt: Date.now(), next: "attempt", lease: Date.now() + 3_600_000 });
+  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
+}
+
+describe("an attempt in flight", () => {
+  it("holds its delivery by a lease until its timeout and LEASE_GRACE_MS after", async () => {
+    const target = await receiver();
+    const d = deliverer(3, 7_000);
+    const state = new CredentialState("k");
+    const before = Date.now();
+    d.enqueue(state, event(target.url));
+    await target.arrived(1);
+    const after = Date.now();
+    const { lease } = state.queue[0];
+    expect(lease).toBeGreaterThanOrEqual(before + 7_000 + LEASE_GRACE_MS);
+    expect(lease).toBeLessThanOrEqual(after + 7_000 + LEASE_GRACE_MS);
+    target.answer(200);
+    await d.idle();
+  });
+});
+
+describe("each attempt's outcome", () => {
+  it("a 300 answer is a failed attempt (only 2xx delivers)", async () => {
+    const target = await receiver([300, 299]);
+    const d = deliverer();
+    const entry = d.enqueue(new CredentialState("k"), event(target.url));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "delivered", deliveredCount: 1 });
+    expect(entry.attempts.map((a) => a.status)).toEqual([300, 299]);
+  });
+
+  it("a delivery asked twice has the policy's attempts again for its second delivery", async () => {
+    // attempts 2: the first delivery needs both; so does the second.
+    const target = await receiver([500, 200, 500, 200]);
+    const d = deliverer(2);
+    const entry = d.enqueue(new CredentialState("k"), event(target.url, 2));
+    await d.idle();
+    expect(entry).toMatchObject({ state: "delivered", times: 2, deliveredCount: 2 });
+    expect(entry.attempts.map((a) => a.status)).toEqual([500, 200, 500, 200]);
+    expect(new Set(target.seen)).toEqual(new Set([entry.idempotencyKey]));
+  });
+});
+
+describe("an attempt a stopped process was making", () => {
+  it("is not made again once the policy's attempts are used: failed, nothing sent", async () => {
+    const target = await receiver([200]);
+    const loaded = abandonedState(target.url, 3, 2);
+    const d = deliverer(3);
+    d.watch(loaded);
+    await d.idle();
+    expect(loaded.deliveries[0]).toMatchObject({ state: "failed", note: "no 2xx answer after 3 attempt(s)", deliveredCount: 0 });
+    expect(loaded.deliveries[0].attempts.map((a) => a.status)).toEqual([503, 503, 0]);
+    expect(loaded.queue).toEqual([]);
+    expect(target.seen).toEqual([]);
+  });
+
+  it(`is made again while attempts are left, its log never past ${LIMITS.attemptsLogged} attempts`, async () => {
+    const target = await receiver([200]);
+    const loaded = abandonedState(target.url, 1, LIMITS.attemptsLogged);
+    const d = deliverer(3);
+    d.watch(loaded);
+    await d.idle();
+    expect(loaded.deliveries[0]).toMatchObject({ state: "delivered", deliveredCount: 1 });
+    expect(loaded.deliveries[0].attempts).toHaveLength(LIMITS.attemptsLogged);
+    expect(target.seen).toEqual(["key-of-the-abandoned-delivery"]);
+  });
+});
+
+describe("a delivery cancelled during its attempt", () => {
+  it("keeps the attempt on its own entry; the event queued after the reset is delivered with its own log", async () => {
+    const target = await receiver();
+    const d = deliverer();
+    const state = new CredentialState("k");
+    // An earlier event with no URL: logged before the cancelled one, skipped, no attempt ever.
+    const skipped = d.enqueue(state, { ...event(target.url, 1, "o-0"), url: undefined });
+    const cancelled = d.enqueue(state, event(target.url, 1, "o-1"));
+    await target.arrived(1);
+    d.cancel(state);
+    const next = d.enqueue(state, event(target.url, 1, "o-2"));
+    await target.arrived(2);
+    target.answer(200); // the cancelled attempt's request (aborted already)
+    target.answer(200);
+    await d.idle();
+    expect(skipped).toMatchObject({ state: "skipped", attempts: [] });
+    expect(cancelled).toMatchObject({ state: "failed", deliveredCount: 0 });
+    expect(cancelled.attempts).toHaveLength(1);
+    expect(cancelled.attempts[0].status).toBe(0);
+    expect(next).toMatchObject({ state: "delivered", deliveredCount: 1 });
+    expect(next.attempts.map((a) => a.status)).toEqual([200]);
+    expect(target.seen).toEqual([cancelled.idempotencyKey, next.idempotencyKey]);
+  });
+});
