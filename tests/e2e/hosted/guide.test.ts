@@ -12,7 +12,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../src/registry.js";
 import { fencedBlocks, markedBlock } from "../../helpers/doc-blocks.js";
 import { freePortRange } from "../../helpers/ports.js";
@@ -89,7 +89,11 @@ describe("the hosting guide, line by line", { timeout: 120_000 }, () => {
     expect(sandbox.run.stderr()).toContain(
       "Hosted mode, store file: partners, their quotas and every partner's state are kept across restarts.",
     );
-    expect(readFileSync(join(folder, "sandbox.log"), "utf8")).toContain('"msg":"sandbox ready"');
+    // The log line is written to the file by the sandbox's logger, which may flush it after the banner.
+    await vi.waitFor(() => expect(readFileSync(join(folder, "sandbox.log"), "utf8")).toContain('"msg":"sandbox ready"'), {
+      timeout: 10_000,
+      interval: 50,
+    });
   });
 
   it("issues a partner: the answer has the example's members, the credential shown this once", () => {
