@@ -5,11 +5,9 @@
  * `idle` waiting for a cancelled attempt's record, and a stop that leaves a stale lease to the next
  * start. Receivers hold their answers until told: no sleeps.
  */
-import { once } from "node:events";
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useHookReceivers } from "../../../helpers/hook-receiver.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store/limits.js";
@@ -19,40 +17,7 @@ const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
 const STOPPED = "the sandbox stopped before the delivery succeeded";
-const servers: Server[] = [];
-const deliverers: Deliverer[] = [];
-afterEach(() => {
-  for (const d of deliverers.splice(0)) d.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-});
-
-/** A receiver that holds each request until `answer(status)`; `arrived(n)` resolves once n requests are in. */
-async function receiver() {
-  const seen: number[] = [];
-  const held: ServerResponse[] = [];
-  const waiters: Array<() => void> = [];
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      seen.push(Date.now());
-      held.push(res);
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  servers.push(server);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const arrived = (n: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => (seen.length >= n ? resolve() : waiters.push(check));
-      check();
-    });
-  const answer = (status: number) => held.shift()?.writeHead(status).end();
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen, arrived, answer };
-}
+const { receiver, closeAfter } = useHookReceivers();
 
 const event = (url: string | undefined) => ({
   webhook: "orderPaid",
@@ -66,8 +31,7 @@ const event = (url: string | undefined) => ({
 
 function deliverer(queue?: { perCredential: number; total: number }) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 }, queue });
-  deliverers.push(d);
-  return d;
+  return closeAfter(d);
 }
 
 /** A state as a store loads it, with one delivery queued (`due`: when; `lease`: a lease no attempt of this process holds). */
@@ -195,7 +159,7 @@ describe("the queue", () => {
     const d = deliverer();
     d.watch(loaded);
     await target.arrived(1);
-    expect(target.seen[0]).toBeGreaterThanOrEqual(due - 1);
+    expect(target.seen[0].at).toBeGreaterThanOrEqual(due - 1);
     target.answer(200);
     await d.idle();
   });

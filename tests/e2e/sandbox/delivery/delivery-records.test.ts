@@ -6,11 +6,9 @@
  * cancelled delivery logged on its own entry, never on the event queued after the reset. Receivers
  * hold their answers until told, or answer a list of statuses: no sleeps.
  */
-import { once } from "node:events";
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useHookReceivers } from "../../../helpers/hook-receiver.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, LEASE_GRACE_MS } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS } from "../../../../src/sandbox/store/limits.js";
@@ -19,44 +17,7 @@ import { CredentialState } from "../../../../src/sandbox/store/state.js";
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
-const servers: Server[] = [];
-const deliverers: Deliverer[] = [];
-afterEach(() => {
-  for (const d of deliverers.splice(0)) d.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-});
-
-/**
- * A receiver: with `statuses`, answers each request with the next one (the last repeats); without,
- * holds each request until `answer(status)`. `arrived(n)` resolves once n requests are in.
- */
-async function receiver(statuses?: number[]) {
-  const seen: Array<string | undefined> = [];
-  const held: ServerResponse[] = [];
-  const waiters: Array<() => void> = [];
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      seen.push(req.headers["idempotency-key"] as string | undefined);
-      if (statuses) res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)]).end();
-      else held.push(res);
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  servers.push(server);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const arrived = (n: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => (seen.length >= n ? resolve() : waiters.push(check));
-      check();
-    });
-  const answer = (status: number) => held.shift()?.writeHead(status).end();
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen, arrived, answer };
-}
+const { receiver, closeAfter } = useHookReceivers();
 
 const event = (url: string, times = 1, resourceId = "o-1") => ({
   webhook: "orderPaid",
@@ -70,8 +31,7 @@ const event = (url: string, times = 1, resourceId = "o-1") => ({
 
 function deliverer(attempts = 3, timeoutMs = 30_000) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, timeoutMs } });
-  deliverers.push(d);
-  return d;
+  return closeAfter(d);
 }
 
 /** A state as a store loads it, with one delivery queued whose attempt a stopped process was making (its lease an hour ahead). */
@@ -133,7 +93,7 @@ describe("each attempt's outcome", () => {
     await d.idle();
     expect(entry).toMatchObject({ state: "delivered", times: 2, deliveredCount: 2 });
     expect(entry.attempts.map((a) => a.status)).toEqual([500, 200, 500, 200]);
-    expect(new Set(target.seen)).toEqual(new Set([entry.idempotencyKey]));
+    expect(new Set(target.seen.map((s) => s.key))).toEqual(new Set([entry.idempotencyKey]));
   });
 });
 
@@ -158,7 +118,7 @@ describe("an attempt a stopped process was making", () => {
     await d.idle();
     expect(loaded.deliveries[0]).toMatchObject({ state: "delivered", deliveredCount: 1 });
     expect(loaded.deliveries[0].attempts).toHaveLength(LIMITS.attemptsLogged);
-    expect(target.seen).toEqual(["key-of-the-abandoned-delivery"]);
+    expect(target.seen.map((s) => s.key)).toEqual(["key-of-the-abandoned-delivery"]);
   });
 });
 
@@ -183,6 +143,6 @@ describe("a delivery cancelled during its attempt", () => {
     expect(cancelled.attempts[0].status).toBe(0);
     expect(next).toMatchObject({ state: "delivered", deliveredCount: 1 });
     expect(next.attempts.map((a) => a.status)).toEqual([200]);
-    expect(target.seen).toEqual([cancelled.idempotencyKey, next.idempotencyKey]);
+    expect(target.seen.map((s) => s.key)).toEqual([cancelled.idempotencyKey, next.idempotencyKey]);
   });
 });

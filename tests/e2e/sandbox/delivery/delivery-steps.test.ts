@@ -7,11 +7,9 @@
  * keeping its event's key) and an attempt the sender refuses before sending (its reason logged).
  * Receivers hold their answers until told: no sleeps.
  */
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useHookReceivers } from "../../../helpers/hook-receiver.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, type StateRunner } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -20,40 +18,7 @@ const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
 const STOPPED = "the sandbox stopped before the delivery succeeded";
-const servers: Server[] = [];
-const deliverers: Deliverer[] = [];
-afterEach(() => {
-  for (const d of deliverers.splice(0)) d.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-});
-
-/** A receiver that holds each request until `answer(status)` (the oldest held first); `arrived(n)` resolves once n requests are in. */
-async function receiver() {
-  const seen: Array<{ key?: string; at: number }> = [];
-  const held: ServerResponse[] = [];
-  const waiters: Array<() => void> = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    req.resume();
-    req.on("end", () => {
-      seen.push({ key: req.headers["idempotency-key"] as string | undefined, at: Date.now() });
-      held.push(res);
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  servers.push(server);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const arrived = (n: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => (seen.length >= n ? resolve() : waiters.push(check));
-      check();
-    });
-  const answer = (status: number) => held.shift()?.writeHead(status).end();
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen, arrived, answer };
-}
+const { receiver, closeAfter } = useHookReceivers();
 
 const event = (url: string | undefined, times = 1, body: unknown = payload) => ({
   webhook: "orderPaid",
@@ -74,8 +39,7 @@ function deliverer(options: { attempts?: number; timeoutMs?: number; run?: State
     run: options.run,
     leases: options.leases,
   });
-  deliverers.push(d);
-  return d;
+  return closeAfter(d);
 }
 
 /** A state as a store loads it (from its rows), with one delivery queued, due now. */

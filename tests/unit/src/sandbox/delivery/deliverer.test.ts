@@ -3,9 +3,9 @@
  * Idempotency-Key per event, retries with a bounded backoff, delivery twice, no redirects, the log.
  * `idle()` resolves when the queued deliveries are done: no sleeps.
  */
-import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useHookReceivers } from "../../../../helpers/hook-receiver.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
 import { backoff, boundedRetry, isExampleHost } from "../../../../../src/sandbox/delivery/policy.js";
@@ -15,37 +15,7 @@ import { CredentialState } from "../../../../../src/sandbox/store/state.js";
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise<void>((r) => {
-          s.closeAllConnections();
-          s.close(() => r());
-        }),
-    ),
-  );
-});
-
-/** A server answering each request with the next status of `statuses` (the last one repeats). */
-async function receiver(statuses: number[], headers: Record<string, string> = {}) {
-  const seen: Array<{ key?: string; body: string }> = [];
-  let reached!: () => void;
-  const firstRequest = new Promise<void>((resolve) => (reached = resolve));
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      seen.push({ key: req.headers["idempotency-key"] as string | undefined, body });
-      res.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)], headers).end("{}");
-      reached();
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, seen, firstRequest };
-}
+const { receiver } = useHookReceivers();
 
 const event = (url: string | undefined, times = 1) => ({
   webhook: "orderPaid",
@@ -68,7 +38,7 @@ describe("Deliverer", () => {
     await d.idle();
     expect(entry).toMatchObject({ state: "delivered", deliveredCount: 1, url: target.url });
     expect(entry.attempts.map((a) => a.status)).toEqual([200]);
-    expect(target.seen).toEqual([{ key: entry.idempotencyKey, body: JSON.stringify(payload) }]);
+    expect(target.seen).toEqual([{ key: entry.idempotencyKey, body: JSON.stringify(payload), at: expect.any(Number) }]);
     expect(entry.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(state.deliveries).toEqual([entry]);
   });
@@ -85,7 +55,7 @@ describe("Deliverer", () => {
 
   it("gives up after the policy's attempts when the receiver is down", async () => {
     const closed = await receiver([200]);
-    await new Promise<void>((r) => servers.pop()!.close(() => r()));
+    await closed.close();
     const d = deliverer();
     const entry = d.enqueue(new CredentialState("k"), event(closed.url));
     await d.idle();
@@ -157,7 +127,7 @@ describe("Deliverer", () => {
     const target = await receiver([500]);
     const d = deliverer({ attempts: 10, baseDelayMs: 60_000, maxDelayMs: 60_000 });
     const entry = d.enqueue(new CredentialState("k"), event(target.url));
-    await target.firstRequest; // the first attempt has reached the receiver
+    await target.arrived(1); // the first attempt has reached the receiver
     d.close();
     await d.idle();
     expect(entry).toMatchObject({ state: "failed", note: "the sandbox stopped before the delivery succeeded" });
@@ -190,29 +160,18 @@ describe("retry policy", () => {
 
 describe("the queue as data in the credential's state", () => {
   it("holds each pending delivery: leased while its attempt is in flight, then due again after the backoff, gone once delivered", async () => {
-    let answer!: (status: number) => void;
-    const arrived: Array<() => void> = [];
-    const server = createServer((_req, res) => {
-      answer = (status) => res.writeHead(status).end();
-      for (const resolve of arrived.splice(0)) resolve();
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
-    const nextRequest = () => new Promise<void>((resolve) => arrived.push(resolve));
+    const { url, arrived, answer } = await receiver();
     const d = deliverer({ attempts: 3, baseDelayMs: 50, maxDelayMs: 50 });
     const state = new CredentialState("k");
-    let reached = nextRequest();
     const entry = d.enqueue(state, event(url));
     expect(state.queue).toEqual([{ entry, target: url, attempts: 0, dueAt: expect.any(Number), next: "attempt" }]);
-    await reached;
+    await arrived(1);
     const [inFlight] = state.queue;
     expect(inFlight.attempts).toBe(1);
     expect(inFlight.lease).toBeGreaterThan(Date.now());
-    reached = nextRequest();
     const failedAt = Date.now();
     answer(503);
-    await reached;
+    await arrived(2);
     // The second attempt waited its backoff after the first failed.
     expect(entry.attempts.map((a) => a.status)).toEqual([503]);
     expect(Date.parse(entry.attempts[0].at)).toBeLessThanOrEqual(failedAt);
@@ -234,25 +193,16 @@ describe("the queue as data in the credential's state", () => {
     await d.idle();
     expect(loaded.deliveries[0]).toMatchObject({ id: "dlv_queued", state: "delivered", deliveredCount: 1 });
     expect(loaded.queue).toEqual([]);
-    expect(target.seen).toEqual([{ key: "key-of-the-queued-delivery", body: JSON.stringify(payload) }]);
+    expect(target.seen).toEqual([{ key: "key-of-the-queued-delivery", body: JSON.stringify(payload), at: expect.any(Number) }]);
   });
 
   it("keeps what waits when closed for a durable store: the attempt in flight records its outcome and its next step; nothing fails", async () => {
-    let answer!: (status: number) => void;
-    let arrived!: () => void;
-    const reached = new Promise<void>((resolve) => (arrived = resolve));
-    const server = createServer((_req, res) => {
-      answer = (status) => res.writeHead(status).end();
-      arrived();
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const { url, arrived, answer } = await receiver();
     const d = deliverer({ attempts: 3, baseDelayMs: 50, maxDelayMs: 50 });
     const state = new CredentialState("k");
     const entry = d.enqueue(state, event(url));
     const waiting = d.enqueue(state, event(url));
-    await reached;
+    await arrived(1);
     d.close({ keep: true });
     const drained = d.drain(60_000);
     answer(503);
@@ -288,7 +238,7 @@ describe("the queue as data in the credential's state", () => {
     const loaded = queuedState(target.url, { attempts: 1, lease });
     const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 }, leases: "shared" });
     d.watch(loaded);
-    await target.firstRequest;
+    await target.arrived(1);
     // Not before the lease ended (the scheduler's timer fires at its end).
     expect(Date.now()).toBeGreaterThanOrEqual(lease - 1);
     await d.idle();
