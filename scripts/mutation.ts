@@ -49,7 +49,13 @@ export const TESTS: Record<Folder, string[]> = {
     "tests/e2e/contract/validate.contract.test.ts",
   ],
   "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
-  "src/sandbox": ["tests/unit/src/sandbox/**/*.test.ts", "tests/e2e/sandbox/**/*.test.ts", "tests/e2e/callbacks/**/*.test.ts"],
+  // The hosted mode's unit tests drive the sandbox's credential gate and partner operations in process.
+  "src/sandbox": [
+    "tests/unit/src/sandbox/**/*.test.ts",
+    "tests/unit/src/hosted/**/*.test.ts",
+    "tests/e2e/sandbox/**/*.test.ts",
+    "tests/e2e/callbacks/**/*.test.ts",
+  ],
 };
 
 const slug = (folder: Folder) => folder.replace(/^src\//, "");
