@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { misuse, runCommand, runProgram, script } from "./lib/cli.js";
+import { REPORTER_NAME, STREAM_VARIABLE } from "./lib/mutation-stream.js";
 
 const ROOT = join(import.meta.dirname, "..");
 export const FOLDERS = ["src/mock", "src/client", "src/sandbox"] as const;
@@ -263,15 +264,28 @@ function commitOf(folder: Folder): string {
   return git("status", "--porcelain", "--", folder, "tests") === "" ? head : `${head}+changes`;
 }
 
-async function configMutate(): Promise<string[]> {
-  return ((await import(pathToFileURL(join(ROOT, "stryker.config.mjs")).href)).default as { mutate: string[] }).mutate;
+const config = async () =>
+  (await import(pathToFileURL(join(ROOT, "stryker.config.mjs")).href)).default as { mutate: string[]; reporters: string[] };
+
+const configMutate = async () => (await config()).mutate;
+
+/**
+ * The options that add the stream reporter (scripts/lib/mutation-stream.ts) to the configuration's:
+ * each mutant appended to `file` as one JSON line as soon as it is tested.
+ */
+export function streamOptions(file: string, reporters: readonly string[]) {
+  process.env[STREAM_VARIABLE] = file;
+  return {
+    plugins: ["@stryker-mutator/*", join(ROOT, "scripts/lib/mutation-stream.ts")],
+    reporters: [...reporters, REPORTER_NAME],
+  };
 }
 
 /**
  * Runs StrykerJS on a folder's `files` (undefined: the whole folder), then merges the run's report
  * and incremental file into the folder's kept ones.
  */
-async function mutate(folder: Folder, files: string[] | undefined, scope: string[]): Promise<Run> {
+async function mutate(folder: Folder, files: string[] | undefined, scope: string[], stream?: string): Promise<Run> {
   const { Stryker } = await import("@stryker-mutator/core");
   mkdirSync(join(ROOT, REPORTS), { recursive: true });
   const keptIncremental = readJson<Report>(incrementalPath(folder), "StrykerJS's incremental file");
@@ -285,6 +299,7 @@ async function mutate(folder: Folder, files: string[] | undefined, scope: string
     testFiles: TESTS[folder],
     incrementalFile: incrementalPath(folder),
     jsonReporter: { fileName: lastRunPath(folder) },
+    ...(stream ? streamOptions(stream, (await config()).reporters) : {}),
   }).runMutationTest();
   const run = readJson<Report>(lastRunPath(folder), "StrykerJS's JSON report");
   if (!run) throw new Error(`StrykerJS wrote no report at ${lastRunPath(folder)}`);
@@ -304,7 +319,13 @@ function program() {
     .description("StrykerJS over src/mock, src/client and src/sandbox, one folder at a time; writes mutation/summary.json")
     .argument("[targets...]", `folders to run (${FOLDERS.join(", ")}; default: all three), or files or folders in them`)
     .option("--summary-only", "run nothing: write the summary again from the kept reports")
-    .action(async function (this: ReturnType<typeof script>, names: string[], options: { summaryOnly?: boolean }) {
+    .option("--stream <file>", "append each mutant to <file> as one JSON line as soon as it is tested (emptied first)")
+    .action(async function (this: ReturnType<typeof script>, names: string[], options: { summaryOnly?: boolean; stream?: string }) {
+      if (options.stream !== undefined) {
+        if (options.summaryOnly) misuse(this, "--stream needs a run; --summary-only runs nothing");
+        // Emptied once: the lines of every folder this command runs follow each other.
+        writeFileSync(options.stream, "");
+      }
       const mutateLines = await configMutate();
       const scopes = Object.fromEntries(FOLDERS.map((f) => [f, scopeOf(f, mutateFor(mutateLines, f), filesUnder(f))])) as Record<
         Folder,
@@ -350,7 +371,7 @@ function program() {
             durationSeconds: previous.durationSeconds,
             loadAverage: previous.loadAverage,
           };
-        } else run = await mutate(folder, targets.get(folder), scopes[folder]);
+        } else run = await mutate(folder, targets.get(folder), scopes[folder], options.stream);
         const report = readJson<Report>(reportPath(folder), "a kept report");
         if (!report) throw new Error(`${reportPath(folder)}: missing`);
         const { summary, stale } = summarise(folder, report, equivalent, run, scopes[folder]);

@@ -4,7 +4,12 @@
  * line), and a report counted into the summary (score as StrykerJS defines it, equivalent mutants out
  * of it, stale entries found). The reports are small hand-written ones in StrykerJS's JSON format.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MutantResult } from "@stryker-mutator/api/core";
 import { describe, expect, it, vi } from "vitest";
+import { REPORTER_NAME, STREAM_VARIABLE, StreamReporter, strykerPlugins } from "../../../scripts/lib/mutation-stream.js";
 import {
   main,
   mergeReports,
@@ -14,8 +19,10 @@ import {
   type Report,
   renderSummary,
   scopeOf,
+  streamOptions,
   summarise,
 } from "../../../scripts/mutation.js";
+import { repoRoot } from "../../../src/registry.js";
 
 const MUTATE = [
   "src/mock/**/*.ts",
@@ -80,6 +87,9 @@ describe("the command line", () => {
       error.mockClear();
       expect(await main(["--summary-only", "src/mock/route.ts"])).toBe(2);
       expect(error.mock.calls[0]?.[0]).toBe("error: --summary-only takes folders, not files");
+      error.mockClear();
+      expect(await main(["--summary-only", "--stream", "mutants.jsonl", "src/mock"])).toBe(2);
+      expect(error.mock.calls[0]?.[0]).toBe("error: --stream needs a run; --summary-only runs nothing");
     } finally {
       error.mockRestore();
     }
@@ -220,5 +230,75 @@ describe("the summary of a report", () => {
     expect(Object.keys(parsed.folders)).toEqual(["src/mock", "src/client"]);
     expect(parsed.folders["src/mock"]).toMatchObject({ date: run.date, commit: run.commit, goal: 80, score: 50 });
     expect(text.endsWith("}\n")).toBe(true);
+  });
+});
+
+describe("the stream of mutants (--stream)", () => {
+  const result = (status: MutantResult["status"], extra: Partial<MutantResult> = {}): MutantResult => ({
+    id: "7",
+    fileName: join(repoRoot, "src/sandbox/engine/answer.ts"),
+    location: { start: { line: 12, column: 4 }, end: { line: 12, column: 9 } },
+    mutatorName: "EqualityOperator",
+    replacement: "a <= b",
+    status,
+    ...extra,
+  });
+
+  it("appends each tested mutant to the file as one JSON line, its file relative to the repository", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mutation-stream-"));
+    const file = join(dir, "mutants.jsonl");
+    const saved = process.env[STREAM_VARIABLE];
+    try {
+      const options = streamOptions(file, ["json", "progress"]);
+      expect(options.reporters).toEqual(["json", "progress", REPORTER_NAME]);
+      // The plugin StrykerJS loads by path: this very module.
+      expect(options.plugins).toEqual(["@stryker-mutator/*", join(repoRoot, "scripts/lib/mutation-stream.ts")]);
+      const reporter = new StreamReporter();
+      reporter.onMutantTested(result("Survived", { coveredBy: ["t1", "t2"] }));
+      reporter.onMutantTested(result("Killed", { coveredBy: ["t1"], killedBy: ["t1"] }));
+      reporter.onMutantTested(result("NoCoverage"));
+      const lines = readFileSync(file, "utf8").split("\n");
+      expect(lines.at(-1)).toBe("");
+      expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual([
+        {
+          file: "src/sandbox/engine/answer.ts",
+          line: 12,
+          column: 4,
+          mutator: "EqualityOperator",
+          replacement: "a <= b",
+          status: "Survived",
+          coveredBy: 2,
+          killedBy: [],
+        },
+        {
+          file: "src/sandbox/engine/answer.ts",
+          line: 12,
+          column: 4,
+          mutator: "EqualityOperator",
+          replacement: "a <= b",
+          status: "Killed",
+          coveredBy: 1,
+          killedBy: ["t1"],
+        },
+        {
+          file: "src/sandbox/engine/answer.ts",
+          line: 12,
+          column: 4,
+          mutator: "EqualityOperator",
+          replacement: "a <= b",
+          status: "NoCoverage",
+          coveredBy: 0,
+          killedBy: [],
+        },
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env[STREAM_VARIABLE];
+      else process.env[STREAM_VARIABLE] = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("declares itself to StrykerJS as a reporter named stream", () => {
+    expect(strykerPlugins).toEqual([expect.objectContaining({ kind: "Reporter", name: REPORTER_NAME, injectableClass: StreamReporter })]);
   });
 });
