@@ -22,7 +22,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { misuse, runCommand, runProgram, script } from "./lib/cli.js";
-import { REPORTER_NAME, STREAM_VARIABLE } from "./lib/mutation-stream.js";
 
 const ROOT = join(import.meta.dirname, "..");
 export const FOLDERS = ["src/mock", "src/client", "src/sandbox"] as const;
@@ -269,14 +268,19 @@ const config = async () =>
 
 const configMutate = async () => (await config()).mutate;
 
+/** The stream reporter's plugin (plain JavaScript: StrykerJS's test runners load it too), its name and the variable naming its file. */
+export const STREAM_PLUGIN = join(ROOT, "scripts/lib/mutation-stream.mjs");
+export const REPORTER_NAME = "stream";
+export const STREAM_VARIABLE = "MUTATION_STREAM";
+
 /**
- * The options that add the stream reporter (scripts/lib/mutation-stream.ts) to the configuration's:
+ * The options that add the stream reporter (scripts/lib/mutation-stream.mjs) to the configuration's:
  * each mutant appended to `file` as one JSON line as soon as it is tested.
  */
 export function streamOptions(file: string, reporters: readonly string[]) {
   process.env[STREAM_VARIABLE] = file;
   return {
-    plugins: ["@stryker-mutator/*", join(ROOT, "scripts/lib/mutation-stream.ts")],
+    plugins: ["@stryker-mutator/*", STREAM_PLUGIN],
     reporters: [...reporters, REPORTER_NAME],
   };
 }

@@ -7,9 +7,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { MutantResult } from "@stryker-mutator/api/core";
 import { describe, expect, it, vi } from "vitest";
-import { REPORTER_NAME, STREAM_VARIABLE, StreamReporter, strykerPlugins } from "../../../scripts/lib/mutation-stream.js";
 import {
   main,
   mergeReports,
@@ -18,6 +18,9 @@ import {
   parseFolder,
   type Report,
   renderSummary,
+  REPORTER_NAME,
+  STREAM_PLUGIN,
+  STREAM_VARIABLE,
   scopeOf,
   streamOptions,
   summarise,
@@ -233,7 +236,16 @@ describe("the summary of a report", () => {
   });
 });
 
-describe("the stream of mutants (--stream)", () => {
+describe("the stream of mutants (--stream)", async () => {
+  // The plugin as StrykerJS loads it: by its path, plain JavaScript.
+  const plugin = (await import(pathToFileURL(STREAM_PLUGIN).href)) as {
+    STREAM_VARIABLE: string;
+    REPORTER_NAME: string;
+    StreamReporter: new () => { onMutantTested(result: MutantResult): void };
+    strykerPlugins: unknown[];
+  };
+  const { StreamReporter, strykerPlugins } = plugin;
+
   const result = (status: MutantResult["status"], extra: Partial<MutantResult> = {}): MutantResult => ({
     id: "7",
     fileName: join(repoRoot, "src/sandbox/engine/answer.ts"),
@@ -252,7 +264,7 @@ describe("the stream of mutants (--stream)", () => {
       const options = streamOptions(file, ["json", "progress"]);
       expect(options.reporters).toEqual(["json", "progress", REPORTER_NAME]);
       // The plugin StrykerJS loads by path: this very module.
-      expect(options.plugins).toEqual(["@stryker-mutator/*", join(repoRoot, "scripts/lib/mutation-stream.ts")]);
+      expect(options.plugins).toEqual(["@stryker-mutator/*", join(repoRoot, "scripts/lib/mutation-stream.mjs")]);
       const reporter = new StreamReporter();
       reporter.onMutantTested(result("Survived", { coveredBy: ["t1", "t2"] }));
       reporter.onMutantTested(result("Killed", { coveredBy: ["t1"], killedBy: ["t1"] }));
@@ -298,7 +310,8 @@ describe("the stream of mutants (--stream)", () => {
     }
   });
 
-  it("declares itself to StrykerJS as a reporter named stream", () => {
+  it("declares itself to StrykerJS as a reporter named stream, reading the variable scripts/mutation.ts sets", () => {
+    expect([plugin.REPORTER_NAME, plugin.STREAM_VARIABLE]).toEqual([REPORTER_NAME, STREAM_VARIABLE]);
     expect(strykerPlugins).toEqual([expect.objectContaining({ kind: "Reporter", name: REPORTER_NAME, injectableClass: StreamReporter })]);
   });
 });
