@@ -1,0 +1,190 @@
+/**
+ * The control API's operations refusing what they cannot do (src/sandbox/control/operations/,
+ * src/sandbox/control/handler.ts), each as the control document (src/sandbox/openapi.yaml) says:
+ * a problem+json answer whose `detail` says why and whose `field` names the member. Over the fixture
+ * shop@1.0.0 (its order's lifecycle, its `orderPaid` webhook registered through the control API),
+ * vault@1.0.0 (no webhooks, no declaration) and Pay 1.3.0 (its invoices' callbacks go to the
+ * merchant's `webhook_url`; its merchant has no status and no lifecycle).
+ */
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockServer, startMock } from "../../../../src/mock/index.js";
+import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { call } from "../../../helpers/sandbox.js";
+
+const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
+const [shop, vault] = loadRegistry(registryPath);
+const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
+
+/** The control document's limits (ClockAdvance: at most 400 days a call, 10 years in all; 10 years of 366 days). */
+const MAX_SECONDS_A_CALL = 400 * 24 * 3600;
+const TEN_YEARS_SECONDS = 10 * 366 * 24 * 3600;
+
+let shopMock: MockServer;
+let vaultMock: MockServer;
+let payMock: MockServer;
+
+/** A receiver that holds every request it gets (the delivery stays in flight, so pending) until released. */
+const held: ServerResponse[] = [];
+const receiver = createServer((req, res) => {
+  req.resume();
+  held.push(res);
+});
+let receiverUrl: string;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/orders`;
+  [shopMock, vaultMock, payMock] = await Promise.all([
+    startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath } }),
+    startMock(vault, { port: 0, sandbox: { registry: registryPath } }),
+    startMock("pay@1.3.0", { port: 0, sandbox: true }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const res of held.splice(0)) res.writeHead(200).end();
+  await Promise.all([shopMock?.close(), vaultMock?.close(), payMock?.close()]);
+  receiver.closeAllConnections();
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+});
+
+const as = (credential: string) => ({ headers: { authorization: `Bearer ${credential}` } });
+
+async function createOrder(credential: string, merchantId: string): Promise<string> {
+  const created = await call(shopMock.url, "POST", "/v1/order", {
+    ...as(credential),
+    body: { merchant_id: merchantId, amount: { cur: "PHP", amt: "1.00" } },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return created.body.order_id;
+}
+
+describe("advancing the clock", () => {
+  const advance = (credential: string, seconds: number) =>
+    call(shopMock.url, "POST", "/_sandbox/clock/advance", { ...as(credential), body: { seconds } });
+
+  it("goes up to ten years ahead of the real time in all, and refuses a second more naming `seconds`", async () => {
+    const credential = "clock-limit-credential";
+    let total = 0;
+    while (total + MAX_SECONDS_A_CALL <= TEN_YEARS_SECONDS) {
+      expect((await advance(credential, MAX_SECONDS_A_CALL)).status).toBe(200);
+      total += MAX_SECONDS_A_CALL;
+    }
+    const toTheLimit = await advance(credential, TEN_YEARS_SECONDS - total);
+    expect(toTheLimit.status).toBe(200);
+    expect(toTheLimit.body.clock.offset_seconds).toBe(TEN_YEARS_SECONDS);
+
+    const beyond = await advance(credential, 1);
+    expect(beyond.status).toBe(400);
+    expect(beyond.body).toMatchObject({ status: 400, field: "seconds" });
+    expect(beyond.body.detail).toContain(`${TEN_YEARS_SECONDS} seconds ahead of the real time`);
+    // Refused whole: the clock did not move.
+    expect((await call(shopMock.url, "GET", "/_sandbox/clock", as(credential))).body.offset_seconds).toBe(TEN_YEARS_SECONDS);
+  });
+});
+
+describe("resending an event", () => {
+  const resend = (credential: string, id: string) => call(shopMock.url, "POST", `/_sandbox/events/${id}/resend`, as(credential));
+  const eventsOf = async (credential: string, orderId: string) =>
+    (await call(shopMock.url, "GET", `/_sandbox/events?resource=order&resource_id=${orderId}`, as(credential))).body.events;
+
+  it("is refused 409 naming the event when it raised no callback (the order's expiry fires none)", async () => {
+    const credential = "resend-no-callback-credential";
+    const orderId = await createOrder(credential, "m-1");
+    expect((await call(shopMock.url, "POST", `/_sandbox/resources/order/${orderId}/actions/expire`, as(credential))).status).toBe(200);
+    const [event] = await eventsOf(credential, orderId);
+    expect(event.webhooks).toEqual([]);
+    const refused = await resend(credential, event.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ status: 409, field: "id" });
+    expect(refused.body.detail).toContain(`event ${event.id} raised no callback`);
+  });
+
+  it("is refused 409 naming the event while its delivery is pending", async () => {
+    const credential = "resend-pending-credential";
+    expect(
+      (await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as(credential), body: { url: receiverUrl } })).status,
+    ).toBe(200);
+    const orderId = await createOrder(credential, "m-paid");
+    const [event] = await eventsOf(credential, orderId);
+    expect(event.webhooks).toEqual(["orderPaid"]);
+    const refused = await resend(credential, event.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ status: 409, field: "id" });
+    expect(refused.body.detail).toContain(`a delivery of event ${event.id} is still pending`);
+  });
+});
+
+describe("the delivery log", () => {
+  it("lists only the deliveries of the webhook asked for", async () => {
+    const credential = "delivery-log-credential";
+    expect(
+      (await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as(credential), body: { url: receiverUrl } })).status,
+    ).toBe(200);
+    await createOrder(credential, "m-paid");
+    const list = async (query: string) => (await call(shopMock.url, "GET", `/_sandbox/deliveries${query}`, as(credential))).body.deliveries;
+    expect(await list("")).toHaveLength(1);
+    const ofOrderPaid = await list("?webhook=orderPaid");
+    expect(ofOrderPaid).toHaveLength(1);
+    expect(ofOrderPaid[0].webhook).toBe("orderPaid");
+    expect(await list("?webhook=orderRefunded")).toEqual([]);
+  });
+});
+
+describe("registering a callback URL", () => {
+  it("is refused 404 naming the webhook when the API declares none", async () => {
+    const refused = await call(vaultMock.url, "PUT", "/_sandbox/callbacks/secretRotated", {
+      ...as("vault-credential"),
+      body: { url: receiverUrl },
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ status: 404, field: "webhook" });
+    expect(refused.body.detail).toBe('vault@1.0.0 has no webhook "secretRotated" (it declares none)');
+  });
+
+  it("is refused 400 for Pay's invoicePaid, whose URL is the merchant's webhook_url, naming where it comes from", async () => {
+    const refused = await call(payMock.url, "PUT", "/_sandbox/callbacks/invoicePaid", {
+      ...as("pay-credential"),
+      body: { url: receiverUrl },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 400, field: "webhook" });
+    expect(refused.body.detail).toContain("$resource.merchant.webhook_url");
+    expect(refused.body.detail).toContain("set it through the API");
+    // Nothing was registered.
+    expect((await call(payMock.url, "GET", "/_sandbox/callbacks", as("pay-credential"))).body.callbacks).toEqual([]);
+  });
+});
+
+describe("moving a record that has no lifecycle (Pay's merchant)", () => {
+  let merchantId: string;
+  beforeAll(async () => {
+    // The merchant exists from the credential's first call (Pay's declaration): its profile names its id.
+    const profile = await call(payMock.url, "GET", "/v1/merchant", as("pay-merchant-credential"));
+    expect(profile.status, JSON.stringify(profile.body)).toBe(200);
+    merchantId = profile.body.merchant_id;
+  });
+
+  it("to a status is refused 400: the merchant has no status", async () => {
+    const refused = await call(payMock.url, "POST", `/_sandbox/resources/merchant/${merchantId}/status`, {
+      ...as("pay-merchant-credential"),
+      body: { status: "Active" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 400, field: "resource", detail: "merchant has no status to move" });
+  });
+
+  it("by an action is refused 404: it declares no lifecycle", async () => {
+    const refused = await call(
+      payMock.url,
+      "POST",
+      `/_sandbox/resources/merchant/${merchantId}/actions/pay`,
+      as("pay-merchant-credential"),
+    );
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ status: 404, field: "action", detail: 'merchant has no action "pay" (it declares no lifecycle)' });
+  });
+});
