@@ -34,6 +34,8 @@ const doc: Doc = {
     "/v1/by-query": { get: { operationId: "byQuery", security: [{ queryKey: [] }], responses: answers } },
     "/v1/by-cookie": { get: { operationId: "byCookie", security: [{ cookieKey: [] }], responses: answers } },
     "/v1/by-bearer": { get: { operationId: "byBearer", security: [{ bearer: [] }], responses: answers } },
+    // A path with no GET: the gate finds its operation by the request's own method.
+    "/v1/payments": { post: { operationId: "createPayment", security: [{ headerKey: [] }], responses: answers } },
   },
   components: {
     securitySchemes: {
@@ -73,13 +75,13 @@ const scripted = (credential: string) => async (): Promise<Admission> =>
   credential === ISSUED ? { outcome: "admitted", partner: { id: "ptn_1" } } : { outcome: "unissued" };
 
 /** A request as the gate sees it: its method, its target and its headers (Node's lower-case names). */
-function request(target: string, headers: Record<string, string> = {}): IncomingMessage {
-  return { method: "GET", url: target, headers: { host: "sandbox.test", accept: "application/json", ...headers } } as IncomingMessage;
+function request(target: string, headers: Record<string, string> = {}, method = "GET"): IncomingMessage {
+  return { method, url: target, headers: { host: "sandbox.test", accept: "application/json", ...headers } } as IncomingMessage;
 }
 const urlOf = (target: string) => new URL(target, "http://sandbox.invalid");
 
-async function gated(target: string, headers: Record<string, string> = {}) {
-  const req = request(target, headers);
+async function gated(target: string, headers: Record<string, string> = {}, method = "GET") {
+  const req = request(target, headers, method);
   const before = { ...req.headers };
   const outcome = await gate(engine, hosted, req, urlOf(target));
   return { outcome, req, before };
@@ -126,12 +128,39 @@ describe("a credential no one issued is taken off the request, where its scheme 
     expect(req.headers).toEqual({ host: "sandbox.test", accept: "application/json" });
   });
 
+  it("of the operation the request's method names (a path without GET)", async () => {
+    const calls = admitted.length;
+    const { outcome, req } = await gated("/v1/payments", { "x-partner-key": MADE_UP }, "POST");
+    expect(outcome).toEqual({ pass: true, admitted: false });
+    expect(admitted.slice(calls)).toEqual([credentialKey(MADE_UP)]);
+    expect(req.headers).toEqual({ host: "sandbox.test", accept: "application/json" });
+  });
+
   it("but an issued one stays where it is, and the request is marked admitted", async () => {
     admission = scripted(ISSUED);
     const { outcome, req, before } = await gated(`/v1/by-query?partner_key=${ISSUED}`, { "x-partner-key": ISSUED });
     expect(outcome).toEqual({ pass: true, admitted: true });
     expect(req.headers).toEqual(before);
     expect(req.url).toBe(`/v1/by-query?partner_key=${ISSUED}`);
+  });
+});
+
+describe("a request the gate does not look up", () => {
+  it("matching no operation goes on untouched, and no partner is looked up (Prism answers 404)", async () => {
+    admission = scripted(MADE_UP);
+    const calls = admitted.length;
+    const { outcome, req, before } = await gated("/v1/unknown", { "x-partner-key": MADE_UP });
+    expect(outcome).toEqual({ pass: true, admitted: false });
+    expect(admitted.length).toBe(calls);
+    expect(req.headers).toEqual(before);
+  });
+
+  it("carrying no credential is looked up as one without a key", async () => {
+    admission = scripted(MADE_UP);
+    const calls = admitted.length;
+    const { outcome } = await gated("/v1/by-header");
+    expect(outcome).toEqual({ pass: true, admitted: false });
+    expect(admitted.slice(calls)).toEqual([undefined]);
   });
 });
 

@@ -159,6 +159,18 @@ describe("registering a callback URL", () => {
   });
 });
 
+describe("reading a record", () => {
+  it("of an API without a declaration is refused 404 naming the resource and why there is none", async () => {
+    const refused = await call(vaultMock.url, "GET", "/_sandbox/resources/secret/sec_1", as("vault-credential"));
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({
+      status: 404,
+      field: "resource",
+      detail: 'vault@1.0.0 has no sandbox resource "secret" (it has no sandbox declaration)',
+    });
+  });
+});
+
 describe("moving a record that has no lifecycle (Pay's merchant)", () => {
   let merchantId: string;
   beforeAll(async () => {
