@@ -34,6 +34,16 @@ const doc: Doc = {
     "/v1/by-query": { get: { operationId: "byQuery", security: [{ queryKey: [] }], responses: answers } },
     "/v1/by-cookie": { get: { operationId: "byCookie", security: [{ cookieKey: [] }], responses: answers } },
     "/v1/by-bearer": { get: { operationId: "byBearer", security: [{ bearer: [] }], responses: answers } },
+    "/v1/declares-503": {
+      get: {
+        operationId: "declares503",
+        security: [{ headerKey: [] }],
+        responses: {
+          ...answers,
+          "503": { description: "unavailable", content: { "application/problem+json": { schema: { type: "object" } } } },
+        },
+      },
+    },
     // A path with no GET: the gate finds its operation by the request's own method.
     "/v1/payments": { post: { operationId: "createPayment", security: [{ headerKey: [] }], responses: answers } },
   },
@@ -186,11 +196,15 @@ describe("the control API in hosted mode, over HTTP", () => {
   const control = new ControlApi(engine, hosted);
   let server: Server;
   let base: string;
+  /** The requests the control API let go on (to Prism and the engine, in the mock). */
+  const wentOn: string[] = [];
   beforeAll(async () => {
     server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (!(await control.handle(req, res, Buffer.concat(chunks)))) {
+        wentOn.push(req.url ?? "");
+        if (res.headersSent) return;
         res.writeHead(299, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ passed: req.url }));
       }
@@ -211,6 +225,21 @@ describe("the control API in hosted mode, over HTTP", () => {
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(JSON.parse(text)).toMatchObject({ status: 503, detail: UNREADABLE });
     expect(text).not.toContain("secret-password");
+  });
+
+  it("answers an API request 503 when the partners cannot be read, named in sl-violations only where the operation does not declare 503", async () => {
+    admission = () => Promise.reject(new Error(STORE_FAILURE));
+    const undeclared = await fetch(`${base}/v1/by-header`, { headers: { "x-partner-key": ISSUED } });
+    expect(undeclared.status).toBe(503);
+    expect(await undeclared.json()).toMatchObject({ status: 503, detail: UNREADABLE });
+    expect(JSON.parse(undeclared.headers.get("sl-violations") ?? "[]").map((v: { code?: string }) => v.code)).toEqual(["sandbox-store"]);
+
+    const declared = await fetch(`${base}/v1/declares-503`, { headers: { "x-partner-key": ISSUED } });
+    expect(declared.status).toBe(503);
+    expect(declared.headers.has("sl-violations")).toBe(false);
+    // Answered by the gate: neither went on.
+    expect(wentOn).not.toContain("/v1/by-header");
+    expect(wentOn).not.toContain("/v1/declares-503");
   });
 
   it("answers it 401 for a credential no one issued, and from the state for an issued one", async () => {

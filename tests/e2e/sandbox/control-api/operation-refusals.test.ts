@@ -62,6 +62,20 @@ async function createOrder(credential: string, merchantId: string): Promise<stri
   return created.body.order_id;
 }
 
+describe("a method a control path does not have", () => {
+  it("is answered 405 with Allow naming each method the control document gives the path (RFC 9110)", async () => {
+    const refused = await call(shopMock.url, "PUT", "/_sandbox/errors", as("allow-credential"));
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get("allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "POST"]);
+  });
+
+  it("while any other refusal carries no Allow", async () => {
+    const missing = await call(shopMock.url, "GET", "/_sandbox/nowhere", as("allow-credential"));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.has("allow")).toBe(false);
+  });
+});
+
 describe("advancing the clock", () => {
   const advance = (credential: string, seconds: number) =>
     call(shopMock.url, "POST", "/_sandbox/clock/advance", { ...as(credential), body: { seconds } });

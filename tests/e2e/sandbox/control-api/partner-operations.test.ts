@@ -70,6 +70,19 @@ describe("a partner's name with a control character (the schema's length allows 
   });
 });
 
+describe("a partner id no partner has", () => {
+  it.each([
+    ["GET", undefined],
+    ["PATCH", { name: "Gamma Ltd" }],
+    ["DELETE", undefined],
+  ])("is refused %s 404 naming the id", async (method, body) => {
+    const refused = await call(mock.url, method, "/_sandbox/partners/ptn_nobody", { headers: AS_OPERATOR, body });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ status: 404, field: "id" });
+    expect(refused.body.detail).toContain('no partner "ptn_nobody"');
+  });
+});
+
 describe("partners that cannot be written (the store is down)", () => {
   it("answer the operator 503 with Retry-After, the store's failure, not the input's", async () => {
     down = true;
