@@ -69,10 +69,12 @@ describe("a method a control path does not have", () => {
     expect(refused.headers.get("allow")?.split(", ").sort()).toEqual(["DELETE", "GET", "POST"]);
   });
 
-  it("while any other refusal carries no Allow", async () => {
+  it("while any other refusal carries no Allow (a path it does not have: 404 naming where the control API is described)", async () => {
     const missing = await call(shopMock.url, "GET", "/_sandbox/nowhere", as("allow-credential"));
     expect(missing.status).toBe(404);
     expect(missing.headers.has("allow")).toBe(false);
+    // The hint: where the control API is described.
+    expect(missing.body.detail).toBe("no control operation at /_sandbox/nowhere; the control API is described at /_sandbox/openapi.yaml");
   });
 });
 
