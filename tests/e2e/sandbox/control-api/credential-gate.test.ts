@@ -242,6 +242,15 @@ describe("the control API in hosted mode, over HTTP", () => {
     expect(wentOn).not.toContain("/v1/declares-503");
   });
 
+  it("answers a call over its partner's rate 429 with the service's Retry-After and reason", async () => {
+    const detail = "partner ptn_1 is over its 10 requests a second: retry in 3 seconds";
+    admission = async () => ({ outcome: "limited", partner: { id: "ptn_1" }, retryAfterSeconds: 3, detail });
+    const response = await getClock(ISSUED);
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(await response.json()).toMatchObject({ status: 429, title: "Sandbox rate limit reached", detail });
+  });
+
   it("answers it 401 for a credential no one issued, and from the state for an issued one", async () => {
     admission = scripted(MADE_UP);
     expect((await getClock(MADE_UP)).status).toBe(401);

@@ -70,6 +70,28 @@ describe("a partner's name with a control character (the schema's length allows 
   });
 });
 
+describe("the operator's bodies", () => {
+  it("are JSON: a partner sent as text is refused 415, and none is made", async () => {
+    const before = await listed();
+    const refused = await call(mock.url, "POST", "/_sandbox/partners", {
+      headers: { ...AS_OPERATOR, "content-type": "text/plain" },
+      raw: JSON.stringify({ name: "Delta Ltd" }),
+    });
+    expect(refused.status).toBe(415);
+    expect(await listed()).toEqual(before);
+  });
+
+  it("are not read by an operation that takes none: DELETE revokes whatever body comes with it", async () => {
+    const issued = await call(mock.url, "POST", "/_sandbox/partners", { headers: AS_OPERATOR, body: { name: "Epsilon Ltd" } });
+    const revoked = await call(mock.url, "DELETE", `/_sandbox/partners/${issued.body.id}`, {
+      headers: { ...AS_OPERATOR, "content-type": "text/plain" },
+      raw: "not the control API's",
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ id: issued.body.id, name: "Epsilon Ltd" });
+  });
+});
+
 describe("a partner id no partner has", () => {
   it.each([
     ["GET", undefined],

@@ -1,7 +1,9 @@
 /**
- * The control API's operations refusing what they cannot do (src/sandbox/control/operations/,
- * src/sandbox/control/handler.ts), each as the control document (src/sandbox/openapi.yaml) says:
- * a problem+json answer whose `detail` says why and whose `field` names the member. Over the fixture
+ * The control API's operations on a credential's state (src/sandbox/control/index.ts, operations/,
+ * handler.ts), each as the control document (src/sandbox/openapi.yaml) says: what they do (the
+ * clock's moves and their callbacks, the credential a call carries, a body read only where the
+ * operation takes one) and what they refuse, as a problem+json answer whose `detail` says why and
+ * whose `field` names the member. Over the fixture
  * shop@1.0.0 (its order's lifecycle, its `orderPaid` webhook registered through the control API),
  * vault@1.0.0 (no webhooks, no declaration) and Pay 1.3.0 (its invoices' callbacks go to the
  * merchant's `webhook_url`; its merchant has no status and no lifecycle).
@@ -78,9 +80,70 @@ describe("a method a control path does not have", () => {
   });
 });
 
+describe("the credential of a control call", () => {
+  const clockWith = (authorization: string) => call(shopMock.url, "GET", "/_sandbox/clock", { headers: { authorization } });
+
+  it("is carried by the Bearer scheme, in any case (RFC 6750)", async () => {
+    expect((await clockWith("Bearer scheme-credential")).status).toBe(200);
+    expect((await clockWith("bearer scheme-credential")).status).toBe(200);
+  });
+
+  it("is not carried by another scheme, one whose name only ends in bearer included: 401", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNzd29yZA==", "Xbearer scheme-credential"]) {
+      const refused = await clockWith(authorization);
+      expect(refused.status, authorization).toBe(401);
+      expect(refused.body.detail).toContain("Authorization: Bearer <value>");
+    }
+  });
+});
+
+describe("a body sent to an operation that takes none", () => {
+  it("is not read: DELETE /_sandbox/state with a text body resets the state", async () => {
+    const answer = await call(shopMock.url, "DELETE", "/_sandbox/state", {
+      headers: { authorization: "Bearer stray-body-credential", "content-type": "text/plain" },
+      raw: "not the control API's",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ reset: 1 });
+  });
+});
+
 describe("advancing the clock", () => {
-  const advance = (credential: string, seconds: number) =>
-    call(shopMock.url, "POST", "/_sandbox/clock/advance", { ...as(credential), body: { seconds } });
+  const advance = (credential: string, seconds: number, deliverTwice?: boolean) =>
+    call(shopMock.url, "POST", "/_sandbox/clock/advance", {
+      ...as(credential),
+      body: { seconds, ...(deliverTwice === undefined ? {} : { deliver_twice: deliverTwice }) },
+    });
+
+  it("expires what falls due by then, each move's cause `clock`", async () => {
+    const credential = "clock-expiry-credential";
+    const orderId = await createOrder(credential, "m-1");
+    // The fixture's order expires 2 hours after its creation, to Created.
+    const advanced = await advance(credential, 2 * 3600 + 1);
+    expect(advanced.status).toBe(200);
+    expect(advanced.body.expired).toEqual([{ resource: "order", id: orderId, from: "CREATED", to: "Created", deliveries: [] }]);
+    const events = (await call(shopMock.url, "GET", `/_sandbox/events?resource_id=${orderId}`, as(credential))).body.events;
+    expect(events.map((e: { cause: string; to: string }) => [e.cause, e.to])).toEqual([["clock", "Created"]]);
+  });
+
+  it("delivers the callbacks of what it moves once, or twice with deliver_twice", async () => {
+    for (const [credential, deliverTwice, times] of [
+      ["clock-once-credential", undefined, 1],
+      ["clock-twice-credential", true, 2],
+    ] as const) {
+      expect(
+        (await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as(credential), body: { url: receiverUrl } })).status,
+      ).toBe(200);
+      // The fixture's test value m-paid-later pays the order 5 seconds after its creation.
+      const orderId = await createOrder(credential, "m-paid-later");
+      const advanced = await advance(credential, 6, deliverTwice);
+      expect(advanced.body.expired).toMatchObject([{ resource: "order", id: orderId, to: "PAID" }]);
+      expect(advanced.body.expired[0].deliveries).toHaveLength(1);
+      const [delivery] = (await call(shopMock.url, "GET", "/_sandbox/deliveries", as(credential))).body.deliveries;
+      expect(delivery.id).toBe(advanced.body.expired[0].deliveries[0]);
+      expect(delivery.times, credential).toBe(times);
+    }
+  });
 
   it("goes up to ten years ahead of the real time in all, and refuses a second more naming `seconds`", async () => {
     const credential = "clock-limit-credential";
