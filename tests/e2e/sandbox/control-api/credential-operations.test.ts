@@ -165,6 +165,20 @@ describe("advancing the clock", () => {
   });
 });
 
+describe("queueing an error", () => {
+  it("names the rule err_ and 16 characters, as the control document's examples and the sandbox's ids are, and lists it", async () => {
+    const credential = "error-rule-credential";
+    const created = await call(shopMock.url, "POST", "/_sandbox/errors", {
+      ...as(credential),
+      body: { operation_id: "getOrder", status: 503 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.id).toMatch(/^err_[0-9A-Za-z]{16}$/);
+    const listed = (await call(shopMock.url, "GET", "/_sandbox/errors", as(credential))).body.errors;
+    expect(listed.map((e: { id: string }) => e.id)).toEqual([created.body.id]);
+  });
+});
+
 describe("resending an event", () => {
   const resend = (credential: string, id: string) => call(shopMock.url, "POST", `/_sandbox/events/${id}/resend`, as(credential));
   const eventsOf = async (credential: string, orderId: string) =>
