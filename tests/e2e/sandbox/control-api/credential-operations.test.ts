@@ -24,6 +24,9 @@ const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml
 const MAX_SECONDS_A_CALL = 400 * 24 * 3600;
 const TEN_YEARS_SECONDS = 10 * 366 * 24 * 3600;
 
+/** The operator's token of the shop sandbox (GET /_sandbox/state/all). */
+const OPERATOR = "operator-token-of-the-credential-operation-tests";
+
 let shopMock: MockServer;
 let vaultMock: MockServer;
 let payMock: MockServer;
@@ -40,7 +43,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/orders`;
   [shopMock, vaultMock, payMock] = await Promise.all([
-    startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath } }),
+    startMock(shop, { port: 0, sandbox: { declarationPath, registry: registryPath, operatorToken: OPERATOR } }),
     startMock(vault, { port: 0, sandbox: { registry: registryPath } }),
     startMock("pay@1.3.0", { port: 0, sandbox: true }),
   ]);
@@ -196,18 +199,94 @@ describe("resending an event", () => {
     expect(refused.body.detail).toContain(`event ${event.id} raised no callback`);
   });
 
-  it("is refused 409 naming the event while its delivery is pending", async () => {
+  it("is refused 404 naming an event the credential does not have", async () => {
+    const refused = await resend("resend-unknown-credential", "evt_0000000000000000");
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ status: 404, field: "id", detail: 'this credential has no event "evt_0000000000000000"' });
+  });
+
+  it("is refused 409 naming the event while its delivery is pending, whatever the other events' deliveries", async () => {
     const credential = "resend-pending-credential";
     expect(
       (await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as(credential), body: { url: receiverUrl } })).status,
     ).toBe(200);
     const orderId = await createOrder(credential, "m-paid");
+    await createOrder(credential, "m-paid");
     const [event] = await eventsOf(credential, orderId);
     expect(event.webhooks).toEqual(["orderPaid"]);
     const refused = await resend(credential, event.id);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ status: 409, field: "id" });
     expect(refused.body.detail).toContain(`a delivery of event ${event.id} is still pending`);
+  });
+});
+
+describe("resending an event whose callback had no URL (skipped, not pending)", () => {
+  it("delivers each callback once, or twice with deliver_twice", async () => {
+    const credential = "resend-skipped-credential";
+    const orderId = await createOrder(credential, "m-paid");
+    const events = (await call(shopMock.url, "GET", `/_sandbox/events?resource_id=${orderId}`, as(credential))).body.events;
+    expect(events).toHaveLength(1);
+    const once = await call(shopMock.url, "POST", `/_sandbox/events/${events[0].id}/resend`, as(credential));
+    expect(once.status).toBe(200);
+    expect(once.body.deliveries.map((d: { times: number }) => d.times)).toEqual([1]);
+    const twice = await call(shopMock.url, "POST", `/_sandbox/events/${events[0].id}/resend`, {
+      ...as(credential),
+      body: { deliver_twice: true },
+    });
+    expect(twice.status).toBe(200);
+    expect(twice.body.deliveries.map((d: { times: number }) => d.times)).toEqual([2]);
+  });
+});
+
+describe("moving a record through the control API", () => {
+  const paidBy = async (credential: string, path: (orderId: string) => string, body: object) => {
+    expect(
+      (await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as(credential), body: { url: receiverUrl } })).status,
+    ).toBe(200);
+    const orderId = await createOrder(credential, "m-1");
+    const moved = await call(shopMock.url, "POST", path(orderId), { ...as(credential), body });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    return moved.body;
+  };
+
+  it("to a status delivers its callbacks once, or twice with deliver_twice; the event's cause is control", async () => {
+    const toStatus = (orderId: string) => `/_sandbox/resources/order/${orderId}/status`;
+    const once = await paidBy("status-once-credential", toStatus, { status: "PAID" });
+    expect(once.event).toMatchObject({ to: "PAID", cause: "control" });
+    expect(once.deliveries.map((d: { times: number }) => d.times)).toEqual([1]);
+    const twice = await paidBy("status-twice-credential", toStatus, { status: "PAID", deliver_twice: true });
+    expect(twice.deliveries.map((d: { times: number }) => d.times)).toEqual([2]);
+  });
+
+  it("by an action delivers its callbacks once, or twice with deliver_twice; the event's cause is control", async () => {
+    const pay = (orderId: string) => `/_sandbox/resources/order/${orderId}/actions/pay`;
+    const once = await paidBy("action-once-credential", pay, {});
+    expect(once.event).toMatchObject({ to: "PAID", action: "pay", cause: "control" });
+    expect(once.deliveries.map((d: { times: number }) => d.times)).toEqual([1]);
+    const twice = await paidBy("action-twice-credential", pay, { deliver_twice: true });
+    expect(twice.deliveries.map((d: { times: number }) => d.times)).toEqual([2]);
+  });
+});
+
+describe("the event list", () => {
+  it("holds only the events of the resource asked for", async () => {
+    const credential = "event-list-credential";
+    await createOrder(credential, "m-paid");
+    const list = async (query: string) => (await call(shopMock.url, "GET", `/_sandbox/events${query}`, as(credential))).body.events;
+    expect(await list("?resource=order")).toHaveLength(1);
+    expect(await list("?resource=invoice")).toEqual([]);
+  });
+});
+
+describe("the operator's list of states", () => {
+  it("gives each credential's clock offset in seconds", async () => {
+    const credential = "listed-clock-credential";
+    expect((await call(shopMock.url, "POST", "/_sandbox/clock/advance", { ...as(credential), body: { seconds: 90 } })).status).toBe(200);
+    const label = (await call(shopMock.url, "GET", "/_sandbox/state", as(credential))).body.credential;
+    const all = await call(shopMock.url, "GET", "/_sandbox/state/all", { headers: { "x-sandbox-operator-token": OPERATOR } });
+    expect(all.status).toBe(200);
+    expect(all.body.credentials.find((c: { credential: string }) => c.credential === label)).toMatchObject({ clock_offset_seconds: 90 });
   });
 });
 
@@ -228,6 +307,26 @@ describe("the delivery log", () => {
 });
 
 describe("registering a callback URL", () => {
+  it("takes a URL of 2048 characters, the control document's bound", async () => {
+    const url = `http://127.0.0.1:9/${"a".repeat(2048 - "http://127.0.0.1:9/".length)}`;
+    expect(url).toHaveLength(2048);
+    const registered = await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as("long-url-credential"), body: { url } });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    expect(registered.body).toEqual({ webhook: "orderPaid", url });
+  });
+
+  it("refuses 400 a URL that is not http(s), quoting its first 100 characters without their userinfo", async () => {
+    const prefix = "ftp://partner:secret-password@files.example/";
+    const url = `${prefix}${"b".repeat(150)}`;
+    const refused = await call(shopMock.url, "PUT", "/_sandbox/callbacks/orderPaid", { ...as("ftp-url-credential"), body: { url } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 400, field: "url" });
+    expect(refused.body.detail).toBe(
+      `url must be an absolute http(s) URL, got ${JSON.stringify(`ftp://files.example/${"b".repeat(100 - prefix.length)}`)}`,
+    );
+    expect(refused.body.detail).not.toContain("secret-password");
+  });
+
   it("is refused 404 naming the webhook when the API declares none", async () => {
     const refused = await call(vaultMock.url, "PUT", "/_sandbox/callbacks/secretRotated", {
       ...as("vault-credential"),
