@@ -363,6 +363,18 @@ describe("reading a record", () => {
   });
 });
 
+describe("reading a record of a resource the API does not declare", () => {
+  it("is refused 404 naming every resource Pay 1.3.0's declaration has", async () => {
+    const refused = await call(payMock.url, "GET", "/_sandbox/resources/payout/pay_1", as("pay-credential"));
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({
+      status: 404,
+      field: "resource",
+      detail: 'pay@1.3.0 has no sandbox resource "payout"; resources: merchant, depositAccount, template, invoice, signupRequest',
+    });
+  });
+});
+
 describe("moving a record that has no lifecycle (Pay's merchant)", () => {
   let merchantId: string;
   beforeAll(async () => {
