@@ -34,7 +34,7 @@ const COMMON_5XX = [500, 502, 503];
 
 const string = { type: "string" };
 const json = (schema: unknown) => ({ "application/json": { schema } });
-const ok = (schema = { $ref: "#/components/schemas/Thing" }) => ({ description: "ok", content: json(schema) });
+const ok = (schema: object = { $ref: "#/components/schemas/Thing" }) => ({ description: "ok", content: json(schema) });
 const problem = (description: string) => ({ description, content: json({ type: "object", properties: { detail: string } }) });
 
 const doc: Doc = {
