@@ -40,4 +40,9 @@ describe("problemOf", () => {
     // Without headers of its own: the problem's Content-Type alone.
     expect(problemOf(new ControlError(404, "no such record")).headers).toEqual({ "Content-Type": "application/problem+json" });
   });
+
+  it("names a ControlError as one where it is logged", () => {
+    const error = new ControlError(400, "seconds: must be >= 1", "seconds");
+    expect([error.name, String(error)]).toEqual(["ControlError", "ControlError: seconds: must be >= 1"]);
+  });
 });
