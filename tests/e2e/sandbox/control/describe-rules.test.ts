@@ -293,11 +293,14 @@ const [fixture] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"
 const engine = createEngine({ ...fixture, alias: "describe-rules@1.0.0" }, doc, { declarationPath }, "inline");
 afterAll(() => engine.close());
 
-/** The description as the answer's body carries it. */
+/**
+ * The description as the answer's body carries it, made in the test that reads it (a mutation
+ * tester sees the test that runs the code, not one that runs as the file loads).
+ */
 const wire = (operator?: boolean) => JSON.parse(JSON.stringify(operator === undefined ? describe(engine) : describe(engine, operator)));
-const described = wire();
-const resource = (name: string) => described.resources.find((r: { name: string }) => r.name === name);
-const operation = (id: string) => described.operations.find((o: { operation_id: string }) => o.operation_id === id);
+const described = () => wire();
+const resource = (name: string) => described().resources.find((r: { name: string }) => r.name === name);
+const operation = (id: string) => described().operations.find((o: { operation_id: string }) => o.operation_id === id);
 
 group("a resource's description", () => {
   it("has its status, statuses, expiry, lifecycle, test values and callbacks", () => {
@@ -370,7 +373,7 @@ group("a resource's description", () => {
 group("an operation's description", () => {
   it("lists every operation of the API, path by path and methods in OpenAPI's order, method upper case, `static` where nothing is declared", () => {
     expect(
-      described.operations.map((o: Record<string, unknown>) => [o.operation_id, o.method, o.path, o.sandbox, o.resource, o.source]),
+      described().operations.map((o: Record<string, unknown>) => [o.operation_id, o.method, o.path, o.sandbox, o.resource, o.source]),
     ).toEqual([
       ["listThings", "GET", "/v1/things", "list", "thing", SOURCE(22)],
       ["createThing", "POST", "/v1/things", "create", "thing", SOURCE(20)],
@@ -470,20 +473,20 @@ const BOUNDS = {
 
 group("the sandbox's description", () => {
   it("has the bounds by their snake_case names, the operator's settings left out", () => {
-    expect(described.limits).toEqual(BOUNDS);
+    expect(described().limits).toEqual(BOUNDS);
   });
 
   it("has the memory budget and its use, the sharing mode and the retry policy (README's defaults)", () => {
-    expect(described.memory).toEqual({ budget_bytes: 256 * 1024 * 1024, used_bytes: 0, credentials: 0, queued_callbacks: 0 });
-    expect(described.sharing).toEqual({ mode: "local", operator_token: false });
-    expect(described.retry).toEqual({ attempts: 5, base_delay_ms: 250, max_delay_ms: 4000, timeout_ms: 5000 });
+    expect(described().memory).toEqual({ budget_bytes: 256 * 1024 * 1024, used_bytes: 0, credentials: 0, queued_callbacks: 0 });
+    expect(described().sharing).toEqual({ mode: "local", operator_token: false });
+    expect(described().retry).toEqual({ attempts: 5, base_delay_ms: 250, max_delay_ms: 4000, timeout_ms: 5000 });
   });
 
   it("has the API, the declaration, the webhooks, and no operator's settings unless asked for", () => {
-    expect(described.alias).toBe("describe-rules@1.0.0");
-    expect(described.declaration).toMatch(/^\.tmp\/describe-rules-[^/]+\/describe\.sandbox\.yaml$/);
-    expect(described.webhooks).toEqual(["thingDone", "thingAny"]);
-    expect(described.settings).toBeUndefined();
+    expect(described().alias).toBe("describe-rules@1.0.0");
+    expect(described().declaration).toMatch(/^\.tmp\/describe-rules-[^/]+\/describe\.sandbox\.yaml$/);
+    expect(described().webhooks).toEqual(["thingDone", "thingAny"]);
+    expect(described().settings).toBeUndefined();
     expect(wire(false).settings).toBeUndefined();
     expect(wire(true).settings).toEqual({
       callback_allow: [],
