@@ -1,0 +1,69 @@
+/**
+ * Shaping (src/sandbox/shape.ts) at its edges, over a tiny hand-written document: a list rendered
+ * without touching the state it came from, a schema node that is neither an object nor a boolean
+ * (`null`, a string: shaped as an object schema with no members, times as ISO 8601 strings), a
+ * schema that admits any type (times as strings), an integer matched to a branch of numbers, and a
+ * `$ref` that resolves nowhere (an error naming it, never a value answered unshaped).
+ */
+import { describe, expect, it } from "vitest";
+import { plain, shape } from "../../../../src/sandbox/shape.js";
+import { Instant } from "../../../../src/sandbox/values.js";
+
+const doc = {
+  openapi: "3.1.0",
+  components: { schemas: { Named: { type: "object", properties: { id: { type: "string" } } } } },
+};
+const t = new Instant(Date.UTC(2026, 0, 1, 0, 0, 0, 250));
+const ISO = "2026-01-01T00:00:00.250Z";
+
+describe("plain", () => {
+  it("renders the times of a list in a new list, leaving the list it was given as it was", () => {
+    const list = [1, t, "x", t];
+    expect(plain(list)).toEqual([1, ISO, "x", ISO]);
+    expect(list).toEqual([1, t, "x", t]);
+    expect(list[1]).toBe(t);
+  });
+});
+
+describe("a schema node that is neither an object nor a boolean", () => {
+  it("null: an object's members are kept as they are, times rendered as ISO 8601 strings", () => {
+    expect(shape(doc, { a: 1, b: t, c: [t] }, null, "/paths/x")).toEqual({ a: 1, b: ISO, c: [ISO] });
+    expect(shape(doc, t, null, "/paths/x")).toBe(ISO);
+    expect(shape(doc, "text", null, "/paths/x")).toBe("text");
+    expect(shape(doc, undefined, null, "/paths/x")).toBeUndefined();
+  });
+
+  it("a string: a time is an ISO 8601 string, a list keeps its items", () => {
+    expect(shape(doc, t, "not a schema", "/paths/x")).toBe(ISO);
+    expect(shape(doc, [1, t], "not a schema", "/paths/x")).toEqual([1, ISO]);
+  });
+
+  it("as a list's items: each item shaped so", () => {
+    const list = { type: "array", items: null };
+    expect(shape(doc, [{ a: t }, 2], list, "/paths/x")).toEqual([{ a: ISO }, 2]);
+  });
+});
+
+describe("times where the schema admits any type", () => {
+  it("are ISO 8601 strings (an object only where the schema admits an object)", () => {
+    expect(shape(doc, t, { description: "any value" }, "/paths/x")).toBe(ISO);
+    const holder = { type: "object", properties: { at: { description: "any value" } } };
+    expect(shape(doc, { at: t }, holder, "/paths/x")).toEqual({ at: ISO });
+  });
+});
+
+describe("an integer and the branches of anyOf", () => {
+  it("is matched to a branch of numbers (an integer is a number), before a branch that admits nothing", () => {
+    expect(shape(doc, 1, { anyOf: [{ enum: [0.5, 1.5] }, false] }, "/paths/x")).toBe(1);
+    expect(shape(doc, 1, { oneOf: [{ const: 0.25 }, false] }, "/paths/x")).toBe(1);
+  });
+});
+
+describe("a $ref that resolves nowhere", () => {
+  it("fails the shaping of a member it describes, naming the reference, whatever the member's value", () => {
+    const broken = { type: "object", properties: { x: { $ref: "#/components/schemas/Missing" } } };
+    for (const value of ["a", 1, true])
+      expect(() => shape(doc, { x: value }, broken, "/paths/x"), String(value)).toThrow("unresolved $ref #/components/schemas/Missing");
+    expect(shape(doc, { y: "a" }, broken, "/paths/x")).toEqual({});
+  });
+});
