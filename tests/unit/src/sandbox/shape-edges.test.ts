@@ -17,6 +17,19 @@ const t = new Instant(Date.UTC(2026, 0, 1, 0, 0, 0, 250));
 const ISO = "2026-01-01T00:00:00.250Z";
 
 describe("plain", () => {
+  it("gives a list or plain object with no time in it back as it is (no copy)", () => {
+    const list = [1, "x", { a: [true, null] }];
+    expect(plain(list)).toBe(list);
+    const object = { a: 1, b: ["x"], c: { d: null } };
+    expect(plain(object)).toBe(object);
+  });
+
+  it("renders the times of an object and of the lists and objects in it", () => {
+    const object = { at: t, nested: { list: [t, 2] }, id: "x" };
+    expect(plain(object)).toEqual({ at: ISO, nested: { list: [ISO, 2] }, id: "x" });
+    expect(object.at).toBe(t);
+  });
+
   it("renders the times of a list in a new list, leaving the list it was given as it was", () => {
     const list = [1, t, "x", t];
     expect(plain(list)).toEqual([1, ISO, "x", ISO]);
