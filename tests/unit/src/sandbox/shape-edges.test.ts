@@ -72,6 +72,45 @@ describe("an integer and the branches of anyOf", () => {
   });
 });
 
+describe("the branches of anyOf and oneOf", () => {
+  const closedFirst = { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object" }] };
+  const openFirst = { anyOf: [{ type: "object" }, { type: "object", properties: { a: { type: "string" } } }] };
+
+  it("follows, among branches that declare as many of the value's members, the first", () => {
+    expect(shape(doc, { z: 1 }, closedFirst, "/paths/x")).toEqual({});
+    expect(shape(doc, { z: 1 }, openFirst, "/paths/x")).toEqual({ z: 1 });
+  });
+
+  it("follows the branch declaring most of the value's members, wherever it is", () => {
+    const schema = {
+      oneOf: [
+        { type: "object", properties: { a: { type: "string" } } },
+        { type: "object", properties: { a: { type: "string" }, b: { type: "string" }, c: { type: "string" } } },
+        { type: "object", properties: { b: { type: "string" } } },
+      ],
+    };
+    expect(shape(doc, { a: "1", b: "2", c: "3", d: "4" }, schema, "/paths/x")).toEqual({ a: "1", b: "2", c: "3" });
+  });
+
+  it("renders a value no branch admits as plain() does", () => {
+    const schema = { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }] };
+    expect(shape(doc, [t, { z: t }], schema, "/paths/x")).toEqual([ISO, { z: ISO }]);
+  });
+
+  it("leaves out a scalar member whose first branch admits nothing (a false schema)", () => {
+    const holder = { type: "object", properties: { x: { anyOf: [false, { type: "string" }] }, y: { type: "string" } } };
+    expect(shape(doc, { x: "a", y: "b" }, holder, "/paths/x")).toEqual({ y: "b" });
+  });
+});
+
+describe("list items", () => {
+  it("that shape to nothing are left out of the list", () => {
+    expect(shape(doc, [1, "a"], { type: "array", items: false }, "/paths/x")).toEqual([]);
+    const some = { type: "array", items: { anyOf: [{ type: "string" }, false] } };
+    expect(shape(doc, ["a", 1, "b", { z: 1 }], some, "/paths/x")).toEqual(["a", "b"]);
+  });
+});
+
 describe("a $ref that resolves nowhere", () => {
   it("fails the shaping of a member it describes, naming the reference, whatever the member's value", () => {
     const broken = { type: "object", properties: { x: { $ref: "#/components/schemas/Missing" } } };
