@@ -3,12 +3,17 @@
  * src/sandbox/options.ts): a maker of the store (tests) is used as it is, the states shown as
  * `memory`; a durable store that fails once leased (here: a namespace the store refuses, an API alias
  * outside the registry's form) fails the start with the store's own error, naming what is wrong.
+ * Which requests a started sandbox is asked about before its engine is made: the control API's on
+ * memory; every one on a durable store (so that stopping waits for each whole) and in hosted mode
+ * (the credential gate).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMock } from "../../../../src/mock/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import type { HostedSandbox } from "../../../../src/sandbox/hosting.js";
 import { startSandbox } from "../../../../src/sandbox/start.js";
 import { MemoryStore } from "../../../../src/sandbox/store/memory.js";
 import type { StateStoreOptions } from "../../../../src/sandbox/store/store.js";
@@ -56,5 +61,37 @@ describe("a durable store that fails once leased", () => {
     expect((failure as Error).message).toBe(
       'store namespace: expected 1 to 100 letters, digits, "@", ".", "_" or "-" (an API\'s alias), got "shop/1.0.0"',
     );
+  });
+});
+
+describe("the requests a started sandbox is asked about", () => {
+  const asks = (started: { hooks: { mayIntercept?: (request: IncomingMessage) => boolean } }, url: string) =>
+    started.hooks.mayIntercept!({ url } as IncomingMessage);
+
+  it("on memory: the control API's paths only", async () => {
+    const started = await startSandbox(shop, { declarationPath, registry, store: "memory" });
+    try {
+      expect(started.store).toBe("memory");
+      expect(asks(started, "/v1/order")).toBe(false);
+      expect(asks(started, "/_sandbox/state")).toBe(true);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it("on a durable store and in hosted mode: every request", async () => {
+    const durable = await startSandbox(shop, { declarationPath, registry, store: `file:${join(work, "asked")}` });
+    try {
+      expect(asks(durable, "/v1/order")).toBe(true);
+    } finally {
+      await durable.close();
+    }
+    const service = { holdings: () => () => {}, delivery: () => {}, boundsOf: () => undefined } as unknown as HostedSandbox;
+    const hosted = await startSandbox(shop, { declarationPath, registry, store: "memory", hosted: { service } });
+    try {
+      expect(asks(hosted, "/v1/order")).toBe(true);
+    } finally {
+      await hosted.close();
+    }
   });
 });
