@@ -92,6 +92,27 @@ describe("the branches of anyOf and oneOf", () => {
     expect(shape(doc, { a: "1", b: "2", c: "3", d: "4" }, schema, "/paths/x")).toEqual({ a: "1", b: "2", c: "3" });
   });
 
+  it("are none when the list is empty: the schema's own members are followed", () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, anyOf: [] };
+    expect(shape(doc, { a: "1", z: 2 }, schema, "/paths/x")).toEqual({ a: "1" });
+  });
+
+  it("matches a string to no branch of numbers", () => {
+    const holder = { type: "object", properties: { x: { anyOf: [{ type: "number" }, false] } } };
+    expect(shape(doc, { x: "a" }, holder, "/paths/x")).toEqual({});
+    expect(shape(doc, { x: 2 }, holder, "/paths/x")).toEqual({ x: 2 });
+  });
+
+  it("matches a list to the first branch admitting lists (the members a branch declares count for objects only)", () => {
+    const schema = {
+      anyOf: [
+        { type: "array", items: false },
+        { type: "array", properties: { "0": { type: "string" } } },
+      ],
+    };
+    expect(shape(doc, ["a"], schema, "/paths/x")).toEqual([]);
+  });
+
   it("renders a value no branch admits as plain() does", () => {
     const schema = { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }] };
     expect(shape(doc, [t, { z: t }], schema, "/paths/x")).toEqual([ISO, { z: ISO }]);
@@ -100,6 +121,15 @@ describe("the branches of anyOf and oneOf", () => {
   it("leaves out a scalar member whose first branch admits nothing (a false schema)", () => {
     const holder = { type: "object", properties: { x: { anyOf: [false, { type: "string" }] }, y: { type: "string" } } };
     expect(shape(doc, { x: "a", y: "b" }, holder, "/paths/x")).toEqual({ y: "b" });
+  });
+});
+
+describe("members beyond those declared", () => {
+  it("are kept as they are under additionalProperties: true, left out under false", () => {
+    const open = { type: "object", properties: { a: { type: "string" } }, additionalProperties: true };
+    expect(shape(doc, { a: "1", z: 2, at: t }, open, "/paths/x")).toEqual({ a: "1", z: 2, at: ISO });
+    const closed = { type: "object", properties: { a: { type: "string" } }, additionalProperties: false };
+    expect(shape(doc, { a: "1", z: 2 }, closed, "/paths/x")).toEqual({ a: "1" });
   });
 });
 
@@ -117,5 +147,20 @@ describe("a $ref that resolves nowhere", () => {
     for (const value of ["a", 1, true])
       expect(() => shape(doc, { x: value }, broken, "/paths/x"), String(value)).toThrow("unresolved $ref #/components/schemas/Missing");
     expect(shape(doc, { y: "a" }, broken, "/paths/x")).toEqual({});
+  });
+});
+
+describe("a $ref outside the document", () => {
+  // A new node each time: a document's node is at one place, and its shaper is kept per node.
+  const outside = () => ({ $ref: "other.yaml#/components/schemas/X" });
+  const fails = (value: unknown, schema: unknown) => () => shape(doc, value, schema, "/paths/x");
+  const message = (at: string) => `${at}: only local $refs are supported in a bundled spec, got other.yaml#/components/schemas/X`;
+
+  it("fails naming where it is: a member, a list's items, a branch, the members beyond those declared", () => {
+    expect(fails({ m: "a" }, { type: "object", properties: { m: outside() } })).toThrow(message("/paths/x/properties/m"));
+    expect(fails(["a"], { type: "array", items: outside() })).toThrow(message("/paths/x/items"));
+    expect(fails("a", { anyOf: [{ type: "number" }, outside()] })).toThrow(message("/paths/x/anyOf/1"));
+    expect(fails({ z: "a" }, { type: "object", additionalProperties: outside() })).toThrow(message("/paths/x/additionalProperties"));
+    expect(fails({ z: "a" }, { type: "object", unevaluatedProperties: outside() })).toThrow(message("/paths/x/unevaluatedProperties"));
   });
 });
