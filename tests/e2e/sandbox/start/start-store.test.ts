@@ -41,6 +41,12 @@ describe("a maker of the store", () => {
       });
       expect(answer.status).toBe(200);
       expect(made).toHaveLength(1);
+      // Once the engine is made, the next request is answered from the same store.
+      const { order_id } = await answer.json();
+      const read = await fetch(`${mock.url}/v1/order/${order_id}`, { headers: { authorization: "Bearer start-store-maker" } });
+      expect(read.status).toBe(200);
+      expect((await read.json()).order_id).toBe(order_id);
+      expect(made).toHaveLength(1);
     } finally {
       await mock.close();
     }
