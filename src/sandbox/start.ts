@@ -111,8 +111,12 @@ export async function checkDeclaration(path: string, specPath: string, dir?: str
   try {
     bytes = readFileSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    const failure = error as NodeJS.ErrnoException;
+    if (failure.code === "ENOENT") return undefined;
+    // The system's message names no file (EISDIR, EACCES): say which one.
+    throw Object.assign(new Error(`${path}: the sandbox declaration cannot be read (${failure.message})`, { cause: error }), {
+      code: failure.code,
+    });
   }
   const passed = { declaration: bytesHash(bytes), document: bytesHash(readFileSync(specPath)) };
   const code = checkerHash();

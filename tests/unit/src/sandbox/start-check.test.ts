@@ -1,8 +1,9 @@
 /**
  * The declaration check at a sandbox's start (src/sandbox/start.ts `checkDeclaration`) when the
  * declaration cannot be read: only a missing file means "no declaration" (the sandbox then keeps no
- * resources); any other failure to read it fails the start with the system's error
- * (EISDIR, EACCES...) rather than starting a sandbox without the declaration it was given.
+ * resources); any other failure to read it fails the start with an error naming the file and the
+ * system's reason (EISDIR, EACCES...) rather than starting a sandbox without the declaration it was
+ * given.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ describe("checkDeclaration of a declaration that cannot be read", () => {
     expect(await checkDeclaration(join(work, "none.sandbox.yaml"), shop.bundlePath, work)).toBeUndefined();
   });
 
-  it("fails with the system's error for a path that is a directory", async () => {
+  it("fails naming the file and the system's reason for a path that is a directory", async () => {
     let failure: NodeJS.ErrnoException | undefined;
     try {
       await checkDeclaration(work, shop.bundlePath, work);
@@ -27,6 +28,6 @@ describe("checkDeclaration of a declaration that cannot be read", () => {
       failure = error as NodeJS.ErrnoException;
     }
     expect(failure?.code).toBe("EISDIR");
-    expect(failure?.message).toContain("EISDIR");
+    expect(failure?.message).toBe(`${work}: the sandbox declaration cannot be read (EISDIR: illegal operation on a directory, read)`);
   });
 });
