@@ -6,75 +6,14 @@
  * (tests/fixtures/mock, tests/fixtures/sandbox/shop.sandbox.yaml), whose Order has the statuses
  * CREATED, Created and PAID and whose one webhook is orderPaid.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type Doc, loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Doc } from "../../../../src/document/index.js";
 import { bytesHash } from "../../../../src/sandbox/declaration-file.js";
 import { DeclarationError, loadDeclaration, trustDeclaration } from "../../../../src/sandbox/declaration.js";
+import { declarations, edit, fixture, shopDoc } from "./declarations.js";
 
-const [shop] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
-const shopDoc = loadDocument(shop.bundlePath);
-const fixture = readFileSync(join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"), "utf8");
-const dir = mkdtempSync(join(repoRoot, ".tmp", "declaration-refusals-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The fixture with `from` replaced by `to`; fails when `from` is not in it (a case that changes nothing tests nothing). */
-function edit(text: string, ...pairs: Array<[string, string]>): string {
-  let out = text;
-  for (const [from, to] of pairs) {
-    if (!out.includes(from)) throw new Error(`the declaration has no ${JSON.stringify(from)}`);
-    out = out.replace(from, to);
-  }
-  return out;
-}
-
-let files = 0;
-/** Writes a declaration and loads it; the file's name as the error shows it. */
-function write(text: string): { path: string; shown: string } {
-  const name = `case-${++files}.yaml`;
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return { path, shown: join(".tmp", dir.split("/.tmp/")[1], name) };
-}
-
-/** The DeclarationError loading `text` against `doc` throws. */
-function refusal(text: string, doc: Doc = shopDoc): { message: string; shown: string } {
-  const { path, shown } = write(text);
-  try {
-    loadDeclaration(path, doc);
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeclarationError);
-    return { message: (error as Error).message, shown };
-  }
-  throw new Error("the declaration loaded");
-}
-
-/** 1-based line of the first line of `text` that holds `needle` (given as a list: the first line holding each, in turn, from the previous one). */
-const lineOf = (text: string, needle: string | string[]) => {
-  const lines = text.split("\n");
-  let index = 0;
-  for (const part of [needle].flat()) {
-    index = lines.findIndex((l, i) => i >= index && l.includes(part));
-    if (index < 0) throw new Error(`no line holds ${JSON.stringify(needle)}`);
-  }
-  return index + 1;
-};
-
-/** Asserts the problem `member: message` (and what the message may add after it) is refused at the line of `needle`. */
-function expectProblem(text: string, needle: string | string[], member: string, message: string, doc: Doc = shopDoc): void {
-  const { message: got, shown } = refusal(text, doc);
-  const lines = got.split("\n").map((l) => l.trim());
-  expect(lines[0]).toBe(`${shown}: invalid sandbox declaration:`);
-  const line = lineOf(text, needle);
-  const wanted = `${member}: ${message}`;
-  const found = lines.find((l) => l.endsWith(` ${wanted}`) || l.includes(` ${wanted} (`));
-  expect(found, `${wanted} in\n${got}`).toBeDefined();
-  expect(found).toMatch(new RegExp(`^${shown.replaceAll(".", "\\.")}:${line}:\\d+ `));
-}
-
-const load = (text: string, doc: Doc = shopDoc) => loadDeclaration(write(text).path, doc);
+const { write, load, refusal, expectProblem } = declarations("declaration-refusals");
 
 describe("the file's format", () => {
   it("an empty file is refused at its first line and column, as the root", () => {
