@@ -56,6 +56,23 @@ describe("copy", () => {
   });
 });
 
+describe("Instant", () => {
+  it("renders as Date renders its milliseconds, in JSON too, each instant its own even in turn", () => {
+    const a = new Instant(Date.UTC(2026, 0, 1, 0, 0, 0, 1));
+    const b = new Instant(Date.UTC(2030, 5, 15, 12, 30, 45, 999));
+    for (let i = 0; i < 2; i++) {
+      expect(a.toISOString()).toBe("2026-01-01T00:00:00.001Z");
+      expect(b.toISOString()).toBe("2030-06-15T12:30:45.999Z");
+      expect(new Instant(b.ms).toISOString()).toBe("2030-06-15T12:30:45.999Z");
+    }
+    expect(JSON.stringify({ a, b })).toBe('{"a":"2026-01-01T00:00:00.001Z","b":"2030-06-15T12:30:45.999Z"}');
+  });
+
+  it("an invalid instant throws as Date's toISOString does", () => {
+    expect(() => new Instant(Number.NaN).toISOString()).toThrow(RangeError);
+  });
+});
+
 describe("toInstant", () => {
   it("reads {seconds, nanos} (seconds as a number or text, nanos optional), an ISO 8601 text and an Instant", () => {
     expect(toInstant({ seconds: 1_700_000_000, nanos: 250_000_000 })?.ms).toBe(1_700_000_000_250);
@@ -67,7 +84,23 @@ describe("toInstant", () => {
   });
 
   it("gives undefined for what is not a time", () => {
-    for (const value of [{ seconds: "soon" }, { seconds: 1, nanos: "x" }, { nanos: 5 }, "2026-13-45", "tomorrow", null, true, [1]])
-      expect(toInstant(value), JSON.stringify(value)).toBeUndefined();
+    // Date.parse reads "2026-01-1" and "on 2026-01-01", which are not ISO 8601; Number reads null, true and [5] as numbers.
+    const notTimes = [
+      { seconds: "soon" },
+      { seconds: 1, nanos: "x" },
+      { nanos: 5 },
+      { seconds: null },
+      { seconds: true },
+      { seconds: [5] },
+      "2026-13-45",
+      "2026-01-1",
+      "on 2026-01-01",
+      "tomorrow",
+      null,
+      true,
+      [1],
+      ["2026-01-01T00:00:00Z"],
+    ];
+    for (const value of notTimes) expect(toInstant(value), JSON.stringify(value)).toBeUndefined();
   });
 });
