@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Doc } from "../../../../src/document/index.js";
 import { bytesHash } from "../../../../src/sandbox/declaration-file.js";
 import { DeclarationError, loadDeclaration, trustDeclaration } from "../../../../src/sandbox/declaration.js";
-import { declarations, edit, fixture, shopDoc } from "./declarations.js";
+import { declarations, edit, fixture, lineOf, shopDoc } from "./declarations.js";
 
 const { write, load, refusal, expectProblem } = declarations("declaration-refusals");
 
@@ -32,6 +32,36 @@ describe("the file's format", () => {
       "    record: $requets\n",
     ]);
     expectProblem(text, "record: $requets", "operations.createOrder.record", "unknown reference $requets");
+  });
+});
+
+describe("several problems", () => {
+  it("every problem the schema finds is listed, each on a line of its own", () => {
+    const text = edit(
+      fixture,
+      ["sandbox: 1\n", "sandbox: 1\ncolour: red\n"],
+      ['source: "Pay Service Interface, line 10"', "source: the docs"],
+    );
+    const { message, shown } = refusal(text);
+    expect(message.split("\n")).toEqual([
+      `${shown}: invalid sandbox declaration:`,
+      `  ${shown}:3:1 colour: is not a member of a sandbox declaration (see src/sandbox/README.md)`,
+      expect.stringMatching(
+        new RegExp(
+          `^  ${shown.replaceAll(".", "\\.")}:${lineOf(text, "source: the docs")}:\\d+ operations\\.createOrder\\.source: must match pattern`,
+        ),
+      ),
+    ]);
+  });
+
+  it("a member inside a template whose name holds dots is placed at the deepest member that exists", () => {
+    // A record's member named "total.amt" beside a member "total", and "items.5" beside a list of one.
+    const text = edit(fixture, [
+      "      created: $now\n",
+      '      created: $now\n      total: "1.00"\n      "total.amt": $bad.amount\n      items: [one]\n      "items.5": $bad.item\n',
+    ]);
+    expectProblem(text, '      total: "1.00"', "operations.createOrder.record.total.amt", "unknown reference $bad");
+    expectProblem(text, "      items: [one]", "operations.createOrder.record.items.5", "unknown reference $bad");
   });
 });
 
@@ -207,6 +237,16 @@ describe("a resource without a status", () => {
     expectProblem(text, ["  updateOrder:", "    status:"], "operations.updateOrder.status", "ledger has no status");
   });
 
+  it("an operation of a resource the declaration does not have is refused listing those it has", () => {
+    const text = edit(withLedger(""), ["    resource: order\n    kind: list\n", "    resource: parcel\n    kind: list\n"]);
+    expectProblem(
+      text,
+      "resource: parcel",
+      "operations.listOrders.resource",
+      '"parcel" is not a resource of this declaration (order, ledger)',
+    );
+  });
+
   it("a test value of it names an operation of it, and says when it has none", () => {
     const text = withLedger(`    testValues:
       - { name: no_cur, operation: createOrder, member: $request.merchant_id, value: m-x, refuse: 400, detail: No., description: x, convention: fixture }
@@ -237,6 +277,19 @@ describe("an operation", () => {
   it("`each` on anything but a create is refused", () => {
     const text = edit(fixture, ["    kind: list\n", "    kind: list\n    each: $request.items\n"]);
     expectProblem(text, "each: $request.items", "operations.listOrders.each", "only a create makes one record per item");
+  });
+
+  it("`reject` on anything but a create is refused, with `each` or without", () => {
+    const text = edit(fixture, [
+      "    kind: list\n",
+      "    kind: list\n    each: $request.items\n    reject:\n      - { when: true, code: TAKEN, detail: taken, convention: fixture }\n",
+    ]);
+    expectProblem(
+      text,
+      "    reject:",
+      "operations.listOrders.reject",
+      "only a create with `each` rejects single items (`refuse` refuses a whole request)",
+    );
   });
 
   it("`advance` on anything but a list is refused", () => {
@@ -271,6 +324,19 @@ describe("a callback", () => {
     { code: 2, status: "PAID", meaning: "Paid." },
     { code: 11, status: "EXPIRED", meaning: "Expired." },
   ];
+
+  it("to a webhook the API does not declare is refused listing those it declares", () => {
+    const two: Doc = structuredClone(shopDoc);
+    two.webhooks.orderRefunded = structuredClone(two.webhooks.orderPaid);
+    const text = edit(fixture, ["webhook: orderPaid", "webhook: orderShipped"]);
+    expectProblem(
+      text,
+      "webhook: orderShipped",
+      "resources.order.callbacks.0.webhook",
+      '"orderShipped" is not a webhook of the API (orderPaid, orderRefunded)',
+      two,
+    );
+  });
 
   it("to an API that declares no webhook is refused saying so", () => {
     const bare: Doc = structuredClone(shopDoc);
