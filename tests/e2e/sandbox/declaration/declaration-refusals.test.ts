@@ -247,6 +247,19 @@ describe("a resource without a status", () => {
     );
   });
 
+  it("a list of it that advances its records is refused: it has no lifecycle", () => {
+    const text = edit(withLedger(""), [
+      "    resource: order\n    kind: list\n",
+      "    resource: ledger\n    kind: list\n    advance: pay\n",
+    ]);
+    expectProblem(
+      text,
+      "advance: pay",
+      "operations.listOrders.advance",
+      "ledger has no lifecycle (status.moves): a list advances its records by a named move",
+    );
+  });
+
   it("a test value of it names an operation of it, and says when it has none", () => {
     const text = withLedger(`    testValues:
       - { name: no_cur, operation: createOrder, member: $request.merchant_id, value: m-x, refuse: 400, detail: No., description: x, convention: fixture }
