@@ -32,5 +32,7 @@ describe("pooledRandomBytes", () => {
     expect(starts.size).toBe(3 * 8);
     expect(new Set(ids).size).toBe(30);
     for (const id of ids) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{16}$/);
+    // Base32 by default, not digits: 30 ids of 16 characters are all digits with a probability of (10/32)^480.
+    expect(ids.some((id) => /[A-Z]/.test(id))).toBe(true);
   });
 });
