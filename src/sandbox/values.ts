@@ -66,7 +66,7 @@ export function copy<T>(value: T): T {
   return value;
 }
 
-/** An Instant from a `{seconds, nanos}` object, an ISO 8601 string, epoch milliseconds or an Instant; undefined otherwise. */
+/** An Instant from a `{seconds, nanos}` object, an ISO 8601 string or an Instant; undefined otherwise (a number included). */
 export function toInstant(value: unknown): Instant | undefined {
   if (value instanceof Instant) return value;
   if (isPlainObject(value) && (typeof value.seconds === "number" || typeof value.seconds === "string")) {
