@@ -1,6 +1,6 @@
 /**
- * What the sandbox does for each API of the registry, written by hand from the source documents
- * (/work/shared/seeds, quoted by file and line) and the sandbox's documented conventions: the
+ * What the sandbox does for each API of the registry, written by hand from the provider's documents
+ * (cited by title and line, as the declarations' `source` cites them) and the sandbox's documented conventions: the
  * resource a test creates and how it is read back, its first status, a status to move it to, the
  * callback that move sends (and where its URL comes from), the expiry rule, and an error status to
  * force. The suites in this folder run these against every API; a test checks that the table
@@ -185,8 +185,9 @@ export const CASES: ApiCase[] = [
   },
   {
     alias: "disbursement@1.0.0",
-    // 002:104 create, 002:108 list (002:41 masked numbers), 002:83 SUCCESS; 002:145 events not shown.
-    // The sandbox's test value sandbox_pending: a create answers the non-final PENDING (002:83).
+    // Disbursement and Account Opening Interface: line 104 create, 108 list (41 masked numbers), 83
+    // SUCCESS; 145 events not shown. The sandbox's test value sandbox_pending: a create answers the
+    // non-final PENDING (line 83).
     create: {
       operationId: "createDisbursements",
       body: (example) => ({
