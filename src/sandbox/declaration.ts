@@ -11,7 +11,7 @@
  *   the record is built from the request and how the answer is built (templates, ./template/).
  *
  * Every resource, status rule, expiry rule, callback and operation names the source it comes from
- * (`source: <seed file>:<line>`); a choice the sources do not make is marked `convention:` with the
+ * (`source: "<the provider's document by title>, line <n>"`); a choice the sources do not make is marked `convention:` with the
  * reason. `loadDeclaration` checks the file against the schema and against the API's document
  * (operations, webhooks, statuses and schemas exist; templates are well formed) and names the file,
  * line and member of each problem.
