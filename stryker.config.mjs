@@ -31,6 +31,10 @@ export default {
     "!src/sandbox/store/postgres.ts",
     // Types only.
     "!src/sandbox/store/types.ts",
+    // Types only.
+    "!src/sandbox/options.ts",
+    // Re-exports only.
+    "!src/sandbox/template/index.ts",
     "src/client/**/*.ts",
     // Re-exports only.
     "!src/client/index.ts",
