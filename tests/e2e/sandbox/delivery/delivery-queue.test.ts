@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
+import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store/limits.js";
@@ -32,37 +33,6 @@ const event = (url: string | undefined) => ({
 function deliverer(queue?: { perCredential: number; total: number }) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 }, queue });
   return closeAfter(d);
-}
-
-/** A state as a store loads it, with one delivery queued (`due`: when; `lease`: a lease no attempt of this process holds). */
-function loadedState(url: string, pending: { due?: number; lease?: number } = {}): CredentialState {
-  const original = new CredentialState("k");
-  const entry = {
-    id: "dlv_loaded",
-    seq: 0,
-    webhook: "orderPaid",
-    resource: "order",
-    resourceId: "o-1",
-    event: { from: "CREATED", to: "PAID", cause: "control" },
-    url,
-    idempotencyKey: "key-of-the-loaded-delivery",
-    payload,
-    state: "pending" as const,
-    times: 1,
-    deliveredCount: 0,
-    attempts: [],
-    createdAt: new Date().toISOString(),
-  };
-  original.logDelivery(entry);
-  original.queueDelivery({
-    entry,
-    target: url,
-    attempts: pending.lease === undefined ? 0 : 1,
-    dueAt: pending.due ?? Date.now(),
-    next: "attempt",
-    lease: pending.lease,
-  });
-  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
 }
 
 describe("refusals", () => {
@@ -131,7 +101,7 @@ describe("after a stop", () => {
     const target = await receiver();
     const d = deliverer();
     d.close({ keep: true });
-    const loaded = loadedState(target.url);
+    const loaded = queuedDeliveryState(target.url, { name: "loaded", payload });
     d.watch(loaded);
     expect(d.queued()).toBe(0);
     await d.idle();
@@ -142,7 +112,7 @@ describe("after a stop", () => {
   it("a lease no attempt of this process holds is left as it is for the next start", () => {
     const d = deliverer();
     const lease = Date.now() + 3_600_000;
-    const loaded = loadedState("http://127.0.0.1:9/hook", { lease });
+    const loaded = queuedDeliveryState("http://127.0.0.1:9/hook", { name: "loaded", payload, attempts: 1, lease });
     d.watch(loaded);
     // Stopping makes each watched queue's step at once (synchronously on a state of its own).
     d.close();
@@ -155,7 +125,7 @@ describe("the queue", () => {
   it("waits for a loaded delivery's due time", async () => {
     const target = await receiver();
     const due = Date.now() + 250;
-    const loaded = loadedState(target.url, { due });
+    const loaded = queuedDeliveryState(target.url, { name: "loaded", payload, due });
     const d = deliverer();
     d.watch(loaded);
     await target.arrived(1);

@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
+import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, LEASE_GRACE_MS } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS } from "../../../../src/sandbox/store/limits.js";
@@ -32,30 +33,6 @@ const event = (url: string, times = 1, resourceId = "o-1") => ({
 function deliverer(attempts = 3, timeoutMs = 30_000) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, timeoutMs } });
   return closeAfter(d);
-}
-
-/** A state as a store loads it, with one delivery queued whose attempt a stopped process was making (its lease an hour ahead). */
-function abandonedState(url: string, attempts: number, logged: number): CredentialState {
-  const original = new CredentialState("k");
-  const entry = {
-    id: "dlv_abandoned",
-    seq: 0,
-    webhook: "orderPaid",
-    resource: "order",
-    resourceId: "o-1",
-    event: { from: "CREATED", to: "PAID", cause: "control" },
-    url,
-    idempotencyKey: "key-of-the-abandoned-delivery",
-    payload,
-    state: "pending" as const,
-    times: 1,
-    deliveredCount: 0,
-    attempts: Array.from({ length: logged }, () => ({ at: new Date().toISOString(), status: 503, durationMs: 1 })),
-    createdAt: new Date().toISOString(),
-  };
-  original.logDelivery(entry);
-  original.queueDelivery({ entry, target: url, attempts, dueAt: Date.now(), next: "attempt", lease: Date.now() + 3_600_000 });
-  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
 }
 
 describe("an attempt in flight", () => {
@@ -100,7 +77,7 @@ describe("each attempt's outcome", () => {
 describe("an attempt a stopped process was making", () => {
   it("is not made again once the policy's attempts are used: failed, nothing sent", async () => {
     const target = await receiver([200]);
-    const loaded = abandonedState(target.url, 3, 2);
+    const loaded = queuedDeliveryState(target.url, { name: "abandoned", payload, attempts: 3, logged: 2, lease: Date.now() + 3_600_000 });
     const d = deliverer(3);
     d.watch(loaded);
     await d.idle();
@@ -112,7 +89,13 @@ describe("an attempt a stopped process was making", () => {
 
   it(`is made again while attempts are left, its log never past ${LIMITS.attemptsLogged} attempts`, async () => {
     const target = await receiver([200]);
-    const loaded = abandonedState(target.url, 1, LIMITS.attemptsLogged);
+    const loaded = queuedDeliveryState(target.url, {
+      name: "abandoned",
+      payload,
+      attempts: 1,
+      logged: LIMITS.attemptsLogged,
+      lease: Date.now() + 3_600_000,
+    });
     const d = deliverer(3);
     d.watch(loaded);
     await d.idle();

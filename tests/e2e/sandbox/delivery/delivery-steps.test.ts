@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
+import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, type StateRunner } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -40,30 +41,6 @@ function deliverer(options: { attempts?: number; timeoutMs?: number; run?: State
     leases: options.leases,
   });
   return closeAfter(d);
-}
-
-/** A state as a store loads it (from its rows), with one delivery queued, due now. */
-function queuedState(url: string): CredentialState {
-  const original = new CredentialState("k");
-  const entry = {
-    id: "dlv_queued",
-    seq: 0,
-    webhook: "orderPaid",
-    resource: "order",
-    resourceId: "o-1",
-    event: { from: "CREATED", to: "PAID", cause: "control" },
-    url,
-    idempotencyKey: "key-of-the-queued-delivery",
-    payload,
-    state: "pending" as const,
-    times: 1,
-    deliveredCount: 0,
-    attempts: [],
-    createdAt: new Date().toISOString(),
-  };
-  original.logDelivery(entry);
-  original.queueDelivery({ entry, target: url, attempts: 0, dueAt: Date.now(), next: "attempt" });
-  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
 }
 
 describe("a step the store fails to run", () => {
@@ -106,7 +83,7 @@ describe("a step the store fails to run", () => {
 describe("another instance's lease on shared leases", () => {
   it("taken after the queue was watched, is waited out before the attempt is made again with the same key", async () => {
     const target = await receiver();
-    const loaded = queuedState(target.url);
+    const loaded = queuedDeliveryState(target.url, { name: "queued", payload });
     const d = deliverer({ leases: "shared" });
     d.watch(loaded);
     // Before the step due now runs, another instance takes the delivery for 300 ms.

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../../helpers/hook-receiver.js";
+import { queuedDeliveryState } from "../../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
 import { backoff, boundedRetry, isExampleHost } from "../../../../../src/sandbox/delivery/policy.js";
@@ -185,7 +186,7 @@ describe("the queue as data in the credential's state", () => {
 
   it("is picked up from the rows of a state: a state rebuilt from them has its queued delivery made", async () => {
     const target = await receiver([200]);
-    const loaded = queuedState(target.url);
+    const loaded = queuedDeliveryState(target.url, { name: "queued", payload });
     const d = deliverer();
     expect(d.queued()).toBe(0);
     d.watch(loaded);
@@ -220,7 +221,7 @@ describe("the queue as data in the credential's state", () => {
   it("makes again, with the event's key, an attempt whose lease is no attempt of this process's: at once on a store of its own", async () => {
     const target = await receiver([200]);
     // A lease an hour ahead: the process that took it (this store's last one) stopped during its attempt.
-    const loaded = queuedState(target.url, { attempts: 1, lease: Date.now() + 3_600_000 });
+    const loaded = queuedDeliveryState(target.url, { name: "queued", payload, attempts: 1, lease: Date.now() + 3_600_000 });
     const d = deliverer();
     d.watch(loaded);
     await d.idle();
@@ -235,7 +236,7 @@ describe("the queue as data in the credential's state", () => {
   it("waits out another instance's lease when leases are shared, then makes the attempt with the same key", async () => {
     const target = await receiver([200]);
     const lease = Date.now() + 300;
-    const loaded = queuedState(target.url, { attempts: 1, lease });
+    const loaded = queuedDeliveryState(target.url, { name: "queued", payload, attempts: 1, lease });
     const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 }, leases: "shared" });
     d.watch(loaded);
     await target.arrived(1);
@@ -249,27 +250,3 @@ describe("the queue as data in the credential's state", () => {
     expect(target.seen.map((r) => r.key)).toEqual(["key-of-the-queued-delivery"]);
   });
 });
-
-/** A state read back from the rows of one with a delivery queued (`pending`: its attempts made and lease), as a durable store loads it. */
-function queuedState(url: string, pending: { attempts?: number; lease?: number } = {}): CredentialState {
-  const original = new CredentialState("k");
-  const entry = {
-    id: "dlv_queued",
-    seq: 0,
-    webhook: "orderPaid",
-    resource: "order",
-    resourceId: "o-1",
-    event: { from: "CREATED", to: "PAID", cause: "control" },
-    url,
-    idempotencyKey: "key-of-the-queued-delivery",
-    payload,
-    state: "pending" as const,
-    times: 1,
-    deliveredCount: 0,
-    attempts: [],
-    createdAt: new Date().toISOString(),
-  };
-  original.logDelivery(entry);
-  original.queueDelivery({ entry, target: url, attempts: pending.attempts ?? 0, dueAt: Date.now(), next: "attempt", lease: pending.lease });
-  return CredentialState.load({ key: "k", version: 1, rows: JSON.parse(JSON.stringify(original.rows())) });
-}
