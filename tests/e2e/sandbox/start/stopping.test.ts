@@ -6,17 +6,22 @@
  * of its own that says when its answer is written (its `close` event), so each end is chosen.
  */
 import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
+import { EngineContext } from "../../../../src/sandbox/engine/context.js";
 import { DRAIN_MS, type StartedSandbox, startSandbox } from "../../../../src/sandbox/start.js";
 
 const registry = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registry);
 const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
+const work = mkdtempSync(join(repoRoot, ".tmp", "sandbox-stopping-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 /** A control request and a response that records its answer and closes when told to. */
@@ -110,5 +115,58 @@ describe("stopping a started sandbox", () => {
       written.done();
       await closing;
     }
+  });
+});
+
+describe("stopping while the engine is being made", () => {
+  /** A request for the credential's state, whose response closes once its answer is written. */
+  const stateRequest = () => {
+    const written: { status?: number; body?: string } = {};
+    const response = Object.assign(new EventEmitter(), {
+      writableFinished: false,
+      setHeader() {},
+      writeHead(status: number) {
+        written.status = status;
+      },
+      end(body: string) {
+        written.body = body;
+        response.emit("close");
+      },
+    });
+    const request = { method: "GET", url: "/_sandbox/state", headers: { authorization: "Bearer stopping" } } as unknown as IncomingMessage;
+    return { request, response: response as unknown as ServerResponse, written };
+  };
+
+  it("answers the request that is making it, on a durable store, before stopping", async () => {
+    const store = `file:${mkdtempSync(join(work, "store-"))}`;
+    const sandbox = await startSandbox(shop, { declarationPath, registry, store });
+    const first = stateRequest();
+    const answered = sandbox.hooks.intercept!(first.request, first.response, Buffer.alloc(0));
+    const closing = sandbox.close();
+    await answered;
+    await closing;
+    expect(first.written.status).toBe(200);
+    expect(JSON.parse(first.written.body!).resources).toEqual({});
+  });
+
+  it("is waited for and stopped, when the request making it is not waited for", async () => {
+    const contextClose = vi.spyOn(EngineContext.prototype, "close");
+    const sandbox = await startSandbox(shop, { declarationPath, registry });
+    const written = controlRequest(true);
+    const answered = sandbox.hooks.intercept!(written.request, written.response as unknown as ServerResponse, Buffer.alloc(0));
+    await sandbox.close();
+    expect(sandbox.made()).toBeDefined();
+    expect(contextClose).toHaveBeenCalled();
+    await answered;
+  });
+
+  it("is stopped at once when a request comes after stopping", async () => {
+    const sandbox = await startSandbox(shop, { declarationPath, registry });
+    await sandbox.close();
+    const contextClose = vi.spyOn(EngineContext.prototype, "close");
+    const late = controlRequest();
+    await sandbox.hooks.intercept!(late.request, late.response as unknown as ServerResponse, Buffer.alloc(0));
+    expect(sandbox.made()).toBeDefined();
+    expect(contextClose).toHaveBeenCalledTimes(1);
   });
 });
