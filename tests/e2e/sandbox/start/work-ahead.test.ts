@@ -1,9 +1,9 @@
 /**
  * Work a durable store holds ahead at a sandbox's start (src/sandbox/start.ts): when the store holds
  * some (here: an order paid 5 seconds after its creation, a delayed move of the fixture's
- * declaration), the engine is made at start, to carry it out without waiting for a request; when it holds none, the engine waits
- * for the first request, and a store of one process (`file:`) is not looked at again. A look at start
- * that fails fails the start, the store given back.
+ * declaration), the engine is made at start, to carry it out without waiting for a request; when it
+ * holds none, the engine waits for the first request, and a store of one process (`file:`) is not
+ * looked at again. A look at start that fails fails the start, the store given back.
  *
  * A store that other instances share (Postgres) is looked at every DURABLE_DEFAULTS.pollMs until a
  * request or the work found makes the engine. It is shown in process on a stand-in: the `file:`
