@@ -31,10 +31,18 @@ describe("a broken reference inside a referenced schema", () => {
 });
 
 describe("a member whose schema refers to itself through its branches", () => {
+  const holder = () => ({ type: "object", properties: { x: { $ref: "#/components/schemas/Loop" }, y: { type: "string" } } });
+
   it("is shaped: a scalar kept as it is, beside the other members", () => {
-    const holder = { type: "object", properties: { x: { $ref: "#/components/schemas/Loop" }, y: { type: "string" } } };
-    expect(shape(doc, { x: "a", y: "b" }, holder, "/paths/x")).toEqual({ x: "a", y: "b" });
-    expect(shape(doc, { x: 1 }, holder, "/paths/x")).toEqual({ x: 1 });
+    expect(shape(doc, { x: "a", y: "b" }, holder(), "/paths/x")).toEqual({ x: "a", y: "b" });
+    expect(shape(doc, { x: 1 }, holder(), "/paths/x")).toEqual({ x: 1 });
+  });
+
+  it("is shaped however deep the stack of the code that asks (the schema is followed a few levels only)", () => {
+    /** `shape` called with `frames` more calls on the stack. */
+    const deeper = (frames: number): unknown => (frames > 0 ? deeper(frames - 1) : shape(doc, { x: "a" }, holder(), "/paths/x"));
+    // A new holder each time: a schema node is compiled once, on its first use.
+    for (let frames = 0; frames < 20; frames++) expect(deeper(frames), `${frames} frames deeper`).toEqual({ x: "a" });
   });
 });
 
