@@ -2,8 +2,11 @@
  * Stopping a started sandbox (src/sandbox/start.ts `close`): the requests it is answering are
  * answered first, every one of them, and then at once; one that never ends is waited for DRAIN_MS at
  * most; a request whose answer was already written when the sandbox was asked about it is not
- * waited for. Requests here are the control API's, through the `intercept` hook, each with a response
- * of its own that says when its answer is written (its `close` event), so each end is chosen.
+ * waited for. An engine still being made when stopping begins serves the request making it first
+ * (on a durable store, its store is not closed under it), and is stopped once made; one a request
+ * makes after stopping is stopped as soon as it is made. Requests here are the control API's,
+ * through the `intercept` hook, each with a response of its own that says when its answer is
+ * written (its `close` event), so each end is chosen.
  */
 import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
