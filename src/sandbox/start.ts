@@ -283,9 +283,11 @@ export async function startSandbox(
   return {
     hooks,
     close: async () => {
-      closed = true;
       clearInterval(looking);
       await calls.idle(DRAIN_MS);
+      // Only now: an engine a request in flight is still making serves that request first; one made
+      // later (a request after stopping) is stopped as soon as it is made.
+      closed = true;
       const made = sandbox ?? (await making?.catch(() => undefined));
       await made?.close();
       await opened.lease?.release();
