@@ -8,12 +8,15 @@
  * and a credential's queue is looked at only while something waits in it: not after its last
  * delivery, not after a reset, not for a state read back with nothing queued.
  *
+ * A step that runs on the very millisecond its delivery is due, or another instance's lease ends,
+ * makes the attempt then (due means due).
+ *
  * Waits are on events: a receiver's arrivals, `idle()`, a count of the store's runs, and, to show
  * that nothing ran for a credential up to a time, another credential's retry due after that time
  * (the scheduler makes what is due in the order of the due times). No sleeps.
  */
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type HookReceiver, useHookReceivers } from "../../../helpers/hook-receiver.js";
 import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -225,6 +228,58 @@ describe("a credential's queue is looked at only while something waits in it", (
       await clock.arrived(2);
       expect(counting.runs.filter((key) => key !== "clock")).toEqual([]);
       expect(target.seen).toEqual([]);
+    },
+    BOUND_MS,
+  );
+});
+
+describe("a step on the very millisecond a delivery is due", () => {
+  /** Runs `body` with Date.now stopped at one millisecond, so each step runs on the millisecond its delivery is due. */
+  async function onOneMillisecond(body: (now: number) => Promise<void>): Promise<void> {
+    const now = Date.now();
+    const stopped = vi.spyOn(Date, "now").mockReturnValue(now);
+    try {
+      await body(now);
+    } finally {
+      stopped.mockRestore();
+    }
+  }
+
+  it(
+    "makes the attempt due now",
+    async () => {
+      const target = await receiver([200]);
+      const d = deliverer((state, work) => work(state));
+      await onOneMillisecond(async () => {
+        const entry = d.enqueue(new CredentialState("k"), event(target.url));
+        await d.idle();
+        expect(entry).toMatchObject({ state: "delivered", deliveredCount: 1 });
+      });
+    },
+    BOUND_MS,
+  );
+
+  it(
+    "takes over another instance's lease that ends now (shared leases), with the event's key",
+    async () => {
+      const target = await receiver([200]);
+      const d = closeAfter(
+        new Deliverer({
+          alias: shop.alias,
+          registry,
+          retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 30_000 },
+          leases: "shared",
+        }),
+      );
+      await onOneMillisecond(async (now) => {
+        const loaded = queuedDeliveryState(target.url, { name: "queued", payload, attempts: 1, lease: now });
+        d.watch(loaded);
+        await d.idle();
+        expect(loaded.deliveries[0]).toMatchObject({ state: "delivered", deliveredCount: 1 });
+        // The attempt the other instance left without an outcome, then this one's.
+        expect(loaded.deliveries[0].attempts.map((a) => a.status)).toEqual([0, 200]);
+        expect(target.seen.map((s) => s.key)).toEqual(["key-of-the-queued-delivery"]);
+      });
     },
     BOUND_MS,
   );
