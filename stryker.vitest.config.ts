@@ -45,6 +45,6 @@ export default defineConfig({
     isolate: false,
     include: INCLUDE,
     exclude: EXCLUDE,
-    setupFiles: ["tests/setup/no-processes.ts"],
+    setupFiles: ["tests/setup/no-processes.ts", "tests/setup/mutated-modules.ts"],
   },
 });
