@@ -1,14 +1,15 @@
 /**
- * A credential's rows read back (src/sandbox/store/rows.ts `readRows`) and written
- * (`recordRow`, `deliveryRow`), on hand-written rows: rows stored in any order read back in the
- * order of their sequence; a state with no meta row has a fresh state's meta; a row whose value is
- * not an object is refused naming the credential and the row; a row's value is JSON as it is (no
- * member that JSON would leave out).
+ * A credential's rows (src/sandbox/store/rows.ts) written and read back, on hand-written values:
+ * each kind of row has the collection and id the module header gives it (`meta`, `<resource>/<id>`,
+ * the event's id, the delivery's id) and a value that is JSON as it is (no member JSON would leave
+ * out); rows stored in any order read back in the order of their sequence; a state with no meta row
+ * has a fresh state's meta; a row whose value is not an object is refused naming the credential and
+ * the row.
  */
 import { describe, expect, it } from "vitest";
 import type { Row, StoredCredential } from "../../../../src/sandbox/store/backend.js";
-import { deliveryRow, readRows, recordRow } from "../../../../src/sandbox/store/rows.js";
-import type { DeliveryEntry } from "../../../../src/sandbox/store/types.js";
+import { deliveryRow, eventRow, META_ID, metaRow, readRows, recordRow, recordRowId } from "../../../../src/sandbox/store/rows.js";
+import type { DeliveryEntry, KeptEvent } from "../../../../src/sandbox/store/types.js";
 
 const KEY = "a".repeat(64);
 const credential = (rows: Row[]): StoredCredential => ({ key: KEY, version: 1, rows });
@@ -91,6 +92,39 @@ describe("readRows", () => {
     for (const [row, message] of cases) {
       expect(() => readRows(credential([record("o-0", 1), row]))).toThrow(new TypeError(`credential aaaaaaaaaaaa: ${message}`));
     }
+  });
+});
+
+describe("the rows written", () => {
+  it("name each row by its collection and id: meta, <resource>/<id>, the event's id, the delivery's id", () => {
+    expect([META_ID, recordRowId("order", "o-1")]).toEqual(["meta", "order/o-1"]);
+    const meta = {
+      clockOffsetMs: 5,
+      callbackUrls: [["orderPaid", "http://127.0.0.1:9/hook"]] as Array<[string, string]>,
+      errors: [],
+      seq: 3,
+      scheduled: [],
+    };
+    expect(metaRow(meta)).toStrictEqual({ collection: "meta", id: "meta", value: meta });
+    expect(recordRow({ resource: "order", id: "o-1", seq: 2, data: { order_id: "o-1" }, bytes: 18, members: 1 })).toStrictEqual({
+      collection: "record",
+      id: "order/o-1",
+      value: { resource: "order", id: "o-1", seq: 2, data: { order_id: "o-1" } },
+    });
+    const kept = { seq: 4, bytes: 40, event: { id: "evt_1", type: "order.pay" } } as unknown as KeptEvent;
+    expect(eventRow(kept)).toStrictEqual({
+      collection: "event",
+      id: "evt_1",
+      value: { seq: 4, bytes: 40, event: { id: "evt_1", type: "order.pay" } },
+    });
+    expect(deliveryRow(entry("dlv_1"), false, undefined)).toMatchObject({ collection: "delivery", id: "dlv_1", value: { logged: false } });
+    // Each reads back as it was written.
+    const read = readRows(
+      credential([metaRow(meta), eventRow(kept), recordRow({ resource: "order", id: "o-1", seq: 2, data: {}, bytes: 2, members: 0 })]),
+    );
+    expect(read.meta).toStrictEqual(meta);
+    expect(read.events).toStrictEqual([kept]);
+    expect(read.records.map((r) => [r.resource, r.id, r.seq])).toEqual([["order", "o-1", 2]]);
   });
 });
 
