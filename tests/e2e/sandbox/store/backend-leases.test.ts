@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import type { DurableBackend } from "../../../../src/sandbox/store/backend.js";
+import type { FileBackend } from "../../../../src/sandbox/store/file.js";
 import { acquireBackend } from "../../../../src/sandbox/store/open.js";
 import { occupyPort } from "../../../helpers/ports.js";
 
@@ -44,7 +45,7 @@ describe("acquireBackend", () => {
     expect(third!.backend).toBe(first!.backend);
     const backend = first!.backend;
     expect(other!.backend).not.toBe(backend);
-    expect([backend.name, other!.backend.name]).toEqual([`file store ${dir}`, `file store ${join(scratch, "other")}`]);
+    expect([(backend as FileBackend).dir, (other!.backend as FileBackend).dir]).toEqual([dir, join(scratch, "other")]);
     await other!.release();
     expect(await answers(backend)).toBe("open");
 
