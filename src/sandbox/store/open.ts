@@ -111,8 +111,8 @@ export function installLine(library: "lmdb" | "pg"): string {
   return `npm install --save-dev ${library}@${pkg.peerDependencies?.[library] ?? "latest"}`;
 }
 
-/** Loads a store's module, telling what to install when its library is missing. */
-async function load<T>(importer: () => Promise<T>, library: "lmdb" | "pg", address: string): Promise<T> {
+/** Loads a store's module, telling what to install when its library is missing (exported for its tests). */
+export async function loadStoreModule<T>(importer: () => Promise<T>, library: "lmdb" | "pg", address: string): Promise<T> {
   try {
     return await importer();
   } catch (error) {
@@ -182,10 +182,10 @@ export async function openBackend(address: StoreAddress | string, options: OpenO
   let backend: DurableBackend;
   if (parsed.kind === "memory") return undefined;
   if (parsed.kind === "file") {
-    const { FileBackend } = await load(() => import("./file.js"), "lmdb", describeStoreAddress(parsed));
+    const { FileBackend } = await loadStoreModule(() => import("./file.js"), "lmdb", describeStoreAddress(parsed));
     backend = new FileBackend(parsed.dir);
   } else {
-    const { PostgresBackend } = await load(() => import("./postgres.js"), "pg", describeStoreAddress(parsed));
+    const { PostgresBackend } = await loadStoreModule(() => import("./postgres.js"), "pg", describeStoreAddress(parsed));
     backend = new PostgresBackend(parsed.url, options.postgres);
   }
   await backend.open();
