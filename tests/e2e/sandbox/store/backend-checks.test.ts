@@ -125,7 +125,7 @@ describe("a change set", () => {
       "x".repeat(513),
       // 171 characters, 513 bytes.
       "€".repeat(171),
-      "é".repeat(256) + "x",
+      `${"é".repeat(256)}x`,
       "nul\0",
       "\0",
       "lone \ud800 high",

@@ -170,6 +170,26 @@ describe("a durable store's start", () => {
     closed.start();
     expect((closed.backend as Probe).calls.map((call) => call.method)).toEqual(["close"]);
   });
+  it("keeps no process alive for its polling", async () => {
+    const probe = await scratch.probe(await scratch.store(), { shared: true });
+    const store = storeOn(probe);
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+    const before = timers();
+    const claimed = probe.settled("claimDue");
+    store.start();
+    expect(timers()).toBe(before);
+    await claimed;
+  });
+
+  it("stopped before its first pass ends: claims nothing", async () => {
+    const probe = await scratch.probe(await leftBehind());
+    const store = storeOn(probe);
+    store.start();
+    await store.close();
+    expect(probe.of("scheduled")).toEqual([[1000]]);
+    expect(probe.of("claimDue")).toEqual([]);
+    expect(probe.of("transact")).toEqual([]);
+  });
 });
 
 describe("polling", () => {

@@ -177,6 +177,24 @@ describe("a credential's works", () => {
     expect(await Promise.all(waiting)).toHaveLength(1000);
   });
 
+  it("that only read keep the version, whatever the wakeAt stored", async () => {
+    const { probe } = await fresh();
+    const store = await storeOn(probe);
+    await store.run(ONE, addOrder("o-1"));
+    // A wakeAt of another version of the sandbox: not what this state has due (nothing).
+    const stale = Date.now() - 1_000;
+    await probe.inner.transact(ONE, undefined, () => ({ changes: { puts: [], deletes: [], wakeAt: stale }, result: undefined }));
+    expect(await store.run(ONE, orderIds)).toEqual(["o-1"]);
+    expect(await store.run(ONE, (state) => state.count)).toBe(1);
+    // Read at version 2 and read again at it: nothing written.
+    expect(probe.of("transact").slice(-2)).toEqual([
+      [ONE, 1],
+      [ONE, 2],
+    ]);
+    const { version } = await probe.inner.transact(ONE, 2, () => ({ changes: { puts: [], deletes: [] }, result: undefined }));
+    expect(version).toBe(2);
+  });
+
   it("reject with the work's own error when it throws, and with a StoreUnavailable when the store cannot write; the state is read back as stored", async () => {
     const { probe } = await fresh();
     const store = await storeOn(probe);
@@ -306,6 +324,20 @@ describe("a state loaded and dropped", () => {
     expect(probe.of("transact").at(-1)).toEqual([ONE, undefined]);
   });
 
+  it("resetAll drops what this instance holds of a credential another instance reset", async () => {
+    const { probe } = await fresh();
+    const dropped: string[] = [];
+    const a = await storeOn(probe, { onDrop: (state) => dropped.push(state.key) });
+    const b = await storeOn(probe);
+    await a.run(ONE, addOrder("o-1"));
+    await b.resetState(ONE);
+    expect(a.size).toBe(1);
+    expect(await a.resetAll()).toBe(1);
+    expect(dropped).toEqual([ONE]);
+    expect(a.size).toBe(0);
+    expect(a.budget.used).toBe(0);
+  });
+
   it("resetAll removes every stored credential and those in memory, counting each once, none never stored", async () => {
     const { probe } = await fresh();
     const a = await storeOn(probe, { cacheCredentials: 1 });
@@ -351,7 +383,12 @@ describe("the states kept in memory", () => {
   it("keep a state with work due beyond the bound, and one whose work is under way", async () => {
     const { probe } = await fresh();
     const loads: string[] = [];
-    const store = await storeOn(probe, { cacheCredentials: 1, onLoad: (state) => loads.push(state.key) });
+    const dropped: string[] = [];
+    const store = await storeOn(probe, {
+      cacheCredentials: 1,
+      onLoad: (state) => loads.push(state.key),
+      onDrop: (state) => dropped.push(state.key),
+    });
     await store.run(ONE, (state) => {
       const record = state.add("order", "o-1", order("o-1"));
       state.scheduleMove({ resource: "order", id: "o-1", seq: record.seq, action: "pay", at: state.now() + 3_600_000, cause: "test" });
@@ -360,17 +397,34 @@ describe("the states kept in memory", () => {
     await store.run(THREE, addOrder("o-1"));
     // ONE has a move due: it stays; the others leave, the bound being reached.
     expect(store.states().map((state) => state.key)).toEqual([ONE]);
-    await store.resetState(ONE);
+    expect(await store.resetState(ONE)).toBe(1);
+    expect(dropped).toEqual([ONE]);
     await store.run(TWO, (state) => state.count);
     expect(store.states().map((state) => state.key)).toEqual([TWO]);
-    // THREE's work ends while TWO's is under way: TWO is not dropped under it.
-    const held = probe.hold("transact");
-    const three = store.run(THREE, (state) => state.count);
-    const two = store.run(TWO, (state) => state.count);
-    held.release();
-    expect(await Promise.all([three, two])).toEqual([1, 1]);
+    // TWO's reset waits for the store while THREE's work ends: TWO, the older, is not dropped under it...
+    const held = probe.hold("remove");
+    const reset = store.resetState(TWO);
+    expect(await store.run(THREE, (state) => state.count)).toBe(1);
     expect(store.states().map((state) => state.key)).toEqual([TWO]);
+    held.release();
+    // ...but by its reset, its state handed to onDrop.
+    expect(await reset).toBe(1);
+    expect(dropped).toEqual([ONE, TWO]);
+    expect(store.states()).toEqual([]);
     expect(loads).toEqual([ONE, TWO, THREE, TWO, THREE]);
+  });
+
+  it("count no credential never stored, even while its works run", async () => {
+    const { probe } = await fresh();
+    const store = await storeOn(probe);
+    await store.run(ONE, addOrder("o-1"));
+    const reader = credentialKey("reader");
+    const first = store.run(reader, () => "read");
+    // Runs on the state the first made, which nothing stored.
+    const second = store.run(reader, (state) => [state.key === reader, store.size, store.states().map((s) => s.key)]);
+    expect(await first).toBe("read");
+    expect(await second).toEqual([true, 1, [ONE]]);
+    expect(store.size).toBe(1);
   });
 });
 
