@@ -311,6 +311,9 @@ describe("a partner", () => {
       ],
       [{ ...acme, createdAt: "yesterday" }, `partner "acme": createdAt must be an ISO 8601 time`],
       [{ ...acme, createdAt: 1_800_000_000_000 }, `partner "acme": createdAt must be an ISO 8601 time`],
+      // Not strings, though Date.parse would read them as times.
+      [{ ...acme, createdAt: 2026 }, `partner "acme": createdAt must be an ISO 8601 time`],
+      [{ ...acme, createdAt: new Date("2026-11-01T00:00:00.000Z") }, `partner "acme": createdAt must be an ISO 8601 time`],
       [{ ...acme, quotas: null }, `partner "acme": quotas must be an object of numbers`],
       [{ ...acme, quotas: [5] }, `partner "acme": quotas must be an object of numbers`],
       [{ ...acme, quotas: "records=5" }, `partner "acme": quotas must be an object of numbers`],
