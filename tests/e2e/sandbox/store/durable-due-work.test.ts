@@ -190,6 +190,21 @@ describe("a durable store's start", () => {
     expect(probe.of("claimDue")).toEqual([]);
     expect(probe.of("transact")).toEqual([]);
   });
+  it("hands over nothing for a credential found due with nothing stored", async () => {
+    const probe = await scratch.probe(await scratch.store(), { shared: true });
+    const loads: unknown[] = [];
+    const { lines, log } = logLines();
+    const store = storeOn(probe, { log, onLoad: (state) => loads.push(state) });
+    // Due, but no row: no state to take in.
+    await probe.inner.transact(IDLE, undefined, () => ({ changes: { puts: [], deletes: [], wakeAt: Date.now() - 1_000 }, result: 0 }));
+    const read = probe.settled("transact");
+    store.start();
+    await read;
+    expect(probe.of("transact")).toEqual([[IDLE, undefined]]);
+    expect(loads).toEqual([]);
+    expect(lines).toEqual([]);
+    expect(store.size).toBe(0);
+  });
 });
 
 describe("polling", () => {
