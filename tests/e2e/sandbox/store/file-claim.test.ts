@@ -1,0 +1,140 @@
+/**
+ * How the `file:` store (src/sandbox/store/file.ts) claims its directory for one process: which
+ * recorded owner still holds it (this host: the same boot and the same process start time; another
+ * host: a sign of life within the last 30 s, to the millisecond), what the refusal says of the time
+ * since the last sign of life, and that a process records signs of life and forgets the claim at
+ * close only while the claim is its own (the file's header; docs/adr/0015-durable-store.md).
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { open as openLmdb } from "lmdb";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { repoRoot } from "../../../../src/registry.js";
+import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+
+const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-claim-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterEach(() => vi.useRealTimers());
+
+const NOW = 1_800_000_000_000;
+let dirs = 0;
+const fresh = () => join(scratch, `store-${++dirs}`);
+
+/** The store's `owner` entry, read and written with lmdb directly (in one process, lmdb-js shares an open environment). */
+async function owner(dir: string): Promise<Record<string, unknown> | undefined> {
+  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
+  const text = root.openDB<string, string>({ name: "store", encoding: "string" }).get("owner");
+  await root.close();
+  return text === undefined ? undefined : JSON.parse(text);
+}
+async function setOwner(dir: string, value: Record<string, unknown>): Promise<void> {
+  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
+  await root.openDB<string, string>({ name: "store", encoding: "string" }).put("owner", JSON.stringify(value));
+  await root.close();
+}
+
+/** A directory holding an empty store, closed. */
+async function made(): Promise<string> {
+  const dir = fresh();
+  const store = new FileBackend(dir);
+  await store.open();
+  await store.close();
+  return dir;
+}
+
+/** proc(5): field 22 of /proc/<pid>/stat and the boot id, as a process is recorded. */
+const startTime = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+};
+const bootId = () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+/** Process 1 runs as long as the machine does. */
+const init = () => ({ pid: 1, host: hostname(), boot: bootId(), start: startTime(1), seen: NOW });
+
+async function opens(dir: string): Promise<string> {
+  const store = new FileBackend(dir);
+  try {
+    await store.open();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  await store.close();
+  return "opened";
+}
+
+describe("a claim recorded by a process of this host", () => {
+  it("holds while that process runs, in this boot, with the start time recorded", async () => {
+    const dir = await made();
+    await setOwner(dir, init());
+    expect(await opens(dir)).toMatch(/: in use by process 1 on /);
+  });
+
+  it("lapses with another boot of the machine, a start time not recorded, or a pid that runs no process", async () => {
+    const dir = await made();
+    for (const gone of [
+      { ...init(), boot: "00000000-0000-0000-0000-000000000000" },
+      { ...init(), start: "" },
+      // The largest pid Linux hands out (pid_max is at most 2^22): nothing runs with it here.
+      { ...init(), pid: 4_194_304, start: "1" },
+    ]) {
+      await setOwner(dir, gone);
+      expect(await opens(dir), JSON.stringify(gone)).toBe("opened");
+    }
+  });
+
+  it("of this very process (left by an earlier open of it) is its own: taken without a refusal", async () => {
+    const dir = await made();
+    const me = { pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid), seen: NOW - 3_600_000 };
+    await setOwner(dir, me);
+    expect(await opens(dir)).toBe("opened");
+    // Its own claim is forgotten at close.
+    expect(await owner(dir)).toBeUndefined();
+  });
+});
+
+describe("a claim recorded by a process of another host", () => {
+  const elsewhere = (seen: number) => ({ ...init(), pid: 77, host: "another-container", seen });
+
+  it("holds until 30 s after its last sign of life, to the millisecond", async () => {
+    const dir = await made();
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    await setOwner(dir, elsewhere(NOW - 29_999));
+    expect(await opens(dir)).toBe(
+      `file store ${dir}: in use by process 77 on another-container (last sign of life 30 s ago; its claim lapses 30 s after that); one process at a time may use a file: store (stop that one, or choose another directory)`,
+    );
+    await setOwner(dir, elsewhere(NOW - 30_000));
+    expect(await opens(dir)).toBe("opened");
+  });
+
+  it("names the time since its last sign of life in whole seconds, never less than none (a clock ahead of this one's)", async () => {
+    const dir = await made();
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
+    await setOwner(dir, elsewhere(NOW - 12_400));
+    expect(await opens(dir)).toContain("(last sign of life 12 s ago;");
+    await setOwner(dir, elsewhere(NOW - 12_600));
+    expect(await opens(dir)).toContain("(last sign of life 13 s ago;");
+    await setOwner(dir, elsewhere(NOW + 5_000));
+    expect(await opens(dir)).toContain("(last sign of life 0 s ago;");
+  });
+});
+
+describe("the process using a store", () => {
+  it("records no sign of life over another process's claim, and leaves that claim at close", async () => {
+    const dir = fresh();
+    const store = new FileBackend(dir);
+    vi.useFakeTimers({ toFake: ["setInterval", "Date"], now: NOW });
+    await store.open();
+    expect(await owner(dir)).toMatchObject({ pid: process.pid, seen: NOW });
+    // Another process took the directory over (this one was taken for gone).
+    const other = { pid: 77, host: "another-container", boot: "b", start: "s", seen: NOW };
+    await setOwner(dir, other);
+    vi.advanceTimersByTime(10_000);
+    // A write queued after the sign of life commits after it.
+    await store.transact("a".repeat(64), undefined, () => ({ changes: { puts: [], deletes: [], wakeAt: 1 }, result: undefined }));
+    expect(await owner(dir)).toEqual(other);
+    vi.useRealTimers();
+    await store.close();
+    expect(await owner(dir)).toEqual(other);
+  });
+});
