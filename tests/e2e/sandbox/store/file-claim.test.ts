@@ -72,11 +72,16 @@ describe("a claim recorded by a process of this host", () => {
 
   it("lapses with another boot of the machine, a start time not recorded, or a pid that runs no process", async () => {
     const dir = await made();
+    // Past the largest pid Linux hands out (pid_max is at most 2^22): no process runs with it.
+    const none = 4_194_304;
+    const { start: _, ...withoutStart } = init();
     for (const gone of [
       { ...init(), boot: "00000000-0000-0000-0000-000000000000" },
       { ...init(), start: "" },
-      // The largest pid Linux hands out (pid_max is at most 2^22): nothing runs with it here.
-      { ...init(), pid: 4_194_304, start: "1" },
+      { ...init(), pid: none, start: "1" },
+      // A process that runs no more has no start time either: an empty one recorded is no match.
+      { ...init(), pid: none, start: "" },
+      { ...withoutStart, pid: none },
     ]) {
       await setOwner(dir, gone);
       expect(await opens(dir), JSON.stringify(gone)).toBe("opened");

@@ -144,6 +144,19 @@ describe("records", () => {
     expect(state.bytes).toBe(11);
   });
 
+  it("stay within 256 KiB each when an update grows one by less than that", () => {
+    const state = new CredentialState(KEY);
+    const record = state.add("r", "a", { text: "x".repeat(200 * 1024) });
+    const grown = { text: "x".repeat(256 * 1024) }; // 262155 bytes of JSON, 61451 more
+    expect(() => state.replace(record, grown)).toThrow(
+      new LimitError("a record of 262155 bytes exceeds the sandbox's limit of 262144 bytes per record"),
+    );
+    expect(record.bytes).toBe(200 * 1024 + 11);
+    // To the byte: 262144 bytes of JSON fit.
+    state.replace(record, { text: "x".repeat(256 * 1024 - 11) });
+    expect(record.bytes).toBe(262_144);
+  });
+
   it("are removed once: a second removal of the same record changes nothing", () => {
     const budget = new SandboxBudget();
     const state = new CredentialState(KEY, budget);

@@ -184,6 +184,9 @@ describe("a state's rows", () => {
     state.add("order", "a/b", { x: 1 });
     expect(state.row("record", "order/a/b")?.value).toMatchObject({ resource: "order", id: "a/b" });
     expect(state.row("record", "order/a")).toBeUndefined();
+    // A row id without a slash names no record, whatever the records are called.
+    state.add("orde", "order", {});
+    expect(state.row("record", "order")).toBeUndefined();
   });
 
   it("load into a state in a budget of its own when none is given, its events counted", () => {

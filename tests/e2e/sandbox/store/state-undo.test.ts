@@ -124,6 +124,15 @@ describe("a request that fails", () => {
     expect(state.list("order").map((r) => r.id)).toEqual(["o-1", "o-2"]);
   });
 
+  it("takes out of an event the delivery id it added, the newest, not an earlier one equal to it", () => {
+    const state = populated();
+    const paid = state.findEvent("evt_1")!;
+    state.addEventDelivery(paid, "dlv_2");
+    expect(paid.deliveries).toEqual(["dlv_1", "dlv_2"]);
+    fails(state, () => state.addEventDelivery(paid, "dlv_1"));
+    expect(paid.deliveries).toEqual(["dlv_1", "dlv_2"]);
+  });
+
   it("leaves a record's size and the byte count as they were after an update it made", () => {
     const state = populated();
     const record = state.get("order", "o-2")!;
