@@ -5,7 +5,7 @@
  * since the last sign of life, and that a process records signs of life and forgets the claim at
  * close only while the claim is its own (the file's header; docs/adr/0015-durable-store.md).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { open as openLmdb } from "lmdb";
@@ -125,14 +125,21 @@ describe("a claim recorded by a process of another host", () => {
 });
 
 describe("the process using a store", () => {
-  it("records no sign of life over another process's claim, and leaves that claim at close", async () => {
+  const me = () => ({ pid: process.pid, host: hostname(), boot: bootId(), start: startTime(process.pid), seen: NOW });
+  // Another process took the directory over (this one was taken for gone): it differs in one of
+  // what tells a process, the others the same as this one's.
+  it.each([
+    ["pid", { pid: 77 }],
+    ["host", { host: "another-container" }],
+    ["boot", { boot: "00000000-0000-0000-0000-000000000000" }],
+    ["start time", { start: "1" }],
+  ])("records no sign of life over the claim of a process of another %s, and leaves that claim at close", async (_, differs) => {
     const dir = fresh();
     const store = new FileBackend(dir);
     vi.useFakeTimers({ toFake: ["setInterval", "Date"], now: NOW });
     await store.open();
-    expect(await owner(dir)).toMatchObject({ pid: process.pid, seen: NOW });
-    // Another process took the directory over (this one was taken for gone).
-    const other = { pid: 77, host: "another-container", boot: "b", start: "s", seen: NOW };
+    expect(await owner(dir)).toEqual(me());
+    const other = { ...me(), ...differs };
     await setOwner(dir, other);
     vi.advanceTimersByTime(10_000);
     // A write queued after the sign of life commits after it.
@@ -141,5 +148,42 @@ describe("the process using a store", () => {
     vi.useRealTimers();
     await store.close();
     expect(await owner(dir)).toEqual(other);
+  });
+
+  it("keeps no timer of its own running once closed, and none that holds the process open meanwhile", async () => {
+    const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const dir = fresh();
+    const store = new FileBackend(dir);
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const before = vi.getTimerCount();
+    await store.open();
+    expect(vi.getTimerCount()).toBe(before + 1);
+    await store.close();
+    expect(vi.getTimerCount()).toBe(before);
+    vi.useRealTimers();
+    const held = refTimers();
+    const second = new FileBackend(dir);
+    await second.open();
+    expect(refTimers()).toBe(held);
+    await second.close();
+  });
+
+  it("leaves nothing in the directory but the store's files", async () => {
+    const dir = fresh();
+    const store = new FileBackend(dir);
+    await store.open();
+    expect(readdirSync(dir).sort()).toEqual([FILE_NAME, `${FILE_NAME}-lock`]);
+    await store.close();
+  });
+
+  it("can open a store again once what refused it is gone", async () => {
+    const dir = await made();
+    await setOwner(dir, init());
+    const store = new FileBackend(dir);
+    await expect(store.open()).rejects.toThrow(/in use by process 1/);
+    await setOwner(dir, { ...init(), start: "1" });
+    await store.open();
+    expect(await owner(dir)).toMatchObject({ pid: process.pid });
+    await store.close();
   });
 });
