@@ -1,10 +1,11 @@
 /**
  * What the `file:` store (src/sandbox/store/file.ts) refuses and how it names it: a directory it
- * cannot make or write in, a store file it cannot look at, a store used before it is open or after
+ * cannot make or write in, a store file it cannot look at or that is no LMDB file, a directory where
+ * LMDB's lock file goes (LMDB itself would crash the process on either), a store used before it is open or after
  * it closed, a write whose work fails without an error; and what a reset of a credential it never
  * held leaves (nothing: the next write is its first version).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
@@ -34,6 +35,48 @@ describe("a file: store's directory", () => {
     mkdirSync(dir);
     symlinkSync(FILE_NAME, join(dir, FILE_NAME));
     await expect(new FileBackend(dir).open()).rejects.toThrow(`ELOOP: too many symbolic links encountered, stat '${join(dir, FILE_NAME)}'`);
+  });
+});
+
+describe("a file: store's files", () => {
+  // LMDB itself would take each of these for its own and crash the process (SIGSEGV).
+  it("refuses a store file that is not an LMDB file, short or long, and changes nothing in it", async () => {
+    for (const [what, text] of [
+      ["short", "short"],
+      ["long", "not an LMDB file at all ".repeat(1000)],
+    ]) {
+      const dir = join(scratch, `foreign ${what}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, FILE_NAME), text);
+      await expect(new FileBackend(dir).open()).rejects.toThrow(
+        `file store ${dir}: ${FILE_NAME} in it is not an LMDB file (damaged, or another file took its name); move it away to start an empty store`,
+      );
+      expect(readFileSync(join(dir, FILE_NAME), "utf8")).toBe(text);
+      expect(readdirSync(dir)).toEqual([FILE_NAME]);
+    }
+  });
+
+  it("refuses a directory where LMDB's lock file goes", async () => {
+    const dir = join(scratch, "lock directory");
+    mkdirSync(join(dir, `${FILE_NAME}-lock`), { recursive: true });
+    await expect(new FileBackend(dir).open()).rejects.toThrow(
+      `file store ${dir}: ${FILE_NAME}-lock in it is a directory, not LMDB's lock file`,
+    );
+  });
+
+  it("takes an empty store file for a new store's, and a store it wrote for its own", async () => {
+    const dir = join(scratch, "empty file");
+    mkdirSync(dir);
+    writeFileSync(join(dir, FILE_NAME), "");
+    for (let i = 0; i < 2; i++) {
+      const store = new FileBackend(dir);
+      await store.open();
+      await store.transact(KEY, undefined, () => ({
+        changes: { puts: [{ collection: "meta", id: "meta", value: i }], deletes: [], wakeAt: null },
+        result: undefined,
+      }));
+      await store.close();
+    }
   });
 });
 
