@@ -64,11 +64,13 @@ describe("a file: store's files", () => {
     );
   });
 
-  it("takes an empty store file for a new store's, and a store it wrote for its own", async () => {
+  it("takes an empty store file for a new store's, and a store it wrote for its own, leaving no file open once closed", async () => {
     const dir = join(scratch, "empty file");
     mkdirSync(dir);
     writeFileSync(join(dir, FILE_NAME), "");
-    for (let i = 0; i < 2; i++) {
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const before = openFiles();
+    for (let i = 0; i < 3; i++) {
       const store = new FileBackend(dir);
       await store.open();
       await store.transact(KEY, undefined, () => ({
@@ -77,6 +79,7 @@ describe("a file: store's files", () => {
       }));
       await store.close();
     }
+    expect(openFiles()).toBe(before);
   });
 });
 
