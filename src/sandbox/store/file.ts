@@ -548,8 +548,10 @@ export class FileBackend implements DurableBackend {
 
   async listPartners(): Promise<PartnerRow[]> {
     const env = this.#use();
+    // In id order as the database keeps it (UTF-8 bytes, as Postgres's COLLATE "C"); the sort is
+    // stable, so partners of one createdAt stay in it.
     const partners = Array.from(env.partners.getRange(), ({ value }) => JSON.parse(value) as PartnerRow);
-    return partners.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    return partners.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   async partnerByCredential(credentialKey: string): Promise<PartnerRow | undefined> {

@@ -88,6 +88,22 @@ describe("partners on a file: store", () => {
   });
 });
 
+describe("the list of partners of a file: store", () => {
+  it('is by createdAt, then by id in UTF-8 byte order (as Postgres\'s COLLATE "C")', async () => {
+    // UTF-8: "b" 62, "！" (U+FF01) EF BC 81, "😀" (U+1F600) F0 9F 98 80; in UTF-16 code units "😀" (D83D) comes before "！" (FF01).
+    const at = (id: string, createdAt: string, key: string): PartnerRow => ({ ...partner(id, key), createdAt });
+    const rows = [
+      at("😀", "2026-11-01T00:00:00.000Z", "1".repeat(64)),
+      at("！", "2026-11-01T00:00:00.000Z", "2".repeat(64)),
+      at("b", "2026-11-01T00:00:00.000Z", "3".repeat(64)),
+      at("z", "2026-10-01T00:00:00.000Z", "4".repeat(64)),
+      at("a", "2026-12-01T00:00:00.000Z", "5".repeat(64)),
+    ];
+    for (const row of rows) await store.putPartner(row);
+    expect((await store.listPartners()).map((p) => p.id)).toEqual(["z", "b", "！", "😀", "a"]);
+  });
+});
+
 describe("views of a file: store", () => {
   it("a view of a view works on the store's environment, its parent view opened or not", async () => {
     const pay = store.scope("pay@1.3.0");
