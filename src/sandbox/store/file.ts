@@ -30,9 +30,10 @@
  * checked, so the owner also records a sign of life every `HEARTBEAT_MS` and its claim lapses
  * `STALE_MS` after the last. Instances opened in one process on one directory share its
  * environment. A directory on a network file system (NFS, SMB) is refused: LMDB's locks and memory
- * map need a local one.
+ * map need a local one. So are a `sandbox.mdb` that is no LMDB file and a directory named as its lock
+ * file, on which LMDB would crash the process.
  */
-import { mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { type Database, type Key, open as openLmdb, type RootDatabase } from "lmdb";
@@ -169,6 +170,24 @@ const describe = (error: unknown) => {
   return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? error);
 };
 
+/** LMDB's lock file beside the environment's. */
+const LOCK_NAME = `${FILE_NAME}-lock`;
+/** MDB_MAGIC (0xBEEFC0DE) as LMDB writes it, little-endian, in the header of the meta page a data file begins with. */
+const LMDB_MAGIC = Buffer.from([0xde, 0xc0, 0xef, 0xbe]);
+/** How much of a data file's first page holds its meta header (the magic number among it). */
+const HEAD_BYTES = 64;
+
+/** The first HEAD_BYTES bytes of the file at `path` (fewer when it is shorter). */
+function readHead(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Makes `dir` if it is missing and checks it is a local, writable directory; throws naming what is wrong. */
 function prepareDirectory(dir: string, name: string): void {
   try {
@@ -188,11 +207,23 @@ function prepareDirectory(dir: string, name: string): void {
   }
   const fsName = networkFileSystem(statfsSync(dir).type);
   if (fsName) throw new Error(`${name}: the directory is on a network file system (${fsName}); LMDB needs a local disk`);
+  let size = 0;
   try {
-    if (statSync(join(dir, FILE_NAME)).isDirectory()) throw new Error(`${name}: ${FILE_NAME} in it is a directory, not the store's file`);
+    const file = statSync(join(dir, FILE_NAME));
+    if (file.isDirectory()) throw new Error(`${name}: ${FILE_NAME} in it is a directory, not the store's file`);
+    size = file.size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
+  // LMDB takes whatever file has its names for its own and crashes the process (SIGSEGV) on one that
+  // is not: a data file whose first page has no LMDB magic number, or a directory as its lock file.
+  // An empty data file is a new environment's.
+  if (size > 0 && !readHead(join(dir, FILE_NAME)).includes(LMDB_MAGIC))
+    throw new Error(
+      `${name}: ${FILE_NAME} in it is not an LMDB file (damaged, or another file took its name); move it away to start an empty store`,
+    );
+  if (statSync(join(dir, LOCK_NAME), { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`${name}: ${LOCK_NAME} in it is a directory, not LMDB's lock file`);
   // Writing is what tells: permissions, a read-only mount, root's exemption from both.
   const probe = join(dir, `.write-probe-${process.pid}`);
   try {
@@ -517,8 +548,10 @@ export class FileBackend implements DurableBackend {
 
   async listPartners(): Promise<PartnerRow[]> {
     const env = this.#use();
+    // In id order as the database keeps it (UTF-8 bytes, as Postgres's COLLATE "C"); the sort is
+    // stable, so partners of one createdAt stay in it.
     const partners = Array.from(env.partners.getRange(), ({ value }) => JSON.parse(value) as PartnerRow);
-    return partners.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    return partners.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   async partnerByCredential(credentialKey: string): Promise<PartnerRow | undefined> {
