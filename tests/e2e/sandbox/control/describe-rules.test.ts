@@ -27,6 +27,7 @@ import type { Doc } from "../../../../src/document/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { describe, errorStatuses } from "../../../../src/sandbox/control/describe.js";
 import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { SandboxBudget } from "../../../../src/sandbox/store/limits.js";
 
 /** The statuses a range or `default` stands for in `error_statuses`: the ones a partner commonly meets. */
 const COMMON_4XX = [400, 401, 403, 404, 409, 422, 429];
@@ -290,7 +291,9 @@ const declarationPath = join(folder, "describe.sandbox.yaml");
 // JSON is YAML: the declaration's reader takes it as it is.
 writeFileSync(declarationPath, JSON.stringify(declaration, null, 2));
 const [fixture] = loadRegistry(join(repoRoot, "tests/fixtures/mock/redocly.yaml"));
-const engine = createEngine({ ...fixture, alias: "describe-rules@1.0.0" }, doc, { declarationPath }, "inline");
+// A memory budget of its own, at the default size: the process's (DEFAULT_BUDGET) also counts what
+// the other files of the same worker left in their sandboxes, and its use is asserted below.
+const engine = createEngine({ ...fixture, alias: "describe-rules@1.0.0" }, doc, { declarationPath, budget: new SandboxBudget() }, "inline");
 afterAll(() => engine.close());
 
 /**
