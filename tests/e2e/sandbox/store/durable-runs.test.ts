@@ -176,12 +176,21 @@ describe("a credential's works", () => {
     // The first ended having stored nothing; the second waits for the store.
     expect(await one).toBe(1);
     const three = store.run(reader, () => 3);
-    const refusal = await store.run(reader, () => 4).catch((error: unknown) => error);
+    // Refused at once, not queued behind the store.
+    let refusal: unknown = "waiting";
+    const four = store
+      .run(reader, () => 4)
+      .then(
+        (value) => (refusal = value),
+        (error: unknown) => (refusal = error),
+      );
+    await new Promise((resolve) => setImmediate(resolve));
+    second.release();
+    await four;
     expect(refusal).toBeInstanceOf(StoreUnavailable);
     expect((refusal as Error).message).toBe(
       "2 requests of this credential are already waiting for the store, the sandbox's limit; retry later",
     );
-    second.release();
     expect(await Promise.all([two, three])).toEqual([2, 3]);
     expect(store.size).toBe(0);
   });
