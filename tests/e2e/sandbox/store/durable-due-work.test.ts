@@ -205,6 +205,17 @@ describe("a durable store's start", () => {
     expect(lines).toEqual([]);
     expect(store.size).toBe(0);
   });
+  it("takes in what is due without onLoad, telling nothing", async () => {
+    const probe = await scratch.probe(await leftBehind(), { shared: true });
+    const { lines, log } = logLines();
+    const store = storeOn(probe, { log });
+    const read = probe.settled("transact");
+    store.start();
+    await read;
+    expect(probe.of("transact")).toEqual([[DUE, undefined]]);
+    expect(store.states().map((state) => state.key)).toEqual([DUE]);
+    expect(lines).toEqual([]);
+  });
 });
 
 describe("polling", () => {
@@ -237,6 +248,7 @@ describe("polling", () => {
     await claimed;
     expect(probe.of("claimDue")).toHaveLength(4);
     await store.close();
+    expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(10_000);
     expect(probe.of("claimDue")).toHaveLength(4);
   });
@@ -261,6 +273,22 @@ describe("polling", () => {
     await closing;
     expect(lines).toEqual([]);
     expect(probe.of("close")).toHaveLength(1);
+  });
+  it("tells nothing of a credential's reading that fails once it is closing", async () => {
+    const probe = await scratch.probe(await leftBehind(), { shared: true });
+    const { lines, log } = logLines();
+    const store = storeOn(probe, { log });
+    const reading = probe.called("transact");
+    const held = probe.hold("transact");
+    store.start();
+    // DUE claimed, its reading under way.
+    await reading;
+    const closing = store.close();
+    probe.fail.transact = new Error("connection lost");
+    held.release();
+    await closing;
+    expect(probe.of("transact")).toEqual([[DUE, undefined]]);
+    expect(lines).toEqual([]);
   });
 });
 

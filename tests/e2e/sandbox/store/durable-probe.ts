@@ -3,7 +3,7 @@
  * `file:` store's namespace, opened in a scratch directory, behind a probe that records each call
  * (method and arguments), fails a method on demand (a transaction fails after its work ran, as a
  * full disk or a lost database would: nothing is written), holds a method's calls until released,
- * and tells when a call settles (no sleeps: a test waits for the call).
+ * and tells when a method is called and when a call settles (no sleeps: a test waits for the call).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,6 +51,7 @@ export class Probe implements DurableBackend {
   readonly fail: Partial<Record<Method, Error>> = {};
   private readonly holds = new Map<Method, { promise: Promise<void>; release: () => void }>();
   private readonly waiters: Array<{ method: Method; settled: () => void }> = [];
+  private readonly callers: Array<{ method: Method; called: () => void }> = [];
 
   constructor(
     readonly inner: DurableBackend,
@@ -71,6 +72,11 @@ export class Probe implements DurableBackend {
     return new Promise((settled) => this.waiters.push({ method, settled }));
   }
 
+  /** Resolves once `method` is next called (before the call runs). */
+  called(method: Method): Promise<void> {
+    return new Promise((called) => this.callers.push({ method, called }));
+  }
+
   /** Holds the calls of `method` from now until `release()` (they start, then wait). */
   hold(method: Method): { release: () => void } {
     let release!: () => void;
@@ -88,6 +94,9 @@ export class Probe implements DurableBackend {
 
   private async call<T>(method: Method, args: unknown[], run: () => Promise<T>): Promise<T> {
     this.calls.push({ method, args });
+    for (const caller of this.callers.splice(0))
+      if (caller.method === method) caller.called();
+      else this.callers.push(caller);
     try {
       await this.holds.get(method)?.promise;
       const failure = this.fail[method];

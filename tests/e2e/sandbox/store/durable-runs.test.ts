@@ -164,6 +164,37 @@ describe("a credential's works", () => {
     expect(await store.run(ONE, orderIds)).toEqual(["o-1", "o-2"]);
   });
 
+  it("keep their bound on a credential never stored across the end of its first work", async () => {
+    const { probe } = await fresh();
+    const store = await storeOn(probe, { queuePerCredential: 2 });
+    const reader = credentialKey("reader");
+    const started = probe.called("transact");
+    const one = store.run(reader, () => 1);
+    const two = store.run(reader, () => 2);
+    await started;
+    const second = probe.hold("transact");
+    // The first ended having stored nothing; the second waits for the store.
+    expect(await one).toBe(1);
+    const three = store.run(reader, () => 3);
+    // Refused at once, not queued behind the store.
+    let refusal: unknown = "waiting";
+    const four = store
+      .run(reader, () => 4)
+      .then(
+        (value) => (refusal = value),
+        (error: unknown) => (refusal = error),
+      );
+    await new Promise((resolve) => setImmediate(resolve));
+    second.release();
+    await four;
+    expect(refusal).toBeInstanceOf(StoreUnavailable);
+    expect((refusal as Error).message).toBe(
+      "2 requests of this credential are already waiting for the store, the sandbox's limit; retry later",
+    );
+    expect(await Promise.all([two, three])).toEqual([2, 3]);
+    expect(store.size).toBe(0);
+  });
+
   it("wait up to 1000 on one credential by default", async () => {
     expect(DURABLE_DEFAULTS.queuePerCredential).toBe(1000);
     const { probe } = await fresh();
