@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChangeSet } from "../../../../src/sandbox/store/backend.js";
 import { SandboxBudget } from "../../../../src/sandbox/store/limits.js";
-import { CredentialState } from "../../../../src/sandbox/store/state.js";
+import { CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
 import { entry, event, KEY, pending } from "./state-fixtures.js";
 
 const T = 1_800_000_000_000;
@@ -187,6 +187,9 @@ describe("a state's rows", () => {
     // A row id without a slash names no record, whatever the records are called.
     state.add("orde", "order", {});
     expect(state.row("record", "order")).toBeUndefined();
+    // The part before the first slash, even when it is empty.
+    state.add("", "x", { y: 1 });
+    expect(state.row("record", "/x")?.value).toMatchObject({ resource: "", id: "x" });
   });
 
   it("load into a state in a budget of its own when none is given, its events counted", () => {
@@ -221,6 +224,33 @@ describe("what is derived from a credential's records", () => {
     expect(state.dataOf("none")).toEqual([]);
   });
 
+  it("is a new list after any two changes of records, whatever they are", () => {
+    const pairs: Array<[string, (state: CredentialState) => void, (state: CredentialState) => void]> = [
+      ["an update, then a create", (s) => s.replace(s.get("r", "a")!, { n: 10 }), (s) => s.add("r", "c", { n: 3 })],
+      ["a create, then an update", (s) => s.add("r", "c", { n: 3 }), (s) => s.replace(s.get("r", "a")!, { n: 10 })],
+      ["a removal, then a create", (s) => s.remove(s.get("r", "b")!), (s) => s.add("r", "c", { n: 3 })],
+      // A request in flight when its state was dropped still runs on it.
+      ["a reset, then a create", (s) => s.release(), (s) => s.add("r", "c", { n: 3 })],
+    ];
+    for (const [what, first, second] of pairs) {
+      const state = new CredentialState(KEY);
+      state.add("r", "a", { n: 1 });
+      state.add("r", "b", { n: 2 });
+      state.dataOf("r");
+      first(state);
+      second(state);
+      expect(state.dataOf("r"), what).toEqual(state.list("r").map((r) => r.data));
+    }
+  });
+
+  it("removes nothing of a resource the state holds no records of (a record from before a reset)", () => {
+    const state = new CredentialState(KEY);
+    const record = state.add("r", "a", { n: 1 });
+    state.release();
+    state.remove(record);
+    expect([state.count, state.bytes, state.list("r")]).toEqual([0, 0, []]);
+  });
+
   it("counts in an index only the records of its resource, as they are added after it was built", () => {
     const state = new CredentialState(KEY);
     const key = (data: unknown) => (data as { ref?: string }).ref;
@@ -234,6 +264,15 @@ describe("what is derived from a credential's records", () => {
     expect(Object.fromEntries(other)).toEqual({ a: 1 });
     expect(state.index("r", "other", key)).not.toBe(index);
     expect(Object.fromEntries(state.index("r", "other", key))).toEqual({ a: 2 });
+    // keyOf is given a record's data, never nothing: a record removed is counted out.
+    state.remove(state.get("r", "1")!);
+    expect(Object.fromEntries(index)).toEqual({ a: 1 });
+  });
+});
+
+describe("a credential's key", () => {
+  it('is the SHA-256 of its value in hex (FIPS 180-4\'s example of "abc")', () => {
+    expect(credentialKey("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 });
 

@@ -67,6 +67,7 @@ const CHANGES: Array<[string, (state: CredentialState) => void]> = [
   ["the wake cleared", (s) => s.setWake(undefined)],
   ["an event kept", (s) => expect(s.keepEvent(event("evt_3"), 500)).toBe(true)],
   ["a delivery added to an event", (s) => s.addEventDelivery(s.findEvent("evt_1")!, "dlv_2")],
+  ["the first delivery added to an event", (s) => s.addEventDelivery(s.findEvent("evt_2")!, "dlv_2")],
   ["an event grown", (s) => s.growEvent(s.findEvent("evt_2")!, 40)],
   ["a delivery logged", (s) => s.logDelivery(entry("dlv_2"))],
   ["a delivery queued", (s) => s.queueDelivery(pending("dlv_3", T + 10))],
