@@ -1,9 +1,26 @@
 /**
- * A sandbox state as a store loads it (read back from its rows), holding one callback delivery of
- * the shop fixture's `orderPaid` queued: what a process finds after another stopped with the
- * delivery pending. For the deliverer's tests of deliveries it did not enqueue itself.
+ * The shop fixture's `orderPaid` callback for the deliverer's tests: the event a move of order
+ * `o-1` from CREATED to PAID raises (`orderPaidEvent`), and a sandbox state as a store loads it
+ * (read back from its rows) holding one such delivery queued (`queuedDeliveryState`): what a process
+ * finds after another stopped with the delivery pending.
  */
+import type { CallbackEvent } from "../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../src/sandbox/store/state.js";
+
+/** The `orderPaid` event of an order (`o-1` unless given) sent to `url`, once unless `times` says twice; its payload names the order. */
+export const orderPaidEvent = (url: string | undefined, event: Partial<Omit<CallbackEvent, "url">> = {}): CallbackEvent => {
+  const resourceId = event.resourceId ?? "o-1";
+  return {
+    webhook: "orderPaid",
+    resource: "order",
+    resourceId,
+    event: { from: "CREATED", to: "PAID", cause: "control" },
+    url,
+    payload: { order_id: resourceId, status: "PAID" },
+    times: 1,
+    ...event,
+  };
+};
 
 export interface QueuedDelivery {
   /** Names the delivery: its id is `dlv_<name>`, its Idempotency-Key `key-of-the-<name>-delivery`. */

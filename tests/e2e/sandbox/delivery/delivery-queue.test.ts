@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
-import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
+import { orderPaidEvent, queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS, SandboxBudget } from "../../../../src/sandbox/store/limits.js";
@@ -20,15 +20,7 @@ const payload = { order_id: "o-1", status: "PAID" };
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const { receiver, closeAfter } = useHookReceivers();
 
-const event = (url: string | undefined) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload,
-  times: 1,
-});
+const event = (url: string | undefined) => orderPaidEvent(url);
 
 function deliverer(queue?: { perCredential: number; total: number }) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 }, queue });

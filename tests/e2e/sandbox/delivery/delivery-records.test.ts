@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
-import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
+import { orderPaidEvent, queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, LEASE_GRACE_MS } from "../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS } from "../../../../src/sandbox/store/limits.js";
@@ -20,15 +20,7 @@ const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
 const { receiver, closeAfter } = useHookReceivers();
 
-const event = (url: string, times = 1, resourceId = "o-1") => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId,
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload: { ...payload, order_id: resourceId },
-  times,
-});
+const event = (url: string, times = 1, resourceId = "o-1") => orderPaidEvent(url, { times, resourceId });
 
 function deliverer(attempts = 3, timeoutMs = 30_000) {
   const d = new Deliverer({ alias: shop.alias, registry, retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, timeoutMs } });

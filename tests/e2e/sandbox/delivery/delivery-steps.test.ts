@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
-import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
+import { orderPaidEvent, queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, type StateRunner } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -21,16 +21,8 @@ const payload = { order_id: "o-1", status: "PAID" };
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const { receiver, closeAfter } = useHookReceivers();
 
-const event = (url: string | undefined, times = 1, body: unknown = payload) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload: body,
-  times,
-  idempotencyKey: "key-of-the-event",
-});
+const event = (url: string | undefined, times = 1, body: unknown = payload) =>
+  orderPaidEvent(url, { times, payload: body, idempotencyKey: "key-of-the-event" });
 
 function deliverer(options: { attempts?: number; timeoutMs?: number; run?: StateRunner; leases?: "own" | "shared" } = {}) {
   const d = new Deliverer({

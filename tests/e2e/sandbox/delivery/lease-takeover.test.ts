@@ -9,6 +9,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { orderPaidEvent } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -46,15 +47,7 @@ describe("an attempt whose delivery another instance took over", () => {
         leases: "shared",
       });
       const state = new CredentialState("k");
-      const entry = d.enqueue(state, {
-        webhook: "orderPaid",
-        resource: "order",
-        resourceId: "o-1",
-        event: { from: "CREATED", to: "PAID", cause: "control" },
-        url,
-        payload: { order_id: "o-1", status: "PAID" },
-        times: 1,
-      });
+      const entry = d.enqueue(state, orderPaidEvent(url));
       await reached;
       // The store read back the delivery under another instance's lease (this one's ran out for it).
       const theirs = Date.now() + 3_600_000;

@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { orderPaidEvent } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -50,15 +51,7 @@ async function closedPort() {
   return url;
 }
 
-const event = (url: string) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload: { order_id: "o-1", status: "PAID" },
-  times: 1,
-});
+const event = (url: string) => orderPaidEvent(url);
 
 function shared(attempts: number, timeoutMs: number) {
   const d = new Deliverer({

@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { orderPaidEvent } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, type StateRunner } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -56,15 +57,7 @@ async function firstFailure(tookMs: number): Promise<{ state: CredentialState; b
   deliverers.push(d);
   const state = new CredentialState("k");
   const before = Date.now();
-  d.enqueue(state, {
-    webhook: "orderPaid",
-    resource: "order",
-    resourceId: "o-1",
-    event: { from: "CREATED", to: "PAID", cause: "control" },
-    url: "http://127.0.0.1:9/hook",
-    payload: { order_id: "o-1", status: "PAID" },
-    times: 1,
-  });
+  d.enqueue(state, orderPaidEvent("http://127.0.0.1:9/hook"));
   await outcome;
   return { state, before, after: Date.now() };
 }

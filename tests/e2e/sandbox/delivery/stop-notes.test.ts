@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { orderPaidEvent } from "../../../helpers/queued-delivery.js";
 import { useHookReceivers } from "../../../helpers/hook-receiver.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer } from "../../../../src/sandbox/delivery/deliverer.js";
@@ -17,16 +18,7 @@ const [shop] = loadRegistry(registry);
 const STOPPED = "the sandbox stopped before the delivery succeeded";
 const { receiver, closeAfter } = useHookReceivers();
 
-const event = (url: string) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload: { order_id: "o-1", status: "PAID" },
-  times: 1,
-  idempotencyKey: "key-of-the-event",
-});
+const event = (url: string) => orderPaidEvent(url, { idempotencyKey: "key-of-the-event" });
 
 const deliverer = (attempts: number) =>
   closeAfter(new Deliverer({ alias: shop.alias, registry, retry: { attempts, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 30_000 } }));

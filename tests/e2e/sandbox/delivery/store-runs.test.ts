@@ -18,7 +18,7 @@
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { type HookReceiver, useHookReceivers } from "../../../helpers/hook-receiver.js";
-import { queuedDeliveryState } from "../../../helpers/queued-delivery.js";
+import { orderPaidEvent, queuedDeliveryState } from "../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { Deliverer, type StateRunner } from "../../../../src/sandbox/delivery/deliverer.js";
 import { CredentialState } from "../../../../src/sandbox/store/state.js";
@@ -31,16 +31,7 @@ const { receiver, closeAfter } = useHookReceivers();
 /** A delivery that never ends fails its test in seconds, not at the suite's bound. */
 const BOUND_MS = 10_000;
 
-const event = (url: string) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload,
-  times: 1,
-  idempotencyKey: "key-of-the-event",
-});
+const event = (url: string) => orderPaidEvent(url, { idempotencyKey: "key-of-the-event" });
 
 /**
  * A store that keeps each credential's state as its rows: every run works on a state read back from

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { orderPaidEvent } from "../../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
 import { LIMITS, SandboxBudget } from "../../../../../src/sandbox/store/limits.js";
@@ -55,15 +56,7 @@ async function holdingReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, held, arrived, release };
 }
 
-const event = (url: string, resourceId = "o-1") => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId,
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload: { order_id: resourceId, status: "PAID" },
-  times: 1,
-});
+const event = (url: string, resourceId = "o-1") => orderPaidEvent(url, { resourceId });
 
 function deliverer(options: { targets?: TargetPolicy; attempts?: number } = {}) {
   const d = new Deliverer({

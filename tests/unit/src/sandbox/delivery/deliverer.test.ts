@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHookReceivers } from "../../../../helpers/hook-receiver.js";
-import { queuedDeliveryState } from "../../../../helpers/queued-delivery.js";
+import { orderPaidEvent, queuedDeliveryState } from "../../../../helpers/queued-delivery.js";
 import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
 import { Deliverer } from "../../../../../src/sandbox/delivery/deliverer.js";
 import { backoff, boundedRetry, isExampleHost } from "../../../../../src/sandbox/delivery/policy.js";
@@ -18,15 +18,7 @@ const [shop] = loadRegistry(registry);
 const payload = { order_id: "o-1", status: "PAID" };
 const { receiver } = useHookReceivers();
 
-const event = (url: string | undefined, times = 1) => ({
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url,
-  payload,
-  times,
-});
+const event = (url: string | undefined, times = 1) => orderPaidEvent(url, { times });
 
 const deliverer = (retry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 }) => new Deliverer({ alias: shop.alias, registry, retry });
 
