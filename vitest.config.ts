@@ -48,6 +48,8 @@ export default defineConfig({
     env: { REDOCLY_TELEMETRY: "off" },
     // Creates .tmp/ (a fresh clone has none), where tests make their scratch folders.
     globalSetup: ["tests/setup/scratch.ts"],
+    // Every project's files: with TEST_CPU_REPORT=<file>, each test file's CPU time (tests/setup/file-cpu.ts).
+    setupFiles: ["tests/setup/file-cpu.ts"],
     // Vitest's default on 2 cores is one worker; many files mostly wait on a browser, a child process
     // or a socket, so three run at once.
     maxWorkers: 3,
