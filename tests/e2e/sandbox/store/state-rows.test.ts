@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Row, StoredCredential } from "../../../../src/sandbox/store/backend.js";
 import { deliveryRow, eventRow, META_ID, metaRow, readRows, recordRow, recordRowId } from "../../../../src/sandbox/store/rows.js";
 import type { DeliveryEntry, KeptEvent } from "../../../../src/sandbox/store/types.js";
+import { entry as loggedEntry } from "./state-fixtures.js";
 
 const KEY = "a".repeat(64);
 const credential = (rows: Row[]): StoredCredential => ({ key: KEY, version: 1, rows });
@@ -24,22 +25,8 @@ const event = (id: string, seq: number): Row => ({
   value: { seq, bytes: 10, event: { id, type: "order.pay" } },
 });
 
-const entry = (id: string): DeliveryEntry => ({
-  id,
-  seq: 1,
-  webhook: "orderPaid",
-  resource: "order",
-  resourceId: "o-1",
-  event: { from: "CREATED", to: "PAID", cause: "control" },
-  url: "http://127.0.0.1:9/hook",
-  idempotencyKey: `key-${id}`,
-  payload: { order_id: "o-1" },
-  state: "pending",
-  times: 1,
-  deliveredCount: 0,
-  attempts: [],
-  createdAt: "2026-01-01T00:00:00.000Z",
-});
+/** A queued delivery's log entry (state-fixtures.ts), at sequence 1. */
+const entry = (id: string): DeliveryEntry => ({ ...loggedEntry(id, "pending"), seq: 1 });
 
 describe("readRows", () => {
   it("reads records and events in the order of their sequence, whatever the order of the rows", () => {
