@@ -44,8 +44,8 @@ describe("rows", () => {
   it("reads a credential with no meta row, or a meta row missing members, with the meta's defaults", async () => {
     const rows = await freshModule<typeof Rows>(store("rows"));
     const defaults = { clockOffsetMs: 0, callbackUrls: [], errors: [], seq: 0, scheduled: [] };
-    expect(rows.readRows({ key: "k".repeat(64), rows: [] }).meta).toStrictEqual(defaults);
-    const read = rows.readRows({ key: "k".repeat(64), rows: [{ collection: "meta", id: "meta", value: { seq: 7 } }] });
+    expect(rows.readRows({ key: "k".repeat(64), version: 1, rows: [] }).meta).toStrictEqual(defaults);
+    const read = rows.readRows({ key: "k".repeat(64), version: 1, rows: [{ collection: "meta", id: "meta", value: { seq: 7 } }] });
     expect(read.meta).toStrictEqual({ ...defaults, seq: 7 });
   });
 });
