@@ -5,7 +5,8 @@
  * a system without /proc (macOS), where a recorded process of this host is looked up with signal 0;
  * a directory on a network file system; another process that makes a file where the store's directory
  * goes, between the store's look and its mkdir, or that removes the store's write probe first. And
- * what LMDB refuses to open after the store's checks passed: named, with LMDB's reason.
+ * what LMDB cannot open: a store file, named with LMDB's reason; a lock file, refused before LMDB
+ * opens it (LMDB crashes the process on one it cannot open).
  */
 import fs, { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
@@ -184,6 +185,19 @@ describe("a file: store LMDB cannot open", () => {
     symlinkSync(join(scratch, "nowhere", FILE_NAME), join(dir, FILE_NAME));
     expect(await opens(dir)).toMatch(new RegExp(`^file store ${dir}: cannot open ${FILE_NAME} \\(.*No such file or directory`));
     rmSync(join(dir, FILE_NAME));
+    expect(await opens(dir)).toBe("opened");
+  });
+
+  it("is refused for a lock file it cannot open read-write (a link to nowhere), naming the file and the system's reason, where LMDB crashed the process", async () => {
+    const lock = `${FILE_NAME}-lock`;
+    const dir = fresh();
+    mkdirSync(dir);
+    symlinkSync(join(scratch, "nowhere", lock), join(dir, lock));
+    const refusal = await opens(dir);
+    expect(refusal.startsWith(`file store ${dir}: cannot open ${lock} in it, LMDB's lock file (ENOENT: `)).toBe(true);
+    expect(refusal.endsWith(`no such file or directory, open '${join(dir, lock)}')`)).toBe(true);
+    expect(readdirSync(dir)).toEqual([lock]);
+    rmSync(join(dir, lock));
     expect(await opens(dir)).toBe("opened");
   });
 });
