@@ -30,10 +30,10 @@
  * checked, so the owner also records a sign of life every `HEARTBEAT_MS` and its claim lapses
  * `STALE_MS` after the last. Instances opened in one process on one directory share its
  * environment. A directory on a network file system (NFS, SMB) is refused: LMDB's locks and memory
- * map need a local one. So are a `sandbox.mdb` that is no LMDB file and a directory named as its lock
- * file, on which LMDB would crash the process.
+ * map need a local one. So are a `sandbox.mdb` that is no LMDB file and a lock file LMDB cannot open
+ * (a directory, a link to nowhere, a file this user may not write), on which LMDB would crash the process.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { type Database, type Key, open as openLmdb, type RootDatabase } from "lmdb";
@@ -232,6 +232,13 @@ function prepareDirectory(dir: string, name: string): void {
     throw new Error(`${name}: the directory is not writable (${describe(error)})`);
   }
   rmSync(probe, { force: true });
+  // LMDB opens its lock file read-write, making it when missing, and crashes the process when it
+  // cannot (a link to nowhere, a file this user may not write): opened here first, as LMDB opens it.
+  try {
+    closeSync(openSync(join(dir, LOCK_NAME), constants.O_RDWR | constants.O_CREAT, 0o664));
+  } catch (error) {
+    throw new Error(`${name}: cannot open ${LOCK_NAME} in it, LMDB's lock file (${describe(error)})`);
+  }
 }
 
 async function openEnvironment(dir: string, name: string): Promise<Environment> {
