@@ -3,6 +3,8 @@
  * operations/update-resource-status.ts), over a tiny hand-written document and declaration whose
  * ticket's status member is a lower-case word by its schema's `pattern`, with no list of values:
  *
+ * - the control API is what is under `/_sandbox` (src/sandbox/README.md): a path of the API, or one
+ *   that only begins with the same letters, is passed on to the API;
  * - `POST /_sandbox/resources/{resource}/{id}/status` to a status the schema refuses is 400 on
  *   `status`, its detail naming the status, the resource and the schema that refuses it (there is
  *   no list of statuses to offer: the README's "statuses its schema names" are none here);
@@ -28,6 +30,8 @@ import { call } from "../../../helpers/sandbox.js";
 const SOURCE = (line: number) => `Pay Service Interface, line ${line}`;
 const TICKET_SCHEMA = "#/components/schemas/Ticket";
 const CREDENTIAL = "status-input-credential";
+/** The header the test's server marks a request with when the control API passed it on. */
+const PASSED_ON = "x-passed-on";
 
 const doc: Doc = {
   openapi: "3.1.0",
@@ -88,7 +92,8 @@ const server: Server = createServer((request, response) => {
   request.on("end", () => {
     control.handle(request, response, Buffer.concat(chunks)).then(
       (handled) => {
-        if (!handled) response.writeHead(404).end();
+        // What the control API passes on goes to the API's mock: here a mark of its own.
+        if (!handled) response.writeHead(204, { [PASSED_ON]: "yes" }).end();
       },
       (error: Error) => response.writeHead(500).end(error.message),
     );
@@ -149,5 +154,18 @@ describe("an action's optional body", () => {
       raw: "close it",
     });
     expect(answer.status).toBe(415);
+  });
+});
+
+describe("the control API's paths", () => {
+  it("are /_sandbox and what is under it; the API's paths, and /_sandboxes, are passed on", async () => {
+    const own = await call(base, "GET", "/_sandbox");
+    expect([own.status, own.headers.get(PASSED_ON)]).toEqual([200, null]);
+    const clock = await call(base, "GET", "/_sandbox/clock", { headers: bearer });
+    expect([clock.status, clock.headers.get(PASSED_ON)]).toEqual([200, null]);
+    for (const path of ["/v1/tickets/tkt_1", "/_sandboxes"]) {
+      const passed = await call(base, "GET", path, { headers: bearer });
+      expect([path, passed.status, passed.headers.get(PASSED_ON)]).toEqual([path, 204, "yes"]);
+    }
   });
 });
