@@ -41,3 +41,26 @@ describe("the list's cap reached inside an array's item", () => {
     expect(found.at(-1)).toMatchObject({ code: "unknown-members-capped", severity: 2 });
   });
 });
+
+describe("a recursive schema of many parts", () => {
+  it("each place is judged by the members its own parts name, however many parts come before", () => {
+    // More than ten parts, met in this order (root, a, y, the shared text, eight fillers, b): the set of
+    // parts at b, its 1st and 13th, and the set at a, its 1st, 2nd and 3rd, differ only in where a number ends.
+    const text = () => ({ type: "string" });
+    const shared = text();
+    const root: Record<string, unknown> = { type: "object" };
+    const y = { type: "object", properties: { y: shared } };
+    const fillers = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, text()]));
+    const a = { type: "object", allOf: [root, y], properties: { x: shared, ...fillers } };
+    const b = { type: "object", allOf: [root], properties: { n: shared } };
+    root.properties = { a, b };
+    const plan = memberPlan(root, {})!;
+    // At a: a's own members, the root's and y's. At a.b and at b: b's own and the root's, not y.
+    expect(unknownIn(plan, { a: { x: "", y: "", f7: "", a: {}, b: {} } })).toBeUndefined();
+    expect(unknownIn(plan, { a: { b: { n: "", y: "" } }, b: { y: "", x: "" } })?.map((f) => f.path!.join("."))).toEqual([
+      "body.a.b.y",
+      "body.b.y",
+      "body.b.x",
+    ]);
+  });
+});
