@@ -22,11 +22,11 @@ function exchangeOf(headers: Record<string, string>): { exchange: Exchange; writ
     statusCode: 200,
     headersSent: false,
     setHeader() {},
-    writeHead(status: number) {
+    writeHead(this: { headersSent: boolean }, status: number) {
       written.status = status;
       this.headersSent = true;
     },
-    end(body?: Buffer) {
+    end(this: { statusCode: number }, body?: Buffer) {
       written.status ??= this.statusCode;
       if (body !== undefined) written.body = body.toString("utf8");
     },

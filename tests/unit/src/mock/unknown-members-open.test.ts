@@ -23,7 +23,11 @@ describe("an alternative without a type that names no member", () => {
   });
 
   it("beside alternatives that each name members, the place reports the others", () => {
-    const schema = { type: "object", properties: { a: string }, anyOf: [{ properties: { b: string } }, { type: "object", properties: { d: string } }] };
+    const schema = {
+      type: "object",
+      properties: { a: string },
+      anyOf: [{ properties: { b: string } }, { type: "object", properties: { d: string } }],
+    };
     expect(unknownIn(memberPlan(schema, {})!, { a: "1", c: "3" })?.map((f) => f.path)).toEqual([["body", "c"]]);
   });
 });
@@ -37,7 +41,9 @@ describe("the list's cap reached inside an array's item", () => {
     const crowded = Object.fromEntries(Array.from({ length: MAX_UNKNOWN_MEMBERS + 1 }, (_, i) => [`m${i}`, i]));
     const found = unknownIn(memberPlan(schema, {})!, bodyOf(crowded))!;
     expect(found).toHaveLength(MAX_UNKNOWN_MEMBERS + 1);
-    expect(found.slice(0, -1).map((f) => f.path)).toEqual(Array.from({ length: MAX_UNKNOWN_MEMBERS }, (_, i) => ["body", "list", "0", `m${i}`]));
+    expect(found.slice(0, -1).map((f) => f.path)).toEqual(
+      Array.from({ length: MAX_UNKNOWN_MEMBERS }, (_, i) => ["body", "list", "0", `m${i}`]),
+    );
     expect(found.at(-1)).toMatchObject({ code: "unknown-members-capped", severity: 2 });
   });
 });

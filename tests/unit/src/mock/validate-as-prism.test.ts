@@ -58,12 +58,19 @@ describe("Ajv as Prism sets it up, in a module loaded anew", () => {
   it("date-time is Prism's format: an offset whose minutes are over 59 is refused, as Prism refuses it", async () => {
     const fresh = await freshModule<Validate>("src/mock/validate.ts");
     const op = operation({
-      body: { contents: [{ mediaType: "application/json", schema: { type: "object", properties: { at: { type: "string", format: "date-time" } } } }] },
+      body: {
+        contents: [
+          { mediaType: "application/json", schema: { type: "object", properties: { at: { type: "string", format: "date-time" } } } },
+        ],
+      },
     });
     for (const at of ["2025-01-01T10:00:00+05:99", "2025-01-01T10:00:00-00:60"]) {
       const element = () => elementOf("/v1/things", JSON_HEADERS, { at });
       const theirs = outcome(prismValidateInput({ resource: op, element: element() }));
-      expect(theirs.findings?.map((f: { code: string }) => f.code), at).toEqual(["format"]);
+      expect(
+        theirs.findings?.map((f: { code: string }) => f.code),
+        at,
+      ).toEqual(["format"]);
       expect(outcome(fresh.components.validateInput({ resource: op, element: element() })), at).toEqual(theirs);
     }
     const valid = () => elementOf("/v1/things", JSON_HEADERS, { at: "2025-01-01T10:00:00+05:30" });
@@ -98,7 +105,10 @@ describe("the security check", () => {
     const op = operation({}, [[BEARER]]);
     const element = () => elementOf("/v1/things", { undefined: "Bearer t" });
     const theirs = outcome(prismValidateSecurity({ resource: op, element: element() }));
-    expect(theirs).toEqual({ tag: "Left", findings: [{ severity: 0, message: "Invalid security scheme used", code: 401, tags: ["Bearer"] }] });
+    expect(theirs).toEqual({
+      tag: "Left",
+      findings: [{ severity: 0, message: "Invalid security scheme used", code: 401, tags: ["Bearer"] }],
+    });
     expect(outcome(components.validateSecurity({ resource: op, element: element() }))).toEqual(theirs);
   });
 
