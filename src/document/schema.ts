@@ -50,10 +50,16 @@ export function jsonType(value: Json): string {
   return typeof value;
 }
 
-/** The JSON types a schema admits, or undefined when it does not constrain the type. */
-export function admittedTypes(doc: Doc, schema: Json, at: string): Set<string> | undefined {
+/**
+ * The JSON types a schema admits, or undefined when it does not constrain the type. A union that
+ * refers back to itself (`anyOf: [{type: string}, {$ref: <itself>}]`) admits what its other
+ * branches admit: a branch met again while it is being read adds no type (`expanding`: the unions
+ * being read, by pointer).
+ */
+export function admittedTypes(doc: Doc, schema: Json, at: string, expanding: ReadonlySet<string> = new Set()): Set<string> | undefined {
   const { schema: s, at: here } = resolveSchema(doc, schema, at);
   if (!s || typeof s !== "object") return undefined;
+  if (expanding.has(here)) return new Set();
   if (s.type !== undefined) {
     const set = new Set<string>([s.type].flat());
     if (set.has("number")) set.add("integer");
@@ -63,9 +69,12 @@ export function admittedTypes(doc: Doc, schema: Json, at: string): Set<string> |
   if (values) return new Set(values.map(jsonType));
   for (const key of ["oneOf", "anyOf"]) {
     if (!Array.isArray(s[key])) continue;
-    const parts = s[key].map((branch: Json, i: number) => admittedTypes(doc, branch, `${here}${pointer(key, i)}`));
-    if (parts.every(Boolean)) return new Set(parts.flatMap((p: Set<string> | undefined) => [...p!]));
-    return undefined;
+    const inside = new Set(expanding).add(here);
+    const parts = s[key].map((branch: Json, i: number) => admittedTypes(doc, branch, `${here}${pointer(key, i)}`, inside));
+    if (!parts.every(Boolean)) return undefined;
+    const union = new Set<string>(parts.flatMap((p: Set<string> | undefined) => [...p!]));
+    // Only branches that refer back: nothing says which types it admits.
+    return union.size > 0 ? union : undefined;
   }
   return types(s).length > 0 ? new Set(types(s).flatMap((t) => (t === "number" ? ["number", "integer"] : [t]))) : undefined;
 }
