@@ -325,6 +325,8 @@ export class FileBackend implements DurableBackend {
   readonly namespace: string | undefined;
   #env: Environment | undefined;
   #state: "new" | "opening" | "open" | "closed" = "new";
+  /** The open in progress or done (a close during it waits for it). */
+  #opening: Promise<void> | undefined;
   readonly #pending = new Set<Promise<unknown>>();
   /** A view's store (`scope`), whose environment it uses. */
   #root: FileBackend | undefined;
@@ -354,23 +356,42 @@ export class FileBackend implements DurableBackend {
       return;
     }
     this.#state = "opening";
+    this.#opening = this.#attach();
+    return this.#opening;
+  }
+
+  /** Opens (or shares) the directory's environment; released at once when close() came meanwhile. */
+  async #attach(): Promise<void> {
     let opening = environments.get(this.dir);
     if (!opening) {
       opening = openEnvironment(this.dir, this.name);
       environments.set(this.dir, opening);
       opening.catch(() => environments.delete(this.dir));
     }
+    let env: Environment;
     try {
-      this.#env = await opening;
+      env = await opening;
     } catch (error) {
-      this.#state = "new";
+      if (this.#state === "opening") this.#state = "new";
       throw error;
     }
-    this.#env.users++;
+    env.users++;
+    this.#env = env;
+    const closedMeanwhile = this.#state === "closed";
     this.#state = "open";
+    if (closedMeanwhile) {
+      await this.close();
+      throw new Error(`${this.name}: closed before it was open`);
+    }
   }
 
   async close(): Promise<void> {
+    if (this.#state === "opening") {
+      // What the open takes is released when it has it (#attach); closed once that is done.
+      this.#state = "closed";
+      await this.#opening?.catch(() => undefined);
+      return;
+    }
     if (this.#state !== "open") {
       this.#state = "closed";
       return;

@@ -1,0 +1,51 @@
+/**
+ * A `file:` store closed while it is still opening (src/sandbox/store/file.ts `close` during
+ * `open`): the open ends refused, saying the store was closed, and the environment it opened is
+ * released once close() resolves: the process's ownership of the directory is taken off the store
+ * (read here with lmdb directly), and a store opened on the directory next starts afresh.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { open as openLmdb } from "lmdb";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../../../src/registry.js";
+import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+
+const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-close-opening-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The `store` database's entry names (the format, the owner while an instance holds the directory). */
+async function storeEntries(dir: string): Promise<string[]> {
+  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
+  const names = Array.from(root.openDB<string, string>({ name: "store", encoding: "string" }).getKeys(), String);
+  await root.close();
+  return names;
+}
+
+describe("a file: store closed while opening", () => {
+  it("refuses the open and releases what it opened before close() resolves", async () => {
+    const dir = join(scratch, "closed-while-opening");
+    const store = new FileBackend(dir);
+    const opened = store.open();
+    const refused = expect(opened).rejects.toThrow(`file store ${dir}: closed before it was open`);
+    await store.close();
+    await refused;
+    expect(await storeEntries(dir)).toEqual(["format"]);
+    await expect(store.transact("c".repeat(64), undefined, () => ({ changes: { puts: [], deletes: [] }, result: 1 }))).rejects.toThrow(
+      `file store ${dir}: closed`,
+    );
+  });
+
+  it("leaves an instance sharing the environment open, its ownership kept", async () => {
+    const dir = join(scratch, "shared");
+    const first = new FileBackend(dir);
+    await first.open();
+    const second = new FileBackend(dir);
+    const opened = second.open();
+    await second.close();
+    await expect(opened).rejects.toThrow("closed before it was open");
+    expect(await storeEntries(dir)).toEqual(["format", "owner"]);
+    await first.close();
+    expect(await storeEntries(dir)).toEqual(["format"]);
+  });
+});
