@@ -8,10 +8,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { open as openLmdb } from "lmdb";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+import { owner, setOwner } from "./lmdb-direct.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-claim-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,19 +20,6 @@ afterEach(() => vi.useRealTimers());
 const NOW = 1_800_000_000_000;
 let dirs = 0;
 const fresh = () => join(scratch, `store-${++dirs}`);
-
-/** The store's `owner` entry, read and written with lmdb directly (in one process, lmdb-js shares an open environment). */
-async function owner(dir: string): Promise<Record<string, unknown> | undefined> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  const text = root.openDB<string, string>({ name: "store", encoding: "string" }).get("owner");
-  await root.close();
-  return text === undefined ? undefined : JSON.parse(text);
-}
-async function setOwner(dir: string, value: Record<string, unknown>): Promise<void> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  await root.openDB<string, string>({ name: "store", encoding: "string" }).put("owner", JSON.stringify(value));
-  await root.close();
-}
 
 /** A directory holding an empty store, closed. */
 async function made(): Promise<string> {

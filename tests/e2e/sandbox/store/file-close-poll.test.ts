@@ -6,10 +6,10 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { open as openLmdb } from "lmdb";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
-import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+import { FileBackend } from "../../../../src/sandbox/store/file.js";
+import { removeOwner, storeEntries } from "./lmdb-direct.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-close-poll-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -17,23 +17,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const T = 1_800_000_000_000;
 const KEY = "f".repeat(64);
 
-/** The store's own entries (format, owner), read with lmdb directly (in one process, lmdb-js shares an open environment). */
-async function storeEntries(dir: string): Promise<Record<string, string>> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  const db = root.openDB<string, string>({ name: "store", encoding: "string" });
-  const all = Object.fromEntries(Array.from(db.getRange(), ({ key, value }) => [key, value]));
-  await root.close();
-  return all;
-}
-
 describe("a file: store closing", () => {
   it("closes when no owner is recorded any more (another process took the claim over and released it), and opens again", async () => {
     const dir = join(scratch, "released");
     const store = new FileBackend(dir);
     await store.open();
-    const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-    await root.openDB<string, string>({ name: "store", encoding: "string" }).remove("owner");
-    await root.close();
+    await removeOwner(dir);
     await store.close();
     expect(await storeEntries(dir)).toEqual({ format: "1" });
     const again = new FileBackend(dir);

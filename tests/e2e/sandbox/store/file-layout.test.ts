@@ -6,11 +6,11 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { open as openLmdb } from "lmdb";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import type { PartnerRow } from "../../../../src/sandbox/store/backend.js";
-import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+import { FileBackend } from "../../../../src/sandbox/store/file.js";
+import { entries, putEntry } from "./lmdb-direct.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-layout-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -18,15 +18,6 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const T = 1_800_000_000_000;
 const KEY = "c".repeat(64);
 const PARTNER_KEY = "d".repeat(64);
-
-/** Every entry of the named database `name` (keys as lmdb orders them, values as written). */
-async function entries(dir: string, name: string): Promise<[unknown, string][]> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  const db = root.openDB<string, string>({ name, encoding: "string" });
-  const all = Array.from(db.getRange(), ({ key, value }): [unknown, string] => [key, value]);
-  await root.close();
-  return all;
-}
 
 describe("a file: store on disk", () => {
   it("keeps credentials, rows, leases, partners and their credentials each in a named database, as JSON text", async () => {
@@ -69,9 +60,7 @@ describe("a file: store on disk", () => {
     await made.close();
     expect(await entries(dir, "store")).toEqual([["format", "1"]]);
     // An earlier layout's number (none was released): an open of this version does not relabel what it did not write.
-    const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-    await root.openDB<string, string>({ name: "store", encoding: "string" }).put("format", "0");
-    await root.close();
+    await putEntry(dir, "store", "format", "0");
     const again = new FileBackend(dir);
     await again.open();
     await again.close();

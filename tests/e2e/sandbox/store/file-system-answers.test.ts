@@ -12,10 +12,10 @@ import fs, { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "no
 import { syncBuiltinESMExports } from "node:module";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { open as openLmdb } from "lmdb";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
+import { owner, setOwner } from "./lmdb-direct.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-system-answers-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,19 +38,6 @@ function standIn<K extends "readFileSync" | "statfsSync" | "mkdirSync" | "writeF
 }
 
 const errno = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
-
-/** The store's `owner` entry, read and written with lmdb directly (in one process, lmdb-js shares an open environment). */
-async function owner(dir: string): Promise<Record<string, unknown> | undefined> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  const text = root.openDB<string, string>({ name: "store", encoding: "string" }).get("owner");
-  await root.close();
-  return text === undefined ? undefined : JSON.parse(text);
-}
-async function setOwner(dir: string, value: Record<string, unknown>): Promise<void> {
-  const root = openLmdb({ path: join(dir, FILE_NAME), encoding: "string" });
-  await root.openDB<string, string>({ name: "store", encoding: "string" }).put("owner", JSON.stringify(value));
-  await root.close();
-}
 
 async function opens(dir: string): Promise<string> {
   const store = new FileBackend(dir);
