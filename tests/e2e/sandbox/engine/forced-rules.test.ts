@@ -1,27 +1,10 @@
-/**
- * The error rules queued through the control API (POST /_sandbox/errors), as the engine reads them
- * (src/sandbox/engine/forced.ts), on the engine of the fixture API shop@1.0.0 (tests/fixtures/mock,
- * tests/fixtures/sandbox/shop.sandbox.yaml: createOrder and getOrder under bearer auth, getPing
- * under none). A rule is a status forced on an operation's next calls, or a latency or a dropped
- * connection, or a status with a latency (src/sandbox/README.md, "The control API"): the status is
- * used up by `forcedAnswer`, the latency or drop alone by `queuedTransport`, each call of a rule once.
- */
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../src/registry.js";
-import { createEngine } from "../../../../src/sandbox/engine/create.js";
+import { describe, expect, it } from "vitest";
 import { forcedAnswer, queuedTransport } from "../../../../src/sandbox/engine/forced.js";
 import { type CredentialState, credentialKey } from "../../../../src/sandbox/store/state.js";
 import type { ErrorRule } from "../../../../src/sandbox/store/types.js";
+import { shopEngine } from "../../../helpers/shop.js";
 
-const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-const [shop] = loadRegistry(registryPath);
-const engine = createEngine(shop, loadDocument(shop.bundlePath), {
-  declarationPath: join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"),
-  registry: registryPath,
-});
-afterAll(() => engine.close());
+const engine = shopEngine();
 
 let credentials = 0;
 /** A fresh credential's state with these rules queued (as the control API queues them: a latency or drop arms the engine). */

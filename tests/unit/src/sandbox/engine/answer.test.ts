@@ -1,17 +1,7 @@
-/**
- * A refusal's reason as the partner reads it in `sl-violations` (src/sandbox/engine/answer.ts
- * `refusalViolation`): the rule, then where it comes from, the provider's document by its title
- * (never the file it is kept under) and, where the rule is the sandbox's own, its convention. And
- * the sandbox's own answers (`validateAnswer`): a hosted sandbox's 429 for a partner's rate named in
- * `sl-violations` as its 507 is, a 429 forced through the control API judged as any answer.
- */
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { loadDocument } from "../../../../../src/document/index.js";
-import { loadRegistry, repoRoot } from "../../../../../src/registry.js";
+import { describe, expect, it } from "vitest";
 import { rateLimitAnswer, refusalViolation, validateAnswer } from "../../../../../src/sandbox/engine/answer.js";
-import { createEngine } from "../../../../../src/sandbox/engine/create.js";
 import { problem } from "../../../../../src/sandbox/problem.js";
+import { shopEngine } from "../../../../helpers/shop.js";
 
 describe("refusalViolation", () => {
   const entry = (message: string) => ({ location: ["request"], severity: "Information", code: "sandbox-refusal", message });
@@ -49,13 +39,7 @@ describe("refusalViolation", () => {
 });
 
 describe("validateAnswer on the sandbox's own answers", () => {
-  const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
-  const [shop] = loadRegistry(registryPath);
-  const engine = createEngine(shop, loadDocument(shop.bundlePath), {
-    declarationPath: join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml"),
-    registry: registryPath,
-  });
-  afterAll(() => engine.close());
+  const engine = shopEngine();
   const detail = "this partner's request rate is 10 per second: retry after 1 s";
 
   it("names a partner's rate reached (429) where the operation does not declare it, as a bound's 507", () => {
