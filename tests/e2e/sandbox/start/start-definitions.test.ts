@@ -13,7 +13,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
-import { join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Doc } from "../../../../src/document/index.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
@@ -22,7 +22,6 @@ import type * as SchedulerModule from "../../../../src/sandbox/scheduler.js";
 import type * as StartModule from "../../../../src/sandbox/start.js";
 import type * as ValuesModule from "../../../../src/sandbox/values.js";
 import { freshModule } from "../../../helpers/fresh-module.js";
-import { importsOf, parse } from "../../../helpers/structure.js";
 
 const registryPath = join(repoRoot, "tests/fixtures/mock/redocly.yaml");
 const [shop] = loadRegistry(registryPath);
@@ -60,7 +59,8 @@ describe("which requests the control API is asked about", () => {
     const { startSandbox } = await freshModule<typeof StartModule>("src/sandbox/start.ts");
     const cache = join(work, "cache");
     mkdirSync(cache, { mode: 0o700 }); // a cache folder only its owner can read, as the cache requires
-    const declarationPath = join(repoRoot, "tests/fixtures/sandbox/shop.sandbox.yaml");
+    // No declaration (a sandbox that keeps no resources): the hook does not depend on one.
+    const declarationPath = join(work, "none.sandbox.yaml");
     const started = await startSandbox(shop, { declarationPath, registry: registryPath, store: "memory" }, shop.bundlePath, cache);
     try {
       expect(asks(started.hooks.mayIntercept)).toEqual(TARGETS.map(([, asked]) => asked));
@@ -75,15 +75,21 @@ describe("the code that decides whether a declaration is checked again", () => {
   it("names declaration.ts, every module of the sandbox it imports, and start.ts", async () => {
     const { CHECKER_MODULES } = await freshModule<typeof StartModule>("src/sandbox/start.ts");
     const sandbox = join(repoRoot, "src/sandbox");
-    // declaration.ts's imports within src/sandbox, followed to the end (paths relative to src/sandbox).
+    // declaration.ts's imports within src/sandbox (`from "./x.js"`, type-only ones included, and
+    // `import("./x.js")`), followed to the end; paths relative to src/sandbox. The sandbox's modules
+    // write every import so (tests/unit/src/sandbox/structure.test.ts parses them with TypeScript).
     const needed = new Set(["declaration.ts", "start.ts"]);
     const waiting = ["declaration.ts"];
     for (let name = waiting.pop(); name !== undefined; name = waiting.pop())
-      for (const { target } of importsOf(parse(name, readFileSync(join(sandbox, name), "utf8"))))
+      for (const [, specifier] of readFileSync(join(sandbox, name), "utf8").matchAll(
+        /(?:\bfrom\s+|\bimport\s*\(\s*)"(\.\.?\/[^"]+)\.js"/g,
+      )) {
+        const target = posix.normalize(posix.join(dirname(name), `${specifier}.ts`));
         if (!target.startsWith("../") && !needed.has(target)) {
           needed.add(target);
           waiting.push(target);
         }
+      }
     const named = CHECKER_MODULES.filter((m) => m.startsWith("./")).map((m) => `${m.slice(2)}.ts`);
     expect(named.toSorted()).toEqual([...needed].toSorted());
   });
