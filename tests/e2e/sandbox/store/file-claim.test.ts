@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
-import { owner, setOwner } from "./lmdb-direct.js";
+import { opens, owner, setOwner } from "./file-store.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-claim-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,17 +38,6 @@ const startTime = (pid: number) => {
 const bootId = () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
 /** Process 1 runs as long as the machine does. */
 const init = () => ({ pid: 1, host: hostname(), boot: bootId(), start: startTime(1), seen: NOW });
-
-async function opens(dir: string): Promise<string> {
-  const store = new FileBackend(dir);
-  try {
-    await store.open();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  await store.close();
-  return "opened";
-}
 
 describe("a claim recorded by a process of this host", () => {
   it("holds while that process runs, in this boot, with the start time recorded", async () => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { FileBackend } from "../../../../src/sandbox/store/file.js";
-import { removeOwner, storeEntries } from "./lmdb-direct.js";
+import { removeOwner, storeEntries } from "./file-store.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-close-poll-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

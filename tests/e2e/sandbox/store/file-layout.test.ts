@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import type { PartnerRow } from "../../../../src/sandbox/store/backend.js";
 import { FileBackend } from "../../../../src/sandbox/store/file.js";
-import { entries, putEntry } from "./lmdb-direct.js";
+import { entries, putEntry } from "./file-store.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-layout-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

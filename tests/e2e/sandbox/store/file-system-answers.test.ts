@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
 import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
-import { owner, setOwner } from "./lmdb-direct.js";
+import { opens, owner, setOwner } from "./file-store.js";
 
 const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-system-answers-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,17 +38,6 @@ function standIn<K extends "readFileSync" | "statfsSync" | "mkdirSync" | "writeF
 }
 
 const errno = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
-
-async function opens(dir: string): Promise<string> {
-  const store = new FileBackend(dir);
-  try {
-    await store.open();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  await store.close();
-  return "opened";
-}
 
 /** Makes an empty store in `dir`, closed. */
 async function made(dir: string): Promise<void> {

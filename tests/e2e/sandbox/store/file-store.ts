@@ -1,11 +1,11 @@
 /**
- * A `file:` store's named databases read and written with lmdb directly, as the `file-*` tests look
- * at what src/sandbox/store/file.ts keeps on disk (in one process, lmdb-js shares an open
- * environment, so a store open in the test is read as it is).
+ * What the `file-*` tests share: whether a `file:` store opens (src/sandbox/store/file.ts), and its
+ * named databases read and written with lmdb directly, to look at what it keeps on disk (in one
+ * process, lmdb-js shares an open environment, so a store open in the test is read as it is).
  */
 import { join } from "node:path";
 import { open as openLmdb } from "lmdb";
-import { FILE_NAME } from "../../../../src/sandbox/store/file.js";
+import { FILE_NAME, FileBackend } from "../../../../src/sandbox/store/file.js";
 
 /** Runs `work` on the named database `name` of the store in `dir`, as text, and closes it after. */
 async function withDatabase<T>(dir: string, name: string, work: (db: ReturnType<typeof openDatabase>["db"]) => T | Promise<T>): Promise<T> {
@@ -53,3 +53,15 @@ export const putEntry = (dir: string, name: string, key: string, value: string):
   withDatabase(dir, name, async (db) => {
     await db.put(key, value);
   });
+
+/** "opened" when a store on `dir` opens (it is closed again), else the refusal's message. */
+export async function opens(dir: string): Promise<string> {
+  const store = new FileBackend(dir);
+  try {
+    await store.open();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  await store.close();
+  return "opened";
+}
