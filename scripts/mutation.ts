@@ -47,6 +47,7 @@ export const TESTS: Record<Folder, string[]> = {
     "tests/e2e/contract/prism-parts.test.ts",
     "tests/e2e/contract/mock-start.test.ts",
     "tests/e2e/contract/validate.contract.test.ts",
+    "tests/e2e/contract/validate-setup.test.ts",
   ],
   "src/client": ["tests/unit/src/client/**/*.test.ts", "tests/e2e/contract/mock.contract.test.ts"],
   // The hosted mode's unit tests drive the sandbox's credential gate and partner operations in process.

@@ -1,9 +1,7 @@
 /**
  * The mock's request validation (src/mock/validate.ts) judges as Prism's own validateInput and
  * validateSecurity, on hand-made operations, for what the contract tests' corpus does not send:
- * Ajv set up as Prism sets it up, in a module loaded anew (tests/helpers/fresh-module.ts: its Ajv
- * instances are made in this test), so parameters are coerced from their text and `date-time` is
- * Prism's own format, not ajv-formats'; a request element without a body member; a validator that
+ * a request element without a body member; a validator that
  * throws (a body nested past the stack's depth against a recursive schema), which Prism reads as no
  * finding; a header named `undefined`, which is no credential; and the security check's Right,
  * which is Prism's: the element itself.
@@ -13,9 +11,6 @@ import { prismValidateInput, prismValidateSecurity } from "../../../../src/mock/
 import { requestElement } from "../../../../src/mock/route.js";
 import type { Element, Operation } from "../../../../src/mock/types.js";
 import { components } from "../../../../src/mock/validate.js";
-import { freshModule } from "../../../helpers/fresh-module.js";
-
-type Validate = typeof import("../../../../src/mock/validate.js");
 
 /** A Prism HTTP operation made by hand (the shape @stoplight/http-spec gives). */
 const operation = (request: Record<string, unknown>, security: unknown[][] = []) =>
@@ -37,49 +32,6 @@ const elementOf = (target: string, headers: Record<string, string>, ...body: unk
 /** An Either's tag and, for a Left, its findings as plain data. */
 const outcome = (either: { _tag: string; left?: unknown }) =>
   either._tag === "Left" ? { tag: "Left", findings: JSON.parse(JSON.stringify(either.left)) } : { tag: "Right" };
-
-describe("Ajv as Prism sets it up, in a module loaded anew", () => {
-  // Loaded once for both tests: its Ajv instances are made when a test first validates with them.
-  const loaded = freshModule<Validate>("src/mock/validate.ts");
-
-  it("a parameter is coerced from its text (an integer query value, a boolean header): no finding, as Prism", async () => {
-    const fresh = await loaded;
-    const op = operation({
-      query: [{ name: "page", schema: { type: "integer", maximum: 9 } }],
-      headers: [{ name: "X-Dry-Run", schema: { type: "boolean" } }],
-    });
-    const element = () => elementOf("/v1/things?page=2", { "x-dry-run": "true" });
-    expect(outcome(prismValidateInput({ resource: op, element: element() }))).toEqual({ tag: "Right" });
-    expect(outcome(fresh.components.validateInput({ resource: op, element: element() }))).toEqual({ tag: "Right" });
-    // Coerced, then judged: a value over the maximum is still found.
-    const over = () => elementOf("/v1/things?page=12", {});
-    const theirs = outcome(prismValidateInput({ resource: op, element: over() }));
-    expect(theirs.findings).toHaveLength(1);
-    expect(outcome(fresh.components.validateInput({ resource: op, element: over() }))).toEqual(theirs);
-  });
-
-  it("date-time is Prism's format: an offset whose minutes are over 59 is refused, as Prism refuses it", async () => {
-    const fresh = await loaded;
-    const op = operation({
-      body: {
-        contents: [
-          { mediaType: "application/json", schema: { type: "object", properties: { at: { type: "string", format: "date-time" } } } },
-        ],
-      },
-    });
-    for (const at of ["2025-01-01T10:00:00+05:99", "2025-01-01T10:00:00-00:60"]) {
-      const element = () => elementOf("/v1/things", JSON_HEADERS, { at });
-      const theirs = outcome(prismValidateInput({ resource: op, element: element() }));
-      expect(
-        theirs.findings?.map((f: { code: string }) => f.code),
-        at,
-      ).toEqual(["format"]);
-      expect(outcome(fresh.components.validateInput({ resource: op, element: element() })), at).toEqual(theirs);
-    }
-    const valid = () => elementOf("/v1/things", JSON_HEADERS, { at: "2025-01-01T10:00:00+05:30" });
-    expect(outcome(fresh.components.validateInput({ resource: op, element: valid() }))).toEqual({ tag: "Right" });
-  });
-});
 
 describe("bodies", () => {
   it("an element without a body member, for an operation whose body is optional: no finding, as Prism", () => {
