@@ -11,34 +11,13 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prismValidateInput, prismValidateSecurity } from "../../../src/mock/prism-parts.js";
-import { requestElement } from "../../../src/mock/route.js";
 import type { Element, Operation } from "../../../src/mock/types.js";
 import { freshModule } from "../../helpers/fresh-module.js";
+import { elementOf, JSON_HEADERS, operation, outcome } from "../../helpers/hand-made-operation.js";
 
 type Validate = typeof import("../../../src/mock/validate.js");
 const fresh = () => freshModule<Validate>("src/mock/validate.ts");
 afterEach(() => vi.restoreAllMocks());
-
-/** A Prism HTTP operation made by hand (the shape @stoplight/http-spec gives). */
-const operation = (request: Record<string, unknown>, security: unknown[][] = []) =>
-  ({
-    id: "hand-made",
-    method: "post",
-    path: "/v1/things",
-    responses: [{ id: "r", code: "200", contents: [], headers: [] }],
-    servers: [],
-    security,
-    request,
-  }) as unknown as Operation;
-
-const JSON_HEADERS = { "content-type": "application/json", "content-length": "2" };
-/** The element the route stage makes; `body` only when given (no member at all otherwise). */
-const elementOf = (target: string, headers: Record<string, string>, ...body: unknown[]) =>
-  ({ ...requestElement("POST", target, headers, 0), ...(body.length > 0 ? { body: body[0] } : {}) }) as Element;
-
-/** An Either's tag and, for a Left, its findings as plain data. */
-const outcome = (either: { _tag: string; left?: unknown }) =>
-  either._tag === "Left" ? { tag: "Left", findings: JSON.parse(JSON.stringify(either.left)) } : { tag: "Right" };
 
 /** Prism's outcome and the fresh module's, for the same operation and request. */
 async function both(op: Operation, element: () => Element) {

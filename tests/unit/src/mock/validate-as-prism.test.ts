@@ -8,30 +8,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { prismValidateInput, prismValidateSecurity } from "../../../../src/mock/prism-parts.js";
-import { requestElement } from "../../../../src/mock/route.js";
-import type { Element, Operation } from "../../../../src/mock/types.js";
 import { components } from "../../../../src/mock/validate.js";
-
-/** A Prism HTTP operation made by hand (the shape @stoplight/http-spec gives). */
-const operation = (request: Record<string, unknown>, security: unknown[][] = []) =>
-  ({
-    id: "hand-made",
-    method: "post",
-    path: "/v1/things",
-    responses: [{ id: "r", code: "200", contents: [], headers: [] }],
-    servers: [],
-    security,
-    request,
-  }) as unknown as Operation;
-
-const JSON_HEADERS = { "content-type": "application/json", "content-length": "2" };
-/** The element the route stage makes; `body` only when given (no member at all otherwise). */
-const elementOf = (target: string, headers: Record<string, string>, ...body: unknown[]) =>
-  ({ ...requestElement("POST", target, headers, 0), ...(body.length > 0 ? { body: body[0] } : {}) }) as Element;
-
-/** An Either's tag and, for a Left, its findings as plain data. */
-const outcome = (either: { _tag: string; left?: unknown }) =>
-  either._tag === "Left" ? { tag: "Left", findings: JSON.parse(JSON.stringify(either.left)) } : { tag: "Right" };
+import { elementOf, JSON_HEADERS, operation, outcome } from "../../../helpers/hand-made-operation.js";
 
 describe("bodies", () => {
   it("an element without a body member, for an operation whose body is optional: no finding, as Prism", () => {
