@@ -21,8 +21,6 @@
  *   judgement (JUDGE_MS from being handed to a ready worker): past either, the worker is ended and
  *   the requests it holds fail (a 500 problem that says so); the next large request starts a new worker.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Diagnostic, Element, Operation } from "./types.js";
 
@@ -68,12 +66,8 @@ export type JudgeReply = { id: number; judgement: Judgement } | { id: number; fa
 function startWorker(WorkerThread: typeof Worker): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
   if (!import.meta.url.endsWith(".ts")) return new WorkerThread(new URL("./judge-worker.js", import.meta.url), options);
-  // tsx's ES module entry (its package exports `import` condition), next to the CommonJS one require finds.
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
+  // tsx's ES module entry: its package exports' `import` condition.
+  const tsx = import.meta.resolve("tsx/esm/api");
   const entry = new URL("./judge-worker.ts", import.meta.url).href;
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
   return new WorkerThread(code, { ...options, eval: true });
