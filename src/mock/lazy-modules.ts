@@ -75,7 +75,6 @@ export const fakerShape = (load: () => Exports): Exports => {
   const faker = new Proxy({}, { get: (_, key) => (load().default as Exports)[key] });
   return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "default" ? faker : load()[key]) });
 };
-defer(fromPrism.resolve("@faker-js/faker"), fakerShape);
 
 /**
  * json-schema-faker's stand-in. Prism's mocker calls `JSONSchemaFaker.extend("faker", ...)` and
@@ -112,11 +111,6 @@ export const jsonSchemaFakerShape = (load: () => Exports): Exports => {
   );
   return new Proxy({}, { get: (_, key) => (key === "__esModule" ? true : key === "JSONSchemaFaker" ? jsf : load()[key]) });
 };
-defer(fromPrism.resolve("json-schema-faker"), jsonSchemaFakerShape);
-
-// Read by Prism's getHttpOperationsFromSpec only for a Postman collection or a Swagger 2 document.
-defer(fromPrism.resolve("@stoplight/http-spec/postman/operation"), members);
-defer(fromPrism.resolve("@stoplight/http-spec/oas2/operation"), members);
 
 /**
  * The stand-in of Prism's getHttpOperationsFromSpec and what it needs to read a spec. An ES module
@@ -130,17 +124,24 @@ export const operationsShape = (load: () => Exports): Exports => {
     { get: (_, key) => (key === "__esModule" ? true : key === "getHttpOperationsFromSpec" ? getHttpOperationsFromSpec : load()[key]) },
   );
 };
-defer(join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operations.js"), operationsShape);
 
-// The forwarder's HTTP client and proxy agents, called only to forward a request.
-defer(fromPrism.resolve("node-fetch"), members);
-defer(fromPrism.resolve("http-proxy-agent"), callable);
-defer(fromPrism.resolve("https-proxy-agent"), callable);
-
-// Called only to generate an answer from a seed (seedrandom) and by Prism's own security check and
-// server (lodash/fp), which the mock replaces by validate.ts and server.ts.
-defer(fromPrism.resolve("seedrandom"), callable);
-defer(fromPrism.resolve("lodash/fp"), callable);
-
-// prism-core's createLogger; the mock and the proxy hand Prism a logger of their own.
-defer(createRequire(fromPrism.resolve("@stoplight/prism-core")).resolve("pino"), callable);
+/** What is deferred: each module's path, and the shape of its stand-in's exports. */
+export const DEFERRED: ReadonlyArray<readonly [path: string, shape: (load: () => Exports) => Exports]> = [
+  [fromPrism.resolve("@faker-js/faker"), fakerShape],
+  [fromPrism.resolve("json-schema-faker"), jsonSchemaFakerShape],
+  // Read by Prism's getHttpOperationsFromSpec only for a Postman collection or a Swagger 2 document.
+  [fromPrism.resolve("@stoplight/http-spec/postman/operation"), members],
+  [fromPrism.resolve("@stoplight/http-spec/oas2/operation"), members],
+  [join(dirname(fromPrism.resolve("@stoplight/prism-http")), "utils/operations.js"), operationsShape],
+  // The forwarder's HTTP client and proxy agents, called only to forward a request.
+  [fromPrism.resolve("node-fetch"), members],
+  [fromPrism.resolve("http-proxy-agent"), callable],
+  [fromPrism.resolve("https-proxy-agent"), callable],
+  // Called only to generate an answer from a seed (seedrandom) and by Prism's own security check and
+  // server (lodash/fp), which the mock replaces by validate.ts and server.ts.
+  [fromPrism.resolve("seedrandom"), callable],
+  [fromPrism.resolve("lodash/fp"), callable],
+  // prism-core's createLogger; the mock and the proxy hand Prism a logger of their own.
+  [createRequire(fromPrism.resolve("@stoplight/prism-core")).resolve("pino"), callable],
+];
+for (const [path, shape] of DEFERRED) defer(path, shape);

@@ -2,8 +2,11 @@
  * src/mock/lazy-modules.ts's stand-ins, each over a loader of the test's own (no module registry of
  * their own needed, unlike lazy-modules.test.ts): a stand-in loads nothing until a member is read or
  * it is called, then answers what the real module answers; json-schema-faker's keeps Prism's
- * `extend` and `option` calls and makes them, in order, on the real one when it loads.
+ * `extend` and `option` calls and makes them, in order, on the real one when it loads. What is
+ * deferred names files of the installed packages (a path a package update moved would leave the
+ * module loaded at start-up, silently).
  */
+import { statSync } from "node:fs";
 import { Module } from "node:module";
 import { describe, expect, it } from "vitest";
 import { callable, defer, type Exports, fakerShape, jsonSchemaFakerShape, operationsShape } from "../../../../src/mock/lazy-modules.js";
@@ -20,6 +23,36 @@ function loader<T extends object>(real: T) {
   };
   return counter;
 }
+
+describe("DEFERRED, from a module loaded anew", () => {
+  it("names a file of the installed packages for each module deferred, with the stand-in its exports need", async () => {
+    const fresh = await freshModule<typeof import("../../../../src/mock/lazy-modules.js")>("src/mock/lazy-modules.ts");
+    const named = new Map<unknown, string>([
+      [fresh.fakerShape, "fakerShape"],
+      [fresh.jsonSchemaFakerShape, "jsonSchemaFakerShape"],
+      [fresh.operationsShape, "operationsShape"],
+      [fresh.members, "members"],
+      [fresh.callable, "callable"],
+    ]);
+    const deferred = fresh.DEFERRED.map(([path, shape]) => {
+      expect(statSync(path).isFile(), `${path} is a file`).toBe(true);
+      return [path.replaceAll("\\", "/").replace(/^.*?\/node_modules\//, ""), named.get(shape)];
+    });
+    expect(deferred).toEqual([
+      ["@faker-js/faker/dist/cjs/index.js", "fakerShape"],
+      ["json-schema-faker/dist/main.cjs", "jsonSchemaFakerShape"],
+      ["@stoplight/http-spec/postman/operation.js", "members"],
+      ["@stoplight/http-spec/oas2/operation.js", "members"],
+      ["@stoplight/prism-http/dist/utils/operations.js", "operationsShape"],
+      ["node-fetch/lib/index.js", "members"],
+      ["http-proxy-agent/dist/index.js", "callable"],
+      ["https-proxy-agent/dist/index.js", "callable"],
+      ["seedrandom/index.js", "callable"],
+      ["lodash/fp.js", "callable"],
+      ["@stoplight/prism-core/node_modules/pino/pino.js", "callable"],
+    ]);
+  });
+});
 
 describe("defer", () => {
   it("puts a loaded module in the cache whose exports the shape builds, and requires the real one (out of the cache) on first use only", () => {

@@ -1,6 +1,6 @@
 /**
- * src/mock/lazy-modules.ts defers loading faker and json-schema-faker (and Prism's Postman and
- * Swagger 2 converters, the forwarder's HTTP client and proxy agents, prism-core's pino, lodash/fp)
+ * src/mock/lazy-modules.ts defers loading faker and json-schema-faker (and Prism's reading of a spec
+ * file, its Postman and Swagger 2 converters, the forwarder's HTTP client and proxy agents, prism-core's pino, lodash/fp)
  * until first use: the mock starts without them, and a schema that asks for faker data
  * (json-schema-faker's `faker` keyword, with `Prefer: dynamic=true`) still gets it, with Prism's
  * generator options.
@@ -21,12 +21,14 @@ const fakerFiles = () =>
 const filesOf = (name: string) =>
   Object.keys(require.cache).filter((path) => path.replaceAll("\\", "/").includes(`/node_modules/${name}/`)).length;
 const OPTIONAL = Array.from({ length: 12 }, (_, i) => `optional${i}`);
+/** Files only Prism's getHttpOperationsFromSpec (prism-http's utils/operations.js) loads. */
+const SPEC_READING = ["@stoplight/json-schema-ref-parser", "@stoplight/http-spec/oas3"];
 const DEFERRED = ["jsonpath-plus", "agent-base", "@stoplight/prism-core/node_modules/pino/lib", "lodash/fp"];
 
 const dir = mkdtempSync(join(tmpdir(), "lazy-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it("starts the mock without loading faker, and loads it when a schema asks for faker data", async () => {
+it("imports the mock without Prism's spec reading and starts it without faker, loading each when first needed", async () => {
   const spec = join(dir, "openapi.yaml");
   writeFileSync(
     spec,
@@ -53,8 +55,12 @@ it("starts the mock without loading faker, and loads it when a schema asks for f
     ].join("\n"),
   );
   const [entry] = loadRegistry();
+  // Importing the mock reads none of Prism's spec reading (its $ref parser, http-spec's OpenAPI 3 converter).
+  for (const name of SPEC_READING) expect(filesOf(name), `${name} loaded by importing the mock`).toBe(0);
   const mock = await startMock(entry, { port: 0, specPath: spec });
   try {
+    // A spec given by path is read by Prism's getHttpOperationsFromSpec: the stand-in loaded it.
+    for (const name of SPEC_READING) expect(filesOf(name), `${name} loaded to read the spec`).toBeGreaterThan(0);
     expect(fakerFiles(), "faker's files loaded at start-up").toBe(0);
     for (const name of DEFERRED) expect(filesOf(name), `${name} loaded at start-up`).toBe(0);
     const response = await fetch(`${mock.url}/person`, { headers: { prefer: "dynamic=true" } });
