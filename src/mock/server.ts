@@ -39,6 +39,7 @@
  * Prism server's.
  */
 import "./lazy-modules.js"; // first: before anything loads Prism
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { answerRequest } from "./answer.js";
@@ -222,15 +223,12 @@ export function createPrismServer(operations: Operation[], options: PrismServerO
   const server: Server = createServer(guardedServerOptions(options.guards), listener(context, options.observe));
   if (options.guards) guardConnections(server, options.guards);
   return {
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          const address = server.address();
-          resolve(typeof address === "object" && address ? `http://${address.address}:${address.port}` : String(address));
-        });
-      }),
+    listen: async (port, host) => {
+      // Rejected by an error before "listening", whose listener it then removes.
+      await once(server.listen(port, host), "listening");
+      const address = server.address();
+      return typeof address === "object" && address ? `http://${address.address}:${address.port}` : String(address);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -31,6 +31,7 @@
  *
  * Needs the optional peer dependency @stoplight/prism-http.
  */
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
@@ -71,15 +72,11 @@ export async function startProxy(api: string | ApiEntry, options: ProxyOptions):
   });
   const address = await listenOrExplain(
     {
-      listen: (p, h) =>
-        new Promise<string>((resolve, reject) => {
-          server.once("error", reject);
-          server.listen(p, h, () => {
-            server.off("error", reject);
-            const { port: bound } = server.address() as AddressInfo;
-            resolve(`http://${h.includes(":") ? `[${h}]` : h}:${bound}`);
-          });
-        }),
+      listen: async (p, h) => {
+        await once(server.listen(p, h), "listening");
+        const { port: bound } = server.address() as AddressInfo;
+        return `http://${h.includes(":") ? `[${h}]` : h}:${bound}`;
+      },
     },
     entry.alias,
     port,
