@@ -68,7 +68,8 @@ export const CHECKER_MODULES = [
   "../document/pointer",
   "../document/media",
 ];
-const CHECKER_PACKAGES = ["ajv", "ajv-formats", "yaml"];
+/** The packages the modules of CHECKER_MODULES import: their versions decide too. */
+export const CHECKER_PACKAGES = ["ajv", "ajv-formats", "yaml"];
 
 let checker: string | null | undefined;
 /** A hash of the code that checks a declaration; null when a file of it cannot be read (nothing is then remembered). */

@@ -6,7 +6,8 @@
  *   `mayIntercept` asks the control API about a target naming `_sandbox` however it is written (a
  *   backslash for its slash), and passes an API's own path straight on (src/sandbox/README.md).
  * - src/sandbox/start.ts `CHECKER_MODULES`: the code whose bytes decide whether a declaration is
- *   checked again names ./declaration.ts, every module of the sandbox it imports, and start.ts itself.
+ *   checked again names ./declaration.ts, every module of the sandbox it imports, and start.ts itself;
+ *   `CHECKER_PACKAGES`, whose versions decide too, every package those modules import.
  * - src/sandbox/values.ts `isPlainObject`: true for an object that is neither a list nor an Instant.
  * - src/sandbox/scheduler.ts: a due time beyond setTimeout's range (2^31 - 1 ms, Node's timers
  *   documentation: a longer delay runs after 1 ms) is waited for in steps of exactly that bound.
@@ -92,6 +93,24 @@ describe("the code that decides whether a declaration is checked again", () => {
       }
     const named = CHECKER_MODULES.filter((m) => m.startsWith("./")).map((m) => `${m.slice(2)}.ts`);
     expect(named.toSorted()).toEqual([...needed].toSorted());
+  });
+
+  it("names the version of every package the checking modules import", async () => {
+    const { CHECKER_MODULES, CHECKER_PACKAGES } = await freshModule<typeof StartModule>("src/sandbox/start.ts");
+    const imported = new Set<string>();
+    for (const module of CHECKER_MODULES)
+      for (const [, specifier] of readFileSync(join(repoRoot, "src/sandbox", `${module}.ts`), "utf8").matchAll(
+        /(?:\bfrom\s+|\bimport\s*\(\s*)"([^".][^"]*)"/g,
+      ))
+        if (!specifier.startsWith("node:"))
+          imported.add(
+            specifier
+              .split("/")
+              .slice(0, specifier.startsWith("@") ? 2 : 1)
+              .join("/"),
+          );
+    expect(imported.size).toBeGreaterThan(0);
+    expect(CHECKER_PACKAGES.toSorted()).toEqual([...imported].toSorted());
   });
 });
 
