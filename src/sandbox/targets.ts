@@ -137,9 +137,10 @@ export class TargetRefused extends Error {
   override readonly name = "TargetRefused";
 }
 
+/** Every address of `host`, in the order the process's DNS settings give (`--dns-result-order`), as Node's own connections use. */
 const systemResolve = (host: string) =>
   new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+    dnsLookup(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
   );
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
