@@ -105,14 +105,18 @@ export interface OpenOptions {
   postgres?: PostgresOptions;
 }
 
+/** The library each durable store's module (`./<kind>.ts`) imports: an optional peer dependency. */
+export const STORE_LIBRARIES = { file: "lmdb", postgres: "pg" } as const;
+type StoreLibrary = (typeof STORE_LIBRARIES)[keyof typeof STORE_LIBRARIES];
+
 /** The line that installs `library`, an optional peer dependency, at the version package.json asks for. */
-export function installLine(library: "lmdb" | "pg"): string {
+export function installLine(library: StoreLibrary): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
   return `npm install --save-dev ${library}@${pkg.peerDependencies?.[library] ?? "latest"}`;
 }
 
 /** Loads a store's module, telling what to install when its library is missing (exported for its tests). */
-export async function loadStoreModule<T>(importer: () => Promise<T>, library: "lmdb" | "pg", address: string): Promise<T> {
+export async function loadStoreModule<T>(importer: () => Promise<T>, library: StoreLibrary, address: string): Promise<T> {
   try {
     return await importer();
   } catch (error) {
@@ -182,10 +186,14 @@ export async function openBackend(address: StoreAddress | string, options: OpenO
   let backend: DurableBackend;
   if (parsed.kind === "memory") return undefined;
   if (parsed.kind === "file") {
-    const { FileBackend } = await loadStoreModule(() => import("./file.js"), "lmdb", describeStoreAddress(parsed));
+    const { FileBackend } = await loadStoreModule(() => import("./file.js"), STORE_LIBRARIES.file, describeStoreAddress(parsed));
     backend = new FileBackend(parsed.dir);
   } else {
-    const { PostgresBackend } = await loadStoreModule(() => import("./postgres.js"), "pg", describeStoreAddress(parsed));
+    const { PostgresBackend } = await loadStoreModule(
+      () => import("./postgres.js"),
+      STORE_LIBRARIES.postgres,
+      describeStoreAddress(parsed),
+    );
     backend = new PostgresBackend(parsed.url, options.postgres);
   }
   await backend.open();

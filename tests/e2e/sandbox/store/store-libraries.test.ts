@@ -3,16 +3,22 @@
  * library, an optional peer dependency, is not installed (Node's ERR_MODULE_NOT_FOUND naming it),
  * the error names the store and the line that installs the library at the version package.json
  * pins; any other failure (another package missing, a library that is there but fails to load)
- * reaches the caller as it is.
+ * reaches the caller as it is. `STORE_LIBRARIES` names, for each store, the library its module
+ * imports, an optional peer dependency pinned in package.json.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
+import type * as OpenModule from "../../../../src/sandbox/store/open.js";
 import { loadStoreModule } from "../../../../src/sandbox/store/open.js";
+import { freshModule } from "../../../helpers/fresh-module.js";
 
-const peers = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> })
-  .peerDependencies;
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+const peers = pkg.peerDependencies;
 
 /** The error Node's loader gives for a package it cannot find. */
 const notFound = (name: string) =>
@@ -47,6 +53,19 @@ describe("loadStoreModule", () => {
     const plain = new Error("'lmdb' failed");
     for (const error of [otherPackage, broken, plain]) {
       await expect(loadStoreModule(failing(error), "lmdb", "file:/srv/sandbox")).rejects.toBe(error);
+    }
+  });
+});
+
+describe("STORE_LIBRARIES, from a module loaded anew", () => {
+  it("names for each durable store the library its module imports, an optional peer dependency pinned in package.json", async () => {
+    const { STORE_LIBRARIES } = await freshModule<typeof OpenModule>("src/sandbox/store/open.ts");
+    expect(Object.keys(STORE_LIBRARIES).toSorted()).toEqual(["file", "postgres"]);
+    for (const [kind, library] of Object.entries(STORE_LIBRARIES)) {
+      const source = readFileSync(join(repoRoot, "src/sandbox/store", `${kind}.ts`), "utf8");
+      expect(source, `src/sandbox/store/${kind}.ts imports ${library}`).toMatch(new RegExp(`\\bfrom "${library}";`));
+      expect(peers[library], `${library}'s pinned version`).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(pkg.peerDependenciesMeta[library]?.optional, `${library} optional`).toBe(true);
     }
   });
 });
