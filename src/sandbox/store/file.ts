@@ -30,10 +30,23 @@
  * checked, so the owner also records a sign of life every `HEARTBEAT_MS` and its claim lapses
  * `STALE_MS` after the last. Instances opened in one process on one directory share its
  * environment. A directory on a network file system (NFS, SMB) is refused: LMDB's locks and memory
- * map need a local one. So are a `sandbox.mdb` that is no LMDB file and a lock file LMDB cannot open
- * (a directory, a link to nowhere, a file this user may not write), on which LMDB would crash the process.
+ * map need a local one. So are a `sandbox.mdb` that is no LMDB file, a lock file LMDB cannot open
+ * (a link to nowhere, a file this user may not write), and either file when it is a directory, a
+ * device, a pipe, a socket or a kernel's file (a link into /proc), on which LMDB would crash the process.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  type Stats,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { type Database, type Key, open as openLmdb, type RootDatabase } from "lmdb";
@@ -73,6 +86,16 @@ export const NETWORK_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
   [0x47504653, "GPFS"],
   [0x0bd00bd0, "Lustre"],
   [0x00c36400, "CephFS"],
+]);
+
+/** The kernel's own file systems (statfs(2) magic numbers): their files are no data LMDB can map. */
+const KERNEL_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
+  [0x9fa0, "proc"],
+  [0x62656572, "sysfs"],
+  [0x64626720, "debugfs"],
+  [0x74726163, "tracefs"],
+  [0x63677270, "cgroup2"],
+  [0x0027e0eb, "cgroup"],
 ]);
 
 /** The network file system that statfs `type` names, if any. */
@@ -165,9 +188,11 @@ function alive(owner: Owner, me: Owner): boolean {
 
 const sameProcess = (a: Owner, b: Owner) => a.pid === b.pid && a.host === b.host && a.boot === b.boot && a.start === b.start;
 
+/** An error as `CODE: message`, Node's own messages already starting with their code. */
 const describe = (error: unknown) => {
   const e = error as NodeJS.ErrnoException;
-  return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? error);
+  if (e?.code && !e.message?.startsWith(`${e.code}:`)) return `${e.code}: ${e.message}`;
+  return String(e?.message ?? error);
 };
 
 /** LMDB's lock file beside the environment's. */
@@ -186,6 +211,21 @@ function readHead(path: string): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file `file` in `dir` (undefined when there is none), checked to be one LMDB can take for `role`:
+ * a regular file outside the kernel's file systems. Throws naming what it is instead.
+ */
+function checkedFile(dir: string, file: string, role: string, name: string): Stats | undefined {
+  const path = join(dir, file);
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (!found) return undefined;
+  if (found.isDirectory()) throw new Error(`${name}: ${file} in it is a directory, not ${role}`);
+  if (!found.isFile()) throw new Error(`${name}: ${file} in it is a device, a pipe or a socket, not ${role}`);
+  const kernel = KERNEL_FILE_SYSTEMS.get(statfsSync(path).type);
+  if (kernel) throw new Error(`${name}: ${file} in it is a file of the kernel's ${kernel} file system, not ${role}`);
+  return found;
 }
 
 /** Makes `dir` if it is missing and checks it is a local, writable directory; throws naming what is wrong. */
@@ -207,23 +247,15 @@ function prepareDirectory(dir: string, name: string): void {
   }
   const fsName = networkFileSystem(statfsSync(dir).type);
   if (fsName) throw new Error(`${name}: the directory is on a network file system (${fsName}); LMDB needs a local disk`);
-  let size = 0;
-  try {
-    const file = statSync(join(dir, FILE_NAME));
-    if (file.isDirectory()) throw new Error(`${name}: ${FILE_NAME} in it is a directory, not the store's file`);
-    size = file.size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
   // LMDB takes whatever file has its names for its own and crashes the process (SIGSEGV) on one that
-  // is not: a data file whose first page has no LMDB magic number, or a directory as its lock file.
-  // An empty data file is a new environment's.
+  // is not: a directory, a device, a pipe or a kernel's file (a link into /proc) as either file, or a
+  // data file whose first page has no LMDB magic number. An empty data file is a new environment's.
+  const size = checkedFile(dir, FILE_NAME, "the store's file", name)?.size ?? 0;
   if (size > 0 && !readHead(join(dir, FILE_NAME)).includes(LMDB_MAGIC))
     throw new Error(
       `${name}: ${FILE_NAME} in it is not an LMDB file (damaged, or another file took its name); move it away to start an empty store`,
     );
-  if (statSync(join(dir, LOCK_NAME), { throwIfNoEntry: false })?.isDirectory())
-    throw new Error(`${name}: ${LOCK_NAME} in it is a directory, not LMDB's lock file`);
+  checkedFile(dir, LOCK_NAME, "LMDB's lock file", name);
   // Writing is what tells: permissions, a read-only mount, root's exemption from both.
   const probe = join(dir, `.write-probe-${process.pid}`);
   try {

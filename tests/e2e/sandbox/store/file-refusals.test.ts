@@ -1,11 +1,13 @@
 /**
  * What the `file:` store (src/sandbox/store/file.ts) refuses and how it names it: a directory it
- * cannot make or write in, a store file it cannot look at or that is no LMDB file, a directory where
- * LMDB's lock file goes (LMDB itself would crash the process on either), a store used before it is open or after
+ * cannot make or write in, a store file it cannot look at or that is no LMDB file, a directory, a
+ * device, a socket or a kernel's file where the store's file or LMDB's lock file goes (LMDB itself
+ * would crash the process on each), a store used before it is open or after
  * it closed, a write whose work fails without an error; and what a reset of a credential it never
  * held leaves (nothing: the next write is its first version).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../../src/registry.js";
@@ -15,6 +17,14 @@ const scratch = mkdtempSync(join(repoRoot, ".tmp", "file-refusals-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const KEY = "e".repeat(64);
+const servers: Server[] = [];
+/** A Unix socket at `path`, listened on until the test closes it. */
+const listenOn = (path: string) =>
+  new Promise<void>((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    servers.push(server);
+    server.listen(path, resolve);
+  });
 const nothing = () => ({ changes: { puts: [], deletes: [] }, result: undefined });
 
 describe("a file: store's directory", () => {
@@ -62,6 +72,31 @@ describe("a file: store's files", () => {
     await expect(new FileBackend(dir).open()).rejects.toThrow(
       `file store ${dir}: ${FILE_NAME}-lock in it is a directory, not LMDB's lock file`,
     );
+  });
+
+  it("refuses a device, a socket or a kernel's file (a link into /proc) as either file, naming what it is; changes nothing", async () => {
+    const cases: Array<[string, string, (path: string) => Promise<void> | void, string]> = [
+      [FILE_NAME, "the store's file", (path) => symlinkSync("/dev/null", path), "a device, a pipe or a socket"],
+      [`${FILE_NAME}-lock`, "LMDB's lock file", (path) => symlinkSync("/dev/null", path), "a device, a pipe or a socket"],
+      [FILE_NAME, "the store's file", (path) => symlinkSync("/proc/self/status", path), "a file of the kernel's proc file system"],
+      [
+        `${FILE_NAME}-lock`,
+        "LMDB's lock file",
+        (path) => symlinkSync("/proc/self/status", path),
+        "a file of the kernel's proc file system",
+      ],
+      [`${FILE_NAME}-lock`, "LMDB's lock file", listenOn, "a device, a pipe or a socket"],
+    ];
+    for (const [index, [file, role, make, what]] of cases.entries()) {
+      const dir = join(scratch, `not a file ${index}`);
+      mkdirSync(dir);
+      await make(join(dir, file));
+      await expect(new FileBackend(dir).open(), `${file}: ${what}`).rejects.toThrow(
+        new Error(`file store ${dir}: ${file} in it is ${what}, not ${role}`),
+      );
+      expect(readdirSync(dir)).toEqual([file]);
+    }
+    for (const server of servers) server.close();
   });
 
   it("takes an empty store file for a new store's, and a store it wrote for its own, leaving no file open once closed", async () => {
