@@ -1319,6 +1319,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The sandbox failed in a way it does not foresee; nothing is promised about what the call changed. On a sandbox of your own, `detail` says why. On a hosted sandbox, it names only the id of the failure, under which the operator's log holds the cause: give the operator that id. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No room for a new credential: the sandbox holds state for its limit of credentials (1000) and every one was used in the last 10 minutes, so the newcomer is refused rather than pushing out a partner at work. Retry later, or reset states you no longer need. */
         SandboxFull: {
             headers: {
@@ -1389,6 +1398,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
         };
     };
     getSandbox: {
@@ -1418,6 +1428,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     getState: {
@@ -1440,6 +1451,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1464,6 +1476,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1488,6 +1501,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoOperator"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -1511,6 +1525,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoOperator"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -1547,6 +1562,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1591,6 +1607,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1640,6 +1657,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1670,6 +1688,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1709,6 +1728,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1733,6 +1753,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1771,6 +1792,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1803,6 +1825,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1834,6 +1857,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1858,6 +1882,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1889,6 +1914,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1913,6 +1939,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1945,6 +1972,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1969,6 +1997,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
             507: components["responses"]["SandboxFull"];
         };
@@ -1991,6 +2020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["InternalError"];
             /** @description Starting or draining (hosted mode). */
             503: {
                 headers: {
@@ -2022,6 +2052,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NotHosted"];
+            500: components["responses"]["InternalError"];
         };
     };
     listPartners: {
@@ -2044,6 +2075,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NotHosted"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -2075,6 +2107,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -2104,6 +2137,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoPartner"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -2133,6 +2167,7 @@ export interface operations {
             };
             401: components["responses"]["OperatorOnly"];
             404: components["responses"]["NoPartner"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };
@@ -2170,6 +2205,7 @@ export interface operations {
             404: components["responses"]["NoPartner"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
     };

@@ -16,6 +16,7 @@
  * It loads only in hosted mode: a local sandbox never imports pino, prom-client or
  * rate-limiter-flexible (optional peer dependencies of the package, as Prism is).
  */
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { DestinationStream } from "pino";
 import type { ConnectionGuards } from "../mock/listen.js";
@@ -251,6 +252,12 @@ export class HostedService implements HostedSandbox {
 
   delivery(api: string, outcome: DeliveryOutcome): void {
     this.metrics.delivery(api, outcome);
+  }
+
+  failed(api: string, error: unknown): string {
+    const id = randomUUID();
+    this.log.event("sandbox failed", { failure: id, api, cause: error instanceof Error ? error.message : String(error) });
+    return id;
   }
 
   /** Marks the request as one of a partner's (the credential gate does, once it found the partner). */

@@ -77,6 +77,11 @@ export interface HostedSandbox {
   holdings(source: () => Holdings[]): () => void;
   /** Counts one ended callback delivery of API `api`. */
   delivery(api: string, outcome: DeliveryOutcome): void;
+  /**
+   * Logs a failure of API `api`'s sandbox that it does not foresee, with its message, and gives the
+   * id it is logged under: a partner's answer names the id, never the message.
+   */
+  failed(api: string, error: unknown): string;
 }
 
 /** Hosted mode as the sandbox's options give it: `true` (startMock makes the service), or its service. */

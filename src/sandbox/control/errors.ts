@@ -2,7 +2,8 @@
  * A control API refusal (ControlError) and the problem+json answer (../problem.ts) of anything a
  * control call throws: a ControlError as it says, a credential refused for room 507, another bound
  * reached 409, a move the lifecycle refuses 409 with the moves `allowed` and whether the status is
- * `final`, a durable store that cannot write 503, anything else 500.
+ * `final`, a durable store that cannot write 503, anything else 500: saying why on a sandbox of the
+ * caller's own, naming only the failure's id in its operator's log on a hosted one (`conceal`).
  */
 import { MoveRefused } from "../engine/lifecycle.js";
 import { problem, type SandboxAnswer } from "../problem.js";
@@ -27,8 +28,11 @@ export class ControlError extends Error {
   }
 }
 
-/** The problem answer of what a control call threw. */
-export function problemOf(error: unknown): SandboxAnswer {
+/**
+ * The problem answer of what a control call threw. `conceal`, in hosted mode: logs a failure the
+ * sandbox does not foresee and gives its id, which the answer names instead of the failure's message.
+ */
+export function problemOf(error: unknown, conceal?: (error: unknown) => string): SandboxAnswer {
   const failure =
     error instanceof ControlError
       ? error
@@ -40,7 +44,9 @@ export function problemOf(error: unknown): SandboxAnswer {
             ? new ControlError(409, error.message, "status", { allowed: error.allowed, final: error.final })
             : error instanceof StoreUnavailable
               ? new ControlError(503, error.message, undefined, undefined, "Sandbox store unavailable", { "Retry-After": "1" })
-              : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
+              : conceal
+                ? new ControlError(500, `the sandbox failed; its operator's log names the cause, as failure ${conceal(error)}`)
+                : new ControlError(500, `the sandbox failed: ${(error as Error).message}`);
   const answer = problem(failure.status, failure.message, {
     title: failure.title,
     members: { ...(failure.field ? { field: failure.field } : {}), ...failure.extra },

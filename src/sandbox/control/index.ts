@@ -79,7 +79,8 @@ export class ControlApi {
       if ("text" in result) write(response, result.status, result.contentType, result.text);
       else write(response, result.status, "application/json", JSON.stringify(result.body));
     } catch (error) {
-      const problem = problemOf(error);
+      const hosted = this.hosted;
+      const problem = problemOf(error, hosted && ((cause) => hosted.failed(this.engine.entry.alias, cause)));
       const allow = problem.status === 405 ? { Allow: allowedAt(this.controlRoutes(), url.pathname).join(", ") } : undefined;
       writeAnswer(response, problem, allow);
     }

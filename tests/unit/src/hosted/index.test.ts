@@ -132,6 +132,23 @@ describe("each request", () => {
   });
 });
 
+describe("a failure the sandbox does not foresee", () => {
+  it("is one log line with a new id, the API and its cause, any credential in it cut out; the id is given back", async () => {
+    const { stream, records } = sink();
+    const hosted = new HostedService({ log: stream, operatorToken: TOKEN }, {});
+    const first = hosted.failed("pay@1.3.0", new TypeError(`cannot read properties of undefined (reading 'amount'), token ${TOKEN}`));
+    const second = hosted.failed("statement@1.0.0", "a thrown string");
+    await hosted.close();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(second).not.toBe(first);
+    const failures = records().filter((r) => r.msg === "sandbox failed");
+    expect(failures.map((r) => [r.failure, r.api, r.cause])).toEqual([
+      [first, "pay@1.3.0", "cannot read properties of undefined (reading 'amount'), token [redacted]"],
+      [second, "statement@1.0.0", "a thrown string"],
+    ]);
+  });
+});
+
 const key = (value: string) => createHash("sha256").update(value).digest("hex");
 
 describe("the credential gate", () => {

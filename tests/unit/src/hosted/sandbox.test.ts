@@ -5,14 +5,16 @@
  * nothing is made for it, on the API and on the control API; a revoked one at once; a partner over
  * its rate gets 429 and the others go on; its quotas bound its state and change from its next
  * request; the partners' routes, the health check and the metrics answer as the control document
- * says; callbacks follow the shared policy on a loopback interface; no log line carries a credential.
+ * says; a failure the sandbox does not foresee is answered 500 naming only the id the log holds its
+ * cause under; callbacks follow the shared policy on a loopback interface; no log line carries a credential.
  * The same as real processes, on every API: tests/e2e/hosted/.
  */
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadDocument, operations, requiresCredentials } from "../../../../src/document/index.js";
 import { type MockServer, startMock } from "../../../../src/mock/index.js";
+import { Partners } from "../../../../src/hosted/partners.js";
 import { loadRegistry, repoRoot } from "../../../../src/registry.js";
 import { credentialHeaders, sendExample } from "../../../../src/testing/requests.js";
 import { call, controlViolations } from "../../../helpers/sandbox.js";
@@ -267,6 +269,21 @@ describe("the partners' routes", () => {
     // The listing and a partner's page never show a credential.
     expect(JSON.stringify(answers[1][1].body)).not.toContain("bacsbx_");
     expect(JSON.stringify(answers[2][1].body)).not.toContain("bacsbx_");
+  });
+});
+
+describe("a control call that fails in a way the sandbox does not foresee", () => {
+  it("is answered 500 naming the failure's id, as the control document says; the cause is in the log under that id", async () => {
+    const failing = vi.spyOn(Partners.prototype, "list").mockRejectedValueOnce(new TypeError(`the partner store broke at ${OPERATOR}`));
+    const answer = await call(mock.url, "GET", "/_sandbox/partners", { headers: AS_OPERATOR });
+    failing.mockRestore();
+    expect(answer.status).toBe(500);
+    const id = /as failure ([0-9a-f-]{36})$/.exec(answer.body.detail)?.[1];
+    expect(answer.body.detail).toBe(`the sandbox failed; its operator's log names the cause, as failure ${id}`);
+    expect(controlViolations("listPartners", answer)).toEqual([]);
+    expect(records().filter((r) => r.msg === "sandbox failed")).toEqual([
+      expect.objectContaining({ failure: id, api: shop.alias, cause: "the partner store broke at [redacted]" }),
+    ]);
   });
 });
 
