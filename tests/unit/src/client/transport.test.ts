@@ -52,6 +52,13 @@ function scripted(answers: Array<(sent: Sent) => Response | Promise<Response>>, 
   return { client, sent };
 }
 
+/** A fetch that answers nothing until its signal aborts, rejecting then with the reason, as fetch does (at once when it came aborted). */
+const untilAborted = (request: Request) =>
+  new Promise<Response>((_, reject) => {
+    if (request.signal.aborted) reject(request.signal.reason);
+    else request.signal.addEventListener("abort", () => reject(request.signal.reason));
+  });
+
 const redirect = (status: number, location: string | null) => (): Response =>
   new Response(null, { status, headers: location === null ? {} : { location } });
 const json =
@@ -162,7 +169,7 @@ describe("redirects on the request's origin", () => {
         fetch: (request: Request) => {
           requests.push(request);
           if (requests.length === 1) return Promise.resolve(redirect(307, "/slow")());
-          return new Promise<Response>((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason)));
+          return untilAborted(request);
         },
       },
     ) as unknown as Client;
@@ -351,10 +358,7 @@ describe("the client's options and methods", () => {
         baseUrl: ORIGIN,
         retry: false,
         timeoutMs: 60_000,
-        fetch: (request: Request) =>
-          new Promise<Response>((_, reject) => {
-            request.signal.addEventListener("abort", () => reject(request.signal.reason));
-          }),
+        fetch: untilAborted,
       },
     ) as unknown as Client;
     const result = await client.GET("/items", { timeoutMs: 20 });
