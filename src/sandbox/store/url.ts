@@ -5,6 +5,10 @@
  */
 
 const SECRET_PARAMETER = /password/i;
+/** In an address that does not parse, the end of the userinfo is unsure: its password runs from the user's ":" to the last "@". */
+const UNPARSED_PASSWORD = /\/\/([^/:@]*):(.*)@/;
+/** In an address that does not parse: a password parameter (its name and "=", then its value). */
+const UNPARSED_PARAMETER = /([?&][^=&]*password[^=&]*=)([^&]*)/gi;
 
 /**
  * The secrets `url` carries, as written and decoded: its userinfo's password and the values of its
@@ -15,13 +19,29 @@ export function urlSecrets(url: string): string[] {
   try {
     parsed = new URL(url);
   } catch {
-    return [];
+    return unparsedSecrets(url);
   }
   const secrets = [parsed.password];
   try {
     secrets.push(decodeURIComponent(parsed.password));
   } catch {}
   for (const [name, value] of parsed.searchParams) if (SECRET_PARAMETER.test(name)) secrets.push(value, encodeURIComponent(value));
+  return [...new Set(secrets)].filter((secret) => secret.length > 0);
+}
+
+/**
+ * The secrets of an address that does not parse: what redactUrl replaces in it (the userinfo from the
+ * user's ":" to the last "@", the values of the password parameters), as written and decoded.
+ */
+function unparsedSecrets(url: string): string[] {
+  const written = [UNPARSED_PASSWORD.exec(url)?.[2] ?? "", ...Array.from(url.matchAll(UNPARSED_PARAMETER), (match) => match[2])];
+  const secrets: string[] = [];
+  for (const secret of written) {
+    secrets.push(secret);
+    try {
+      secrets.push(decodeURIComponent(secret));
+    } catch {}
+  }
   return [...new Set(secrets)].filter((secret) => secret.length > 0);
 }
 
@@ -34,6 +54,6 @@ export function redactUrl(url: string): string {
     return parsed.href;
   } catch {
     // Not parsed, the end of the userinfo is unsure: everything from the user's ":" to the last "@" goes.
-    return url.replace(/\/\/([^/:@]*):.*@/, "//$1:***@").replace(/([?&][^=&]*password[^=&]*=)[^&]*/gi, "$1***");
+    return url.replace(UNPARSED_PASSWORD, "//$1:***@").replace(UNPARSED_PARAMETER, "$1***");
   }
 }

@@ -43,8 +43,14 @@ describe("mock --sandbox-store", () => {
     expect(code).toBe(2);
   });
 
-  it("refuses a password on the command line, and never repeats it", async () => {
-    for (const address of ["postgres://sandbox:s3cret-pass@db:5432/sandbox", "postgres://sandbox@db/sandbox?password=s3cret-pass"]) {
+  it("refuses a password on the command line, and never repeats it, in an address that parses or not", async () => {
+    for (const address of [
+      "postgres://sandbox:s3cret-pass@db:5432/sandbox",
+      "postgres://sandbox@db/sandbox?password=s3cret-pass",
+      // Not a URL (a port beyond 65535): the password is on the command line all the same.
+      "postgres://sandbox:s3cret-pass@db:99999/sandbox",
+      "postgres://sandbox@db:99999/sandbox?sslmode=require&password=s3cret-pass",
+    ]) {
       const { code, lines } = await misuse(["mock", "--sandbox", "--sandbox-store", address]);
       expect(code).toBe(2);
       expect(lines).toEqual([
