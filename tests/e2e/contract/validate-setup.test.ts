@@ -6,8 +6,9 @@
  * pattern) is made in that test: parameters are coerced from their text; `date-time` is Prism's own
  * format; every finding of a body is reported, not the first; an unknown format or keyword is
  * passed over without a word; a parameter without a style is read in its location's default
- * (header simple, query form); a deprecated parameter is named as Prism names it; a bearer
- * credential is the word, in any case (a deliberate difference), and a token after one space.
+ * (header simple, query form, path simple: @stoplight/http-spec always gives a path one); a
+ * deprecated parameter is named as Prism names it; a bearer credential is the word, in any case (a
+ * deliberate difference), and a token after one space.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { prismValidateInput, prismValidateSecurity } from "../../../src/mock/prism-parts.js";
@@ -86,6 +87,20 @@ describe("parameters", () => {
     expect(ok.mine).toEqual(ok.theirs);
     const bad = await both(op, () => elementOf("/v1/things?id=1&id=x", { "x-ids": "3,y" }));
     expect(bad.theirs.findings).toHaveLength(2);
+    expect(bad.mine).toEqual(bad.theirs);
+  });
+
+  it("a path parameter without a style is read in the path's default style (simple), as Prism", async () => {
+    const op = {
+      ...operation({ path: [{ id: "p", name: "id", required: true, schema: { type: "integer" } }] }),
+      path: "/v1/things/{id}",
+    } as Operation;
+    const ok = await both(op, () => elementOf("/v1/things/12", {}));
+    expect(ok).toEqual({ theirs: { tag: "Right" }, mine: { tag: "Right" } });
+    const bad = await both(op, () => elementOf("/v1/things/twelve", {}));
+    expect(bad.theirs.findings?.map((f: { path: string[]; message: string }) => `${f.path.join(".")} ${f.message}`)).toEqual([
+      "path.id Request path parameter id must be integer",
+    ]);
     expect(bad.mine).toEqual(bad.theirs);
   });
 

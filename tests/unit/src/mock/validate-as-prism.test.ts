@@ -1,11 +1,10 @@
 /**
  * The mock's request validation (src/mock/validate.ts) judges as Prism's own validateInput and
  * validateSecurity, on hand-made operations, for what the contract tests' corpus does not send:
- * a request element without a body member; a validator that throws (a body nested past the stack's
- * depth against a recursive schema), which Prism reads as no finding; a header named `undefined`,
- * which is no credential; the security check's Right, which is Prism's: the element itself; and a
- * path parameter without a style (@stoplight/http-spec always gives one), read in the path's
- * default style.
+ * a request element without a body member; a validator that
+ * throws (a body nested past the stack's depth against a recursive schema), which Prism reads as no
+ * finding; a header named `undefined`, which is no credential; and the security check's Right,
+ * which is Prism's: the element itself.
  */
 import { describe, expect, it } from "vitest";
 import { prismValidateInput, prismValidateSecurity } from "../../../../src/mock/prism-parts.js";
@@ -55,24 +54,5 @@ describe("the security check", () => {
       expect(result).toEqual({ _tag: "Right", right: mine });
       expect((result as { right: unknown }).right).toBe(mine);
     }
-  });
-});
-
-describe("parameters", () => {
-  it("a path parameter without a style is read in the path's default style (simple), as Prism", () => {
-    const op = {
-      ...operation({ path: [{ id: "p", name: "id", required: true, schema: { type: "integer" } }] }),
-      path: "/v1/things/{id}",
-    } as ReturnType<typeof operation>;
-    const judged = (target: string) => ({
-      theirs: outcome(prismValidateInput({ resource: op, element: elementOf(target, {}) })),
-      mine: outcome(components.validateInput({ resource: op, element: elementOf(target, {}) })),
-    });
-    expect(judged("/v1/things/12")).toEqual({ theirs: { tag: "Right" }, mine: { tag: "Right" } });
-    const refused = judged("/v1/things/twelve");
-    expect(refused.mine).toEqual(refused.theirs);
-    expect(refused.theirs.findings?.map((f: { path: string[]; message: string }) => `${f.path.join(".")} ${f.message}`)).toEqual([
-      "path.id Request path parameter id must be integer",
-    ]);
   });
 });
