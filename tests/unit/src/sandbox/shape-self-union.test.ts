@@ -2,7 +2,9 @@
  * An object whose member's schema is a union naming itself (src/sandbox/shape.ts): `anyOf` or `oneOf`
  * branches that lead back, through `$ref`, to the union they are in. Building the object's shaper
  * looks at each member's schema ahead, nested unions to a bound, so the shaper is made, and a record
- * without that member is answered with its declared members, whatever branch leads back first.
+ * without that member is answered with its declared members, whatever branch leads back first; the
+ * look ahead reads the document's schemas a bounded number of times (a stack overflow caught on the
+ * way, as a `$ref` that does not resolve is, would give the same answer after thousands).
  */
 import { describe, expect, it } from "vitest";
 import { shape } from "../../../../src/sandbox/shape.js";
@@ -27,5 +29,21 @@ describe("a member whose schema is a union naming itself", () => {
     const holder = { type: "object", properties: { id: { type: "string" }, value: ref("Value") } };
     const doc = { openapi: "3.1.0", components: { schemas: { ...schemas, Holder: holder } } };
     expect(shape(doc, { id: "h1", note: "not declared" }, holder, "/components/schemas/Holder")).toEqual({ id: "h1" });
+  });
+});
+
+describe("looking ahead at a union naming itself", () => {
+  it.each(Object.entries(unions))("%s: reads the document's schemas a bounded number of times", (_, schemas) => {
+    const holder = { type: "object", properties: { id: { type: "string" }, value: ref("Value") } };
+    let reads = 0;
+    // Every $ref followed reads `components` of the document first.
+    const doc = new Proxy({ openapi: "3.1.0", components: { schemas: { ...schemas, Holder: holder } } } as Record<string, unknown>, {
+      get: (target, key) => {
+        if (key === "components") reads++;
+        return target[key as string];
+      },
+    });
+    expect(shape(doc, { id: "h1" }, holder, "/components/schemas/Holder")).toEqual({ id: "h1" });
+    expect(reads).toBeLessThan(200);
   });
 });
