@@ -186,6 +186,14 @@ describe("the summary of a report", () => {
     expect(stale.map((e) => e.at)).toEqual(["mutation/equivalent.tsv:2"]);
   });
 
+  it("keeps an entry whose mutant timed out: counted as detected, the entry not stale (it may survive on a quieter run)", () => {
+    const equivalent = parseEquivalent("src/mock/route.ts:12\tConditionalExpression\ta cache: without it, only more work");
+    const { summary, stale } = summarise("src/mock", report, equivalent, run);
+    expect(summary).toMatchObject({ timeout: 1, survived: 2, equivalent: 0 });
+    expect(summary.score).toBe(50);
+    expect(stale).toEqual([]);
+  });
+
   it("rounds the score down, so a folder is never shown at the goal below it", () => {
     const many: Report = {
       files: {
