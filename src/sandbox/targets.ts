@@ -225,22 +225,24 @@ export class TargetPolicy {
   readonly lookup = (hostname: string, options: { all?: boolean } | number, callback: LookupCallback): void => {
     const name = normalHost(hostname);
     const all = typeof options === "object" && options.all === true;
-    this.resolve(name).then(
-      (addresses) => {
-        const allowed = addresses.filter((a) => this.allowsAddress(a.address, name));
-        if (allowed.length === 0) {
-          const error: NodeJS.ErrnoException = new TargetRefused(
-            "the callback host resolves to no address the sandbox may reach (link-local, cloud metadata, or not allowed)",
-          );
-          error.code = "ENOTALLOWED";
-          callback(error, all ? [] : "", 0);
-          return;
-        }
-        if (all) callback(null, allowed);
-        else callback(null, allowed[0].address, allowed[0].family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, all ? [] : "", 0),
-    );
+    // A resolver's answer that is no list of addresses fails the lookup, as the resolver failing does.
+    this.resolve(name)
+      .then((addresses) => addresses.filter((a) => this.allowsAddress(a.address, name)))
+      .then(
+        (allowed) => {
+          if (allowed.length === 0) {
+            const error: NodeJS.ErrnoException = new TargetRefused(
+              "the callback host resolves to no address the sandbox may reach (link-local, cloud metadata, or not allowed)",
+            );
+            error.code = "ENOTALLOWED";
+            callback(error, all ? [] : "", 0);
+            return;
+          }
+          if (all) callback(null, allowed);
+          else callback(null, allowed[0].address, allowed[0].family);
+        },
+        (error: NodeJS.ErrnoException) => callback(error, all ? [] : "", 0),
+      );
   };
 
   /**

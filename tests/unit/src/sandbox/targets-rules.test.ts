@@ -179,10 +179,20 @@ describe("the connection's lookup", () => {
     expect([one.error, one.address, one.family]).toEqual([failure, "", 0]);
   });
 
-  it("by default asks the system's resolver, keeping the order it answers in", async () => {
+  it("fails, in the form asked, when the resolver answers no list of addresses: the connection is not left waiting", async () => {
+    const policy = new TargetPolicy({ resolve: async () => "127.0.0.1" as unknown as LookupAddress[] });
+    const all = await lookup(policy, "localhost", { all: true });
+    expect(all.error).toBeInstanceOf(TypeError);
+    expect(all.address).toEqual([]);
+    const one = await lookup(policy, "localhost", 0);
+    expect(one.error).toBeInstanceOf(TypeError);
+    expect([one.address, one.family]).toEqual(["", 0]);
+  });
+
+  it("by default asks the system's resolver, keeping the order it answers in (the process's, as Node's own connections)", async () => {
     const policy = new TargetPolicy();
     const system = await new Promise<LookupAddress[]>((resolve, reject) =>
-      dnsLookup("localhost", { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+      dnsLookup("localhost", { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
     );
     const answer = await lookup(policy, "localhost", { all: true });
     expect(answer.error).toBeNull();
