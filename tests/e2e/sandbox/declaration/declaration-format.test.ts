@@ -1,19 +1,20 @@
 /**
  * The declaration's format check as a fresh process makes it (src/sandbox/declaration.ts compiles
- * DECLARATION_SCHEMA once per process, at the first declaration it checks): here in a module
- * registry of its own, so the compilation happens in this test whatever ran before. It accepts the
+ * DECLARATION_SCHEMA once per process, at the first declaration it checks): here on a new instance
+ * of the module (tests/helpers/fresh-module.ts), so the compilation happens in this test whatever
+ * ran before, and the other files of the worker keep the modules they share. It accepts the
  * fixture's declaration and reports every problem of a file, not only the first. On the fixture API
  * shop@1.0.0.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { freshModule } from "../../../helpers/fresh-module.js";
 import { declarations, edit, fixture, shopDoc } from "./declarations.js";
 
 const { write } = declarations("declaration-format");
 
-/** declaration.ts loaded afresh: its schema not compiled yet. */
+/** declaration.ts loaded afresh (a new instance of it alone): its schema not compiled yet. */
 async function freshLoader() {
-  vi.resetModules();
-  return (await import("../../../../src/sandbox/declaration.js")).loadDeclaration;
+  return (await freshModule<typeof import("../../../../src/sandbox/declaration.js")>("src/sandbox/declaration.ts")).loadDeclaration;
 }
 
 describe("the format check, compiled afresh", () => {
