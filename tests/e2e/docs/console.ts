@@ -74,6 +74,8 @@ const route = (op: Operation) => `tag/${slug(String(op.value.tags?.[0] ?? "defau
 export async function openConsole(record: PageRecord, op: Operation) {
   const { page } = record;
   await page.keyboard.press("Escape"); // a console left open by the previous request
+  // Closed before the next opens: a click on "Test Request" while the dialog is still closing leaves it hidden.
+  await page.locator(DIALOG).waitFor({ state: "hidden" });
   // The operation's route, and its section once rendered (waited for in the page).
   await renderedTexts(page, [`api-1/${route(op)}`], route(op));
   const section = page.locator(`[id="api-1/${route(op)}"]`);
