@@ -14,8 +14,8 @@
  * files not run yet, and the last run's date, commit, files, duration and load average at its start
  * and end. A mutant recorded in mutation/equivalent.tsv (`file:line`, mutator, why, tab-separated)
  * is counted as equivalent, out of the score; an entry that matches no surviving (or timed-out)
- * mutant of a file with results is reported as stale. Exit 1 when a folder is under the goal or has files not run,
- * or an entry is malformed or stale.
+ * mutant of a file with results is reported as stale. Exit 1 when a folder is under the goal or has
+ * files not run, or an entry is malformed or stale.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -186,24 +186,22 @@ export function summarise(folder: Folder, report: Report, equivalent: readonly E
     for (const mutant of file.mutants) {
       counts.mutants++;
       const { line, column } = mutant.location.start;
+      const entry = equivalent.find((e) => e.file === name && e.line === line && e.mutator === mutant.mutatorName);
       switch (mutant.status) {
         case "Killed":
           counts.killed++;
           break;
-        case "Timeout": {
+        case "Timeout":
           counts.timeout++;
           // Detected, but an entry of it is not stale: a mutant that only drops a cache (more work,
           // the same answers) times out on a busy machine and survives on a quiet one.
-          const entry = equivalent.find((e) => e.file === name && e.line === line && e.mutator === mutant.mutatorName);
           if (entry) used.add(entry);
           break;
-        }
         case "Ignored":
           counts.ignored++;
           break;
         case "Survived":
         case "NoCoverage": {
-          const entry = equivalent.find((e) => e.file === name && e.line === line && e.mutator === mutant.mutatorName);
           if (entry) {
             used.add(entry);
             counts.equivalent++;

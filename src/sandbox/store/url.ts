@@ -12,38 +12,33 @@ const UNPARSED_PARAMETER = /([?&][^=&]*password[^=&]*=)([^&]*)/gi;
 
 /**
  * The secrets `url` carries, as written and decoded: its userinfo's password and the values of its
- * password parameters (each of which `pg` honours).
+ * password parameters (each of which `pg` honours). Of an address that does not parse: what
+ * redactUrl replaces in it (the userinfo from the user's ":" to the last "@", the values of the
+ * password parameters).
  */
 export function urlSecrets(url: string): string[] {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return unparsedSecrets(url);
+    const written = [UNPARSED_PASSWORD.exec(url)?.[2] ?? "", ...Array.from(url.matchAll(UNPARSED_PARAMETER), (match) => match[2])];
+    return distinct(written.flatMap(writtenAndDecoded));
   }
-  const secrets = [parsed.password];
-  try {
-    secrets.push(decodeURIComponent(parsed.password));
-  } catch {}
-  for (const [name, value] of parsed.searchParams) if (SECRET_PARAMETER.test(name)) secrets.push(value, encodeURIComponent(value));
-  return [...new Set(secrets)].filter((secret) => secret.length > 0);
+  const parameters = [...parsed.searchParams].filter(([name]) => SECRET_PARAMETER.test(name));
+  return distinct([...writtenAndDecoded(parsed.password), ...parameters.flatMap(([, value]) => [value, encodeURIComponent(value)])]);
 }
 
-/**
- * The secrets of an address that does not parse: what redactUrl replaces in it (the userinfo from the
- * user's ":" to the last "@", the values of the password parameters), as written and decoded.
- */
-function unparsedSecrets(url: string): string[] {
-  const written = [UNPARSED_PASSWORD.exec(url)?.[2] ?? "", ...Array.from(url.matchAll(UNPARSED_PARAMETER), (match) => match[2])];
-  const secrets: string[] = [];
-  for (const secret of written) {
-    secrets.push(secret);
-    try {
-      secrets.push(decodeURIComponent(secret));
-    } catch {}
+/** A secret as written and, when it decodes, decoded. */
+function writtenAndDecoded(secret: string): string[] {
+  try {
+    return [secret, decodeURIComponent(secret)];
+  } catch {
+    return [secret];
   }
-  return [...new Set(secrets)].filter((secret) => secret.length > 0);
 }
+
+/** Each secret once, none empty. */
+const distinct = (secrets: string[]) => [...new Set(secrets)].filter((secret) => secret.length > 0);
 
 /** `url` with its password and password parameters replaced by `***` (for messages and logs), even when it is not a valid URL. */
 export function redactUrl(url: string): string {

@@ -24,20 +24,28 @@ const unions: Record<string, Record<string, unknown>> = {
   "itself, after several": { Value: { anyOf: [{ type: "string" }, { type: "integer" }, { type: "boolean" }, ref("Value")] } },
 };
 
+/**
+ * A document of the union's schemas and `Holder`, an object with a member whose schema is the union
+ * `Value`. Each call makes a holder of its own: a schema node's shaper is kept per node.
+ */
+function documentOf(schemas: Record<string, unknown>) {
+  const holder = { type: "object", properties: { id: { type: "string" }, value: ref("Value") } };
+  return { doc: { openapi: "3.1.0", components: { schemas: { ...schemas, Holder: holder } } }, holder };
+}
+
 describe("a member whose schema is a union naming itself", () => {
   it.each(Object.entries(unions))("%s: a record without it is answered with its declared members", (_, schemas) => {
-    const holder = { type: "object", properties: { id: { type: "string" }, value: ref("Value") } };
-    const doc = { openapi: "3.1.0", components: { schemas: { ...schemas, Holder: holder } } };
+    const { doc, holder } = documentOf(schemas);
     expect(shape(doc, { id: "h1", note: "not declared" }, holder, "/components/schemas/Holder")).toEqual({ id: "h1" });
   });
 });
 
 describe("looking ahead at a union naming itself", () => {
   it.each(Object.entries(unions))("%s: reads the document's schemas a bounded number of times", (_, schemas) => {
-    const holder = { type: "object", properties: { id: { type: "string" }, value: ref("Value") } };
+    const { doc: plain, holder } = documentOf(schemas);
     let reads = 0;
     // Every $ref followed reads `components` of the document first.
-    const doc = new Proxy({ openapi: "3.1.0", components: { schemas: { ...schemas, Holder: holder } } } as Record<string, unknown>, {
+    const doc = new Proxy(plain as Record<string, unknown>, {
       get: (target, key) => {
         if (key === "components") reads++;
         return target[key as string];
